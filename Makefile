@@ -1,0 +1,21 @@
+# rulelearn: common tasks. PY is the interpreter of the project's environment.
+PY ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
+RULELEARN = $(PY) -m rulelearn.cli
+MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
+
+.PHONY: help install test quick paper table1 table2 perf
+
+help:
+	@echo "make install   create .venv and install rulelearn with its test extra"
+	@echo "make test      run the test suite"
+	@echo "make quick     the one-minute offline benchmark on the bundled WDBC"
+	@echo "make paper     the paper's full protocol (configs/paper.yaml) and its tables"
+	@echo "make table1 / make table2   re-render the paper tables from existing records"
+	@echo "make perf      speed benchmark, written to results/perf/perf.md"
+
+install:
+	python3 -m venv .venv
+	.venv/bin/pip install -e ".[test]"
+
+test:
+	$(PY) -m pytest -q

@@ -1,0 +1,3 @@
+from rulelearn.cli import main
+
+main(prog_name="rulelearn")
