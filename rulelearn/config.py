@@ -1,0 +1,436 @@
+"""Experiment configuration: a YAML file validated into frozen dataclasses.
+
+A configuration names the datasets, the methods (each parameter given as a list expands into
+a grid of variants, as in benchopt, except the tuned parameter -- ``theta`` for the rule
+learners, ``max_depth`` for CART -- whose list is the grid searched by the inner CV), the
+protocol (outer / inner folds, seed) and where results go.  Every problem is a
+:class:`~rulelearn.errors.ConfigError` naming the file, the line and, for a misspelt key or
+name, the closest valid one.  See ``configs/paper.yaml`` for an annotated example.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rulelearn.errors import ConfigError
+
+#: Rule learners of the paper (all go through ``BooleanRuleClassifier``).
+RULE_METHODS = ("bcd", "am", "ocrl", "sc")
+#: Baselines run through the adapters of :mod:`rulelearn.baselines`.
+BASELINE_METHODS = ("cart", "ripper")
+METHODS = RULE_METHODS + BASELINE_METHODS
+
+#: Parameters each method accepts in the config (``R`` is ``max_rules``).
+METHOD_PARAMS = {
+    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta") for m in RULE_METHODS},
+    "ocrl": ("form", "max_iter", "n_thresholds", "clause_solver", "theta"),  # R is 1
+    "cart": ("max_depth", "min_samples_leaf", "criterion"),
+    "ripper": ("k", "prune_size", "max_rules", "max_rule_conds", "n_discretize_bins"),
+}
+#: The parameter tuned by the inner CV, and which end of its grid gives the simpler model
+#: (chosen on ties).
+TUNED = {**{m: ("theta", "larger") for m in RULE_METHODS}, "cart": ("max_depth", "smaller")}
+DEFAULT_DEPTHS = (1, 2, 3, 4, 5, 6, 8, 10)
+
+#: Registry names, used for "did you mean" when the data layer cannot be asked.
+KNOWN_DATASETS = ("ilpd", "ionosphere", "liver", "magic", "musk", "parkinsons", "pima", "sonar",
+                  "transfusion", "wdbc", "wdbc_bundled")
+
+TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
+            "binarization", "outer_folds", "inner_folds", "seed", "jobs", "executor", "scheduler",
+            "output", "deviations")
+DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
+BINARIZATION_KEYS = ("n_thresholds",)
+EXECUTORS = ("local", "dask")
+
+#: The paper's section 4 protocol; a config that departs from it says so in every table.
+PAPER_PROTOCOL = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10, "outer_folds": 10,
+                  "theta_range": (1e-4, 50.0)}
+
+
+@dataclass(frozen=True)
+class DatasetConfig:
+    """A registry dataset (``path`` is None) or a CSV file with its target column."""
+
+    name: str
+    path: str | None = None
+    target: str | None = None
+    positive: Any = None
+    subsample: int | None = None
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class MethodConfig:
+    """One method variant: fixed parameters plus the grid its tuned parameter is chosen from."""
+
+    name: str
+    params: dict
+    tuned: str | None = None
+    grid: tuple = ()
+    prefer: str = "larger"
+    shown: tuple = ()
+
+    @property
+    def label(self) -> str:
+        """A deterministic run label such as ``bcd[form=dnf,R=5]`` (benchopt style)."""
+        keys = [k for k in ("form", "R") if k in self.params and (k, self.name) != ("R", "ocrl")]
+        keys += [k for k in self.shown if k not in keys]
+        if not keys:
+            return self.name
+        return f"{self.name}[{','.join(f'{k}={_fmt(self.params[k])}' for k in keys)}]"
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "label": self.label, "params": dict(self.params),
+                "tuned": self.tuned, "grid": list(self.grid), "prefer": self.prefer}
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    name: str
+    datasets: tuple[DatasetConfig, ...]
+    methods: tuple[MethodConfig, ...]
+    form: str = "dnf"
+    R: int = 5
+    max_iter: int = 100
+    theta: tuple[float, ...] = ()
+    n_thresholds: int = 10
+    outer_folds: int = 10
+    inner_folds: int = 10
+    seed: int = 0
+    jobs: int | None = None
+    executor: str = "local"
+    scheduler: str | None = None
+    output: str = "results"
+    description: str = ""
+    deviations: tuple[str, ...] = ()
+    source: str | None = field(default=None, compare=False)
+
+    @property
+    def results_dir(self) -> Path:
+        return Path(self.output) / self.name
+
+    def protocol_deviations(self) -> list[str]:
+        """The stated deviations plus every departure from the paper's protocol."""
+        out = list(self.deviations)
+        p = PAPER_PROTOCOL
+        if self.form != p["form"]:
+            out.append(f"form {self.form} (paper: {p['form']})")
+        if self.R != p["R"]:
+            out.append(f"R = {self.R} (paper: {p['R']})")
+        if self.max_iter != p["max_iter"]:
+            out.append(f"max_iter = {self.max_iter} (paper: {p['max_iter']})")
+        if self.n_thresholds != p["n_thresholds"]:
+            out.append(f"{self.n_thresholds} quantile thresholds (paper: {p['n_thresholds']})")
+        if self.outer_folds != p["outer_folds"]:
+            out.append(f"{self.outer_folds}-fold outer CV (paper: {p['outer_folds']})")
+        lo, hi = p["theta_range"]
+        if self.theta and (min(self.theta) < lo or max(self.theta) > hi):
+            out.append(f"theta grid [{min(self.theta):g}, {max(self.theta):g}] (paper: [{lo:g}, {hi:g}])")
+        for d in self.datasets:
+            if d.subsample:
+                out.append(f"{d.name}: stratified subsample of {d.subsample} rows")
+        return out
+
+    def to_dict(self) -> dict:
+        """The resolved configuration (written next to the records as ``config.yaml``)."""
+        return {
+            "name": self.name, "description": self.description,
+            "datasets": [d.to_dict() for d in self.datasets],
+            "methods": [m.to_dict() for m in self.methods],
+            "form": self.form, "R": self.R, "max_iter": self.max_iter, "theta": list(self.theta),
+            "binarization": {"n_thresholds": self.n_thresholds},
+            "outer_folds": self.outer_folds, "inner_folds": self.inner_folds, "seed": self.seed,
+            "jobs": self.jobs, "executor": self.executor, "scheduler": self.scheduler,
+            "output": self.output, "deviations": list(self.deviations),
+        }
+
+
+# ----------------------------------------------------------------------------------------------
+# loading
+
+
+def load_config(path: str | os.PathLike) -> ExperimentConfig:
+    """Read and validate a YAML experiment file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"Cannot read config file {path}: {exc.strerror or exc}") from None
+    return parse_config(text, source=str(path))
+
+
+def parse_config(text: str, *, source: str = "<config>") -> ExperimentConfig:
+    """Validate YAML text into an :class:`ExperimentConfig`."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{source}{where}: malformed YAML: {problem}") from None
+    lines: dict = {}
+    if node is not None:
+        _collect_lines(node, (), lines)
+    return _Validator(source, lines).config(data)
+
+
+def _collect_lines(node, path, lines):
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            k = key.value
+            lines[path + (k,)] = key.start_mark.line + 1
+            _collect_lines(value, path + (k,), lines)
+            lines[path + (k,)] = key.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _collect_lines(item, path + (i,), lines)
+
+
+def did_you_mean(word, choices) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.5)
+    return f" Did you mean '{close[0]}'?" if close else ""
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+class _Validator:
+    def __init__(self, source, lines):
+        self.source = source
+        self.lines = lines
+
+    def fail(self, path, message):
+        line = None
+        p = tuple(path)
+        while p and line is None:
+            line = self.lines.get(p)
+            p = p[:-1]
+        where = f" line {line}" if line else ""
+        dotted = ".".join(str(x) for x in path)
+        key = f" ({dotted})" if dotted else ""
+        raise ConfigError(f"{self.source}{where}{key}: {message}")
+
+    def check_keys(self, mapping, allowed, path):
+        for key in mapping:
+            if key not in allowed:
+                self.fail(tuple(path) + (key,),
+                          f"unknown key '{key}'.{did_you_mean(key, allowed)} "
+                          f"Allowed: {', '.join(allowed)}.")
+
+    def int_(self, value, path, *, minimum=None, allow_none=False):
+        if value is None and allow_none:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(path, f"must be an integer. Got {value!r}.")
+        if minimum is not None and value < minimum:
+            self.fail(path, f"must be >= {minimum}. Got {value}.")
+        return value
+
+    def config(self, data) -> ExperimentConfig:
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            self.fail((), f"the top level must be a mapping of keys. Got {type(data).__name__}.")
+        self.check_keys(data, TOP_KEYS, ())
+        name = data.get("name") or Path(self.source).stem
+        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+            self.fail(("name",), f"must be a plain folder name. Got {name!r}.")
+        form = data.get("form", "dnf")
+        if form not in ("dnf", "cnf"):
+            self.fail(("form",), f"must be one of {{'cnf', 'dnf'}}. Got {form!r}.")
+        R = self.int_(data.get("R", 5), ("R",), minimum=1)
+        max_iter = self.int_(data.get("max_iter", 100), ("max_iter",), minimum=1)
+        theta = self.theta(data.get("theta", {"log": [1e-4, 50], "num": 8}), ("theta",))
+        binar = data.get("binarization", {}) or {}
+        if not isinstance(binar, dict):
+            self.fail(("binarization",), "must be a mapping such as {n_thresholds: 10}.")
+        self.check_keys(binar, BINARIZATION_KEYS, ("binarization",))
+        n_thr = self.int_(binar.get("n_thresholds", 10), ("binarization", "n_thresholds"), minimum=1)
+        outer = self.int_(data.get("outer_folds", 10), ("outer_folds",), minimum=2)
+        inner = self.int_(data.get("inner_folds", 10), ("inner_folds",), minimum=2)
+        seed = self.int_(data.get("seed", 0), ("seed",), minimum=0)
+        jobs = self.int_(data.get("jobs"), ("jobs",), minimum=1, allow_none=True)
+        executor = data.get("executor", "local")
+        if executor not in EXECUTORS:
+            self.fail(("executor",), f"must be one of {EXECUTORS}. Got {executor!r}."
+                      f"{did_you_mean(executor, EXECUTORS)}")
+        scheduler = data.get("scheduler")
+        output = str(data.get("output", "results"))
+        deviations = data.get("deviations") or []
+        if isinstance(deviations, str):
+            deviations = [deviations]
+        defaults = {"form": form, "R": R, "max_iter": max_iter, "n_thresholds": n_thr,
+                    "theta": theta}
+        datasets = self.datasets(data.get("datasets"))
+        methods = self.methods(data.get("methods"), defaults)
+        return ExperimentConfig(
+            name=name, datasets=datasets, methods=methods, form=form, R=R, max_iter=max_iter,
+            theta=theta, n_thresholds=n_thr, outer_folds=outer, inner_folds=inner, seed=seed,
+            jobs=jobs, executor=executor, scheduler=scheduler, output=output,
+            description=str(data.get("description") or ""),
+            deviations=tuple(str(d) for d in deviations), source=self.source)
+
+    def theta(self, value, path) -> tuple:
+        if isinstance(value, dict):
+            self.check_keys(value, ("log", "num"), path)
+            rng, num = value.get("log"), value.get("num", 8)
+            if (not isinstance(rng, list) or len(rng) != 2
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)):
+                self.fail(tuple(path) + ("log",), f"must be [low, high]. Got {rng!r}.")
+            self.int_(num, tuple(path) + ("num",), minimum=1)
+            lo, hi = float(rng[0]), float(rng[1])
+            if lo <= 0 or hi < lo:
+                self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
+            if num == 1:
+                return (hi,)
+            step = (math.log(hi) - math.log(lo)) / (num - 1)
+            grid = [float(f"{math.exp(math.log(lo) + i * step):.6g}") for i in range(num)]
+            return tuple(grid)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list):
+            self.fail(path, f"must be a list of numbers or {{log: [low, high], num: N}}. Got {value!r}.")
+        if not value:
+            self.fail(path, "the theta grid is empty; give at least one value.")
+        out = []
+        for i, v in enumerate(value):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
+                self.fail(tuple(path) + (i,), f"theta must be a number. Got {v!r}.")
+            if v < 0:
+                self.fail(tuple(path) + (i,), f"theta must be >= 0. Got {v}.")
+            out.append(float(v))
+        return tuple(sorted(set(out)))
+
+    def datasets(self, value) -> tuple:
+        path = ("datasets",)
+        if not value:
+            self.fail(path, "give at least one dataset (a registry name or {name, path, target}).")
+        if not isinstance(value, list):
+            value = [value]
+        out = []
+        for i, item in enumerate(value):
+            p = path + (i,)
+            if isinstance(item, str):
+                item = {"name": item}
+            if not isinstance(item, dict):
+                self.fail(p, f"must be a registry name or a mapping. Got {item!r}.")
+            self.check_keys(item, DATASET_KEYS, p)
+            name = item.get("name")
+            csv = item.get("path")
+            if csv is None:
+                if not isinstance(name, str):
+                    self.fail(p, "a dataset needs a registry 'name' or a CSV 'path'.")
+                self.registry_name(name, p + ("name",))
+            else:
+                csv = str(csv)
+                name = str(name or Path(csv).stem)
+            sub = self.int_(item.get("subsample"), p + ("subsample",), minimum=4, allow_none=True)
+            out.append(DatasetConfig(name=name, path=csv, target=item.get("target"),
+                                     positive=item.get("positive"), subsample=sub))
+        names = [d.name for d in out]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            self.fail(path, f"dataset names must be unique. Repeated: {', '.join(sorted(dup))}.")
+        return tuple(out)
+
+    def registry_name(self, name, path):
+        try:
+            from rulelearn.data import get_spec
+        except ImportError:  # data layer not importable: check against the known names
+            if name not in KNOWN_DATASETS:
+                self.fail(path, f"unknown dataset '{name}'.{did_you_mean(name, KNOWN_DATASETS)}")
+            return
+        try:
+            get_spec(name)
+        except Exception as exc:  # DataError with its own "did you mean"
+            self.fail(path, str(exc))
+
+    def methods(self, value, defaults) -> tuple:
+        path = ("methods",)
+        if not value:
+            self.fail(path, f"give at least one method among {', '.join(METHODS)}.")
+        if not isinstance(value, list):
+            value = [value]
+        out = []
+        for i, item in enumerate(value):
+            p = path + (i,)
+            if isinstance(item, str):
+                name, params = item, {}
+            elif isinstance(item, dict) and len(item) == 1:
+                (name, params), = item.items()
+                params = params or {}
+                p = p + (name,)
+            else:
+                self.fail(p, f"a method is a name or {{name: {{param: value}}}}. Got {item!r}.")
+            if name not in METHODS:
+                self.fail(p, f"unknown method '{name}'.{did_you_mean(name, METHODS)} "
+                          f"Known: {', '.join(METHODS)}.")
+            if not isinstance(params, dict):
+                self.fail(p, f"the parameters of '{name}' must be a mapping. Got {params!r}.")
+            self.check_keys(params, METHOD_PARAMS[name], p)
+            out.extend(self.expand(name, params, defaults, p))
+        labels = [m.label for m in out]
+        dup = {lab for lab in labels if labels.count(lab) > 1}
+        if dup:
+            self.fail(path, f"two method entries give the same run label: {', '.join(sorted(dup))}.")
+        return tuple(out)
+
+    def expand(self, name, params, defaults, path):
+        tuned, prefer = TUNED.get(name, (None, "larger"))
+        explicit = [k for k in params if k != tuned and k not in ("form", "R")]
+        if name in RULE_METHODS:
+            grid = self.theta(params["theta"], path + ("theta",)) if "theta" in params \
+                else defaults["theta"]
+            base = {k: defaults[k] for k in ("form", "R", "max_iter", "n_thresholds")}
+            if name == "ocrl":
+                base["R"] = 1  # one-level rules: a single clause
+        elif name == "cart":
+            depths = params.get("max_depth", list(DEFAULT_DEPTHS))
+            depths = depths if isinstance(depths, list) else [depths]
+            if not depths:
+                self.fail(path + ("max_depth",), "the max_depth grid is empty.")
+            for j, d in enumerate(depths):
+                if d is not None:
+                    self.int_(d, path + ("max_depth", j), minimum=1)
+            grid = tuple(sorted(set(depths), key=lambda d: math.inf if d is None else d))
+            base = {}
+        else:
+            grid, base = (), {}
+        varying = {k: v for k, v in params.items() if k != tuned}
+        keys = list(varying)
+        for k in keys:
+            if k == "form":
+                vals = varying[k] if isinstance(varying[k], list) else [varying[k]]
+                for v in vals:
+                    if v not in ("dnf", "cnf"):
+                        self.fail(path + (k,), f"must be one of {{'cnf', 'dnf'}}. Got {v!r}.")
+            if k in ("R", "max_iter", "n_thresholds"):
+                vals = varying[k] if isinstance(varying[k], list) else [varying[k]]
+                for v in vals:
+                    self.int_(v, path + (k,), minimum=1)
+        lists = [varying[k] if isinstance(varying[k], list) else [varying[k]] for k in keys]
+        if any(len(v) == 0 for v in lists):
+            self.fail(path, "a parameter list is empty.")
+        out = []
+        for combo in itertools.product(*lists):
+            p = dict(base)
+            p.update(zip(keys, combo))
+            out.append(MethodConfig(name=name, params=p, tuned=tuned, grid=tuple(grid),
+                                    prefer=prefer, shown=tuple(explicit)))
+        return out
