@@ -1,0 +1,232 @@
+"""Download, verify and cache dataset files. The only module of rulelearn that uses the network.
+
+Files are cached as ``<cache>/<dataset>/<file name>``, the same layout as a mirror folder. A file
+is written to a temporary name next to its target and renamed only once verified: by its sha256,
+or, where no sha256 is known, by parsing it and checking the entry's shape and class counts (its
+sha256 is then pinned in ``<file name>.sha256`` so later runs check the bytes). A cached file that
+no longer matches is deleted and fetched again, never used.
+
+Where files come from (first match wins): the ``mirror`` argument, the ``RULELEARN_MIRROR``
+environment variable, the real URLs of the registry. A mirror is a local folder laid out like the
+cache or a base URL (``<base>/<dataset>/<url-quoted file name>``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import os
+import shutil
+import socket
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import warnings
+from pathlib import Path
+
+from rulelearn.data import parse
+from rulelearn.data.registry import DatasetSpec, Source, SourceFile, get_spec
+from rulelearn.errors import ChecksumError, DataError, FetchError
+
+#: Seconds to wait before retry k (k = 1, 2, ...) is ``RETRY_BACKOFF * 2 ** (k - 1)``.
+RETRY_BACKOFF = 1.0
+_CHUNK = 1 << 16
+_USER_AGENT = "rulelearn (+https://github.com/rulelearn)"
+
+
+def cache_dir() -> Path:
+    """The cache: ``$RULELEARN_DATA``, else ``<project>/datasets/cache`` in a source checkout,
+    else the user's cache directory (``$XDG_CACHE_HOME/rulelearn`` or ``~/.cache/rulelearn``)."""
+    if os.environ.get("RULELEARN_DATA"):
+        return Path(os.environ["RULELEARN_DATA"]).expanduser()
+    project = Path(__file__).resolve().parents[2]
+    if (project / "pyproject.toml").is_file() and (project / "datasets").is_dir():
+        return project / "datasets" / "cache"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "rulelearn"
+
+
+def resolve_mirror(mirror=None) -> str | None:
+    """The mirror to use: the argument, else ``$RULELEARN_MIRROR``, else None (real URLs)."""
+    mirror = mirror if mirror not in (None, "") else os.environ.get("RULELEARN_MIRROR") or None
+    return None if mirror is None else str(mirror)
+
+
+def _is_url(mirror: str) -> bool:
+    return urllib.parse.urlsplit(mirror).scheme in ("http", "https")
+
+
+def sha256(path) -> str:
+    """Hex sha256 of a file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(_CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# ----------------------------------------------------------------------------------- public API
+
+def cached_source(spec: DatasetSpec, *, cache_dir=None) -> Source | None:
+    """The first source whose files are all in the cache (not re-verified), or None."""
+    root = _cache_root(cache_dir) / spec.name
+    for source in spec.sources:
+        if source.files and all((root / f.file).is_file() for f in source.files):
+            return source
+    return None
+
+
+def fetch(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3) -> list[Path]:
+    """Make sure the files of dataset ``name`` are cached and verified; return their paths.
+
+    Sources are tried in the registry's order; a cached, verified source is used as is. A bundled
+    dataset has no files (returns ``[]``). Raises FetchError / ChecksumError with a one-line
+    message naming the problem, and leaves nothing unverified in the cache.
+    """
+    return fetch_source(name, mirror=mirror, cache_dir=cache_dir, timeout=timeout,
+                        retries=retries)[1]
+
+
+def fetch_source(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3):
+    """Like :func:`fetch`, but returns ``(source, paths)``: which source the files belong to."""
+    spec = get_spec(name)
+    if spec.bundled:
+        return spec.source, []
+    root = _cache_root(cache_dir) / spec.name
+    mirror = resolve_mirror(mirror)
+    for source in spec.sources:  # already cached and still valid?
+        if all((root / f.file).is_file() for f in source.files):
+            paths = _check_cached(spec, source, root)
+            if paths:
+                return source, paths
+    errors = []
+    for source in spec.sources:
+        try:
+            return source, [_fetch_file(spec, source, f, root, mirror, timeout, retries)
+                            for f in source.files]
+        except FetchError as exc:
+            errors.append((source, exc))
+    if len(errors) == 1:
+        raise errors[0][1]
+    raise type(errors[0][1])(f"cannot fetch {spec.name} from any source: " + "; ".join(
+        f"{source.name}: {exc}" for source, exc in errors))
+
+
+# ------------------------------------------------------------------------------------ internals
+
+def _cache_root(cache_dir_=None) -> Path:
+    return Path(cache_dir_).expanduser() if cache_dir_ is not None else cache_dir()
+
+
+def _pin(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
+    """The cached files of ``source`` if they still verify; otherwise delete them, return None."""
+    paths = [root / f.file for f in source.files]
+    for f, path in zip(source.files, paths):
+        expected = f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file() else None)
+        got = sha256(path)
+        if expected is None or got != expected:
+            warnings.warn(f"cached {path.name} of {spec.name} does not match its sha256 "
+                          f"(expected {expected or 'a pinned hash'}, got {got}); it was deleted "
+                          "and will be fetched again", stacklevel=4)
+            for p in paths:
+                p.unlink(missing_ok=True)
+                _pin(p).unlink(missing_ok=True)
+            return None
+    return paths
+
+
+def _fetch_file(spec, source, f: SourceFile, root: Path, mirror, timeout, retries) -> Path:
+    """Fetch one file into the cache through a temporary file; verify; rename."""
+    target = root / f.file
+    root.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=root, prefix=f".{f.file}.", suffix=".part")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            if mirror is None:
+                _download(f.url, out, timeout, retries)
+            elif _is_url(mirror):
+                url = f"{mirror.rstrip('/')}/{spec.name}/{urllib.parse.quote(f.file)}"
+                _download(url, out, timeout, retries)
+            else:
+                _copy_from_folder(Path(mirror).expanduser(), spec.name, f.file, out)
+        got = sha256(tmp)
+        if f.sha256 is not None and got != f.sha256:
+            raise ChecksumError(f"checksum mismatch for {f.file}: expected {f.sha256}, got {got}; "
+                                "the file was discarded")
+        if f.sha256 is None:
+            _verify_by_parsing(spec, source, f, tmp)
+            _pin(target).write_text(got + "\n")
+        os.replace(tmp, target)
+        return target
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _verify_by_parsing(spec, source, f, tmp: Path) -> None:
+    if len(source.files) != 1:  # every multi-file source so far has checksums
+        raise FetchError(f"{f.file} has no sha256 and cannot be verified on its own")
+    try:
+        X, y = parse.parse_source(source, [tmp])
+        parse.check_shape(spec, X, y, what=f"{source.name} file {f.file}")
+    except DataError as exc:
+        raise ChecksumError(f"{f.file} has no known sha256 and failed verification by parsing: "
+                            f"{exc}; the file was discarded") from None
+
+
+def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
+    if not folder.is_dir():
+        raise FetchError(f"mirror folder {folder} does not exist")
+    src = folder / name / file
+    if not src.is_file():
+        raise FetchError(f"mirror folder {folder} has no {name}/{file}")
+    with open(src, "rb") as inp:
+        shutil.copyfileobj(inp, out, _CHUNK)
+
+
+def _download(url: str, out, timeout: float, retries: int) -> None:
+    """GET ``url`` into the open file ``out``; retry connection faults, not HTTP 4xx."""
+    host = urllib.parse.urlsplit(url).netloc
+    hint = "use --mirror DIR_OR_URL or set RULELEARN_MIRROR"
+    attempts = max(1, int(retries))
+    for attempt in range(1, attempts + 1):
+        out.seek(0)
+        out.truncate()
+        try:
+            request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                expected = response.headers.get("Content-Length")
+                size = 0
+                for block in iter(lambda: response.read(_CHUNK), b""):
+                    out.write(block)
+                    size += len(block)
+                if expected is not None and size != int(expected):
+                    raise http.client.IncompleteRead(b"", int(expected) - size)
+            return
+        except urllib.error.HTTPError as exc:
+            error = FetchError(f"HTTP error {exc.code} ({exc.reason}) for {url}")
+            if exc.code < 500:
+                raise error from None
+        except (TimeoutError, socket.timeout) as exc:
+            error = FetchError(f"timed out after {timeout:g} s reading {url} "
+                               f"({attempts} attempt{'s' * (attempts > 1)}); {hint}")
+        except (http.client.IncompleteRead, http.client.HTTPException, ConnectionError) as exc:
+            error = FetchError(f"connection to {host} dropped while downloading {url} "
+                               f"({attempts} attempt{'s' * (attempts > 1)}): "
+                               f"{type(exc).__name__}; {hint}")
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+                error = FetchError(f"timed out after {timeout:g} s connecting to {host}; {hint}")
+            else:
+                error = FetchError(f"cannot reach {host} (no network?): {exc.reason}; {hint}")
+        except OSError as exc:
+            error = FetchError(f"cannot download {url}: {exc}; {hint}")
+        if attempt < attempts:
+            time.sleep(RETRY_BACKOFF * 2 ** (attempt - 1))
+    raise error

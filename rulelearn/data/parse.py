@@ -1,0 +1,283 @@
+"""Raw files -> features and labels. Pure: reads local files, never the network.
+
+Registry files and users' CSV files go through the same steps: :func:`read_table` (every cell a
+stripped string, missing tokens -> NaN), then :func:`split_features` (numeric columns -> float64,
+categorical columns -> ``category``, labels -> ints where they are whole numbers, else strings).
+"""
+
+from __future__ import annotations
+
+import difflib
+import gzip
+import importlib
+import io
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rulelearn.errors import DataError
+
+#: Tokens read as "missing" in a user's CSV unless told otherwise.
+DEFAULT_MISSING = ("", "NA", "NaN", "nan", "?", "null", "None")
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """Features, labels and the positive class of one dataset."""
+
+    name: str
+    X: pd.DataFrame
+    y: np.ndarray
+    positive: object
+    positive_reason: str = ""
+    source: str = ""
+
+    @property
+    def is_positive(self) -> np.ndarray:
+        """Boolean vector: ``y == positive``."""
+        return np.asarray(self.y == self.positive, dtype=bool)
+
+
+# ---------------------------------------------------------------------------------------- reading
+
+def unlzw(data: bytes) -> bytes:
+    """Decompress Unix ``compress`` (``.Z``, LZW) data; the standard library cannot."""
+    if len(data) < 3 or data[:2] != b"\x1f\x9d":
+        raise DataError("not a .Z (Unix compress) file")
+    maxbits, block = data[2] & 0x1F, data[2] & 0x80
+    if not 9 <= maxbits <= 16:
+        raise DataError(f"corrupt .Z file: {maxbits}-bit codes")
+    src, n = data[3:] + b"\0\0", len(data) - 3
+    table = [bytes([i]) for i in range(256)] + [b""]
+    out, prev = [], None
+    bits, mask, end, mark, pos = 9, 0x1FF, 256 if block else 255, 0, 0
+
+    def flush():  # skip to the next multiple of `bits` bytes since `mark` (compress's quirk)
+        consumed = (pos + 7) >> 3
+        return consumed + (-(consumed - mark)) % bits
+
+    while True:
+        if end >= mask and bits < maxbits:
+            mark = flush()
+            pos, bits, mask = mark * 8, bits + 1, (mask << 1) | 1
+        if pos + bits > n * 8:
+            break
+        i = pos >> 3
+        code = ((src[i] | src[i + 1] << 8 | src[i + 2] << 16) >> (pos & 7)) & mask
+        pos += bits
+        if code == 256 and block:
+            mark = flush()
+            # like compress, keep `prev`: the next code fills the unused slot 256
+            pos, bits, mask, end = mark * 8, 9, 0x1FF, 255
+            continue
+        if prev is None:
+            if code > 255:
+                raise DataError("corrupt .Z file: bad first code")
+            entry = table[code]
+        elif code <= end:
+            entry = table[code]
+            new = prev + entry[:1]
+        elif code == end + 1:
+            entry = new = prev + prev[:1]
+        else:
+            raise DataError("corrupt .Z file: code out of range")
+        if prev is not None and end < (1 << maxbits) - 1:
+            end += 1
+            if end < len(table):
+                table[end] = new
+            else:
+                table.append(new)
+        out.append(entry)
+        prev = entry
+    return b"".join(out)
+
+
+def _decompress(raw: bytes, compression: str | None) -> bytes:
+    if compression == "gzip":
+        return gzip.decompress(raw)
+    if compression == "compress":
+        return unlzw(raw)
+    return raw
+
+
+def read_table(source, *, sep=",", header=True, columns=None, missing=DEFAULT_MISSING,
+               compression=None) -> pd.DataFrame:
+    """Read a delimited file (path or bytes) into a DataFrame of stripped strings.
+
+    Cells equal to a ``missing`` token after stripping become NaN. Without a header row,
+    ``columns`` names the columns and the file must have exactly that many.
+    """
+    name = getattr(source, "name", "data")
+    raw = source if isinstance(source, bytes) else _read_bytes(source)
+    try:
+        raw = _decompress(raw, compression)
+    except (OSError, EOFError) as exc:
+        raise DataError(f"cannot decompress {name}: {exc}") from None
+    try:
+        df = pd.read_csv(io.BytesIO(raw), sep=sep, header=0 if header else None, dtype=str,
+                         na_filter=False, index_col=False, skipinitialspace=True)
+    except pd.errors.EmptyDataError:
+        raise DataError(f"{name} is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot parse {name}: {str(exc).strip().splitlines()[-1]}") from None
+    if columns is not None:
+        if df.shape[1] != len(columns):
+            raise DataError(f"{name}: expected {len(columns)} columns, got {df.shape[1]}")
+        df.columns = list(columns)
+    df.columns = [str(c).strip() for c in df.columns]
+    tokens = list(missing)
+    df = df.apply(lambda s: s.str.strip())
+    return df.mask(df.isin(tokens)).astype(object)
+
+
+def _read_bytes(path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DataError(f"cannot read {path}: no such file") from None
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+# ------------------------------------------------------------------------------------ conversion
+
+def _to_numeric(s: pd.Series) -> tuple[pd.Series, pd.Series]:
+    num = pd.to_numeric(s, errors="coerce").astype("float64")
+    return num, s.notna() & num.isna()
+
+
+def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
+    """One feature column: declared categorical, declared numeric (None: detect)."""
+    if categorical:
+        return s.astype(object).astype("category")
+    num, bad = _to_numeric(s)
+    if not bad.any():
+        return num
+    n_bad, n_present = int(bad.sum()), int(s.notna().sum())
+    if categorical is None and 2 * n_bad > n_present:
+        return s.astype(object).astype("category")
+    example, row = s[bad].iloc[0], s[bad].index[0]
+    raise DataError(
+        f"column {s.name!r} is numeric but has {n_bad} non-numeric value(s), e.g. {example!r} in "
+        f"data row {row + 1}; fix them or pass them as missing values")
+
+
+def _labels(s: pd.Series) -> np.ndarray:
+    """Labels as parsed: whole numbers -> int64, other numbers -> float64, else strings."""
+    num, bad = _to_numeric(s)
+    if bad.any():
+        return s.astype(object).to_numpy()
+    if np.all(num == np.round(num)):
+        return num.to_numpy().astype(np.int64)
+    return num.to_numpy()
+
+
+def split_features(df: pd.DataFrame, label: str, *, drop=(), categorical=None):
+    """``(X, y)`` from a table of strings.
+
+    ``categorical``: the categorical feature names (every other feature must then be numeric), or
+    None to detect them (see :func:`read_csv_dataset`). Every feature column must have a value.
+    """
+    for col in (label, *drop, *(categorical or ())):
+        if col not in df.columns:
+            raise DataError(f"no column {col!r} in the data (columns: {', '.join(df.columns)})")
+    feats = df.drop(columns=[label, *drop])
+    empty = [c for c in feats.columns if feats[c].isna().all()]
+    if empty:
+        raise DataError(f"feature column {empty[0]!r} has no values (all missing)")
+    X = pd.DataFrame({c: _feature(feats[c], None if categorical is None else c in categorical)
+                      for c in feats.columns}, index=pd.RangeIndex(len(df)))
+    return X, _labels(df[label])
+
+
+# ------------------------------------------------------------------------------ registry datasets
+
+def parse_source(source, paths) -> tuple[pd.DataFrame, np.ndarray]:
+    """Parse a registry :class:`~rulelearn.data.registry.Source` from its local files."""
+    if source.loader:
+        module, _, func = source.loader.rpartition(".")
+        bunch = getattr(importlib.import_module(module), func)()
+        X = pd.DataFrame(np.asarray(bunch.data, dtype="float64"), columns=list(bunch.feature_names))
+        return X, np.asarray(bunch.target_names, dtype=object)[bunch.target]
+    fmt = source.format
+    df = read_table(Path(paths[0]), sep=fmt.sep, header=fmt.columns is None, columns=fmt.columns,
+                    missing=fmt.missing, compression=fmt.compression)
+    return split_features(df, fmt.label, drop=fmt.drop, categorical=fmt.categorical)
+
+
+def _counts(counts: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(counts.items(), key=lambda kv: str(kv[0])))
+
+
+def check_shape(spec, X: pd.DataFrame, y: np.ndarray, what: str = "") -> None:
+    """Raise DataError unless X and y have the spec's rows, features and class counts."""
+    where = f"{spec.name}{' (' + what + ')' if what else ''}"
+    if X.shape != (spec.n_rows, spec.n_features):
+        raise DataError(f"{where}: expected {spec.n_rows} rows x {spec.n_features} features, "
+                        f"got {X.shape[0]} x {X.shape[1]}")
+    counts = dict(Counter(y.tolist()))
+    if counts != spec.class_counts:
+        raise DataError(f"{where}: expected class counts {_counts(spec.class_counts)}, "
+                        f"got {_counts(counts)}")
+
+
+# --------------------------------------------------------------------------------- users' files
+
+def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
+                     name=None) -> Dataset:
+    """Load a user's CSV file (header row required) as a :class:`Dataset`.
+
+    - ``target``: the label column (default: the last column); it must have exactly two classes,
+      and no missing values (rows without a label are refused, not dropped, so that nothing is
+      silently left out).
+    - ``positive``: the class a DNF rule predicts (default: the minority class; on a tie, the label
+      that sorts last). Given as a string it matches a label's text, so ``"1"`` selects ``1``.
+    - ``missing_values``: cell values read as missing (default :data:`DEFAULT_MISSING`); leading
+      and trailing spaces are ignored.
+    - Feature columns: a column whose values all parse as numbers is numeric (float64); a column
+      whose values are mostly not numbers is categorical; a column that is mostly numbers with a
+      few non-numbers is refused with an error naming the column and a bad value (a typo or an
+      unlisted missing-value token is more likely than a categorical feature). A column with no
+      value at all is refused.
+    """
+    path = Path(path)
+    missing = DEFAULT_MISSING if missing_values is None else tuple(missing_values)
+    df = read_table(path, missing=missing)
+    if df.shape[0] == 0:
+        raise DataError(f"{path} has a header but no data rows")
+    if df.shape[1] < 2:
+        raise DataError(f"{path} has {df.shape[1]} column; need at least one feature and a target")
+    target = df.columns[-1] if target is None else target
+    if target not in df.columns:
+        close = difflib.get_close_matches(str(target), list(df.columns), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f" (columns: {', '.join(df.columns)})"
+        raise DataError(f"no target column {target!r} in {path}{hint}")
+    absent = np.flatnonzero(df[target].isna().to_numpy())
+    if len(absent):
+        rows = ", ".join(str(r + 1) for r in absent[:5]) + (", ..." if len(absent) > 5 else "")
+        raise DataError(f"target {target!r} is missing in {len(absent)} data row(s) ({rows}); "
+                        "remove those rows or fill in their label")
+    X, y = split_features(df, target)
+    counts = Counter(y.tolist())
+    labels = sorted(counts, key=str)
+    if len(labels) != 2:
+        shown = ", ".join(map(str, labels[:10])) + (", ..." if len(labels) > 10 else "")
+        raise DataError(
+            f"target {target!r} has {len(labels)} class{'es' if len(labels) != 1 else ''} "
+            f"({shown}); a rule needs exactly 2" + (
+                "; binarize it first, e.g. make a column that is 1 for one class and 0 otherwise"
+                if len(labels) > 2 else ""))
+    if positive is None:
+        positive = min(reversed(labels), key=lambda k: counts[k])
+        reason = f"the minority class ({counts[positive]}/{len(y)})"
+    else:
+        match = [k for k in labels if k == positive or str(k) == str(positive)]
+        if not match:
+            raise DataError(f"positive class {positive!r} is not a value of target {target!r} "
+                            f"(values: {', '.join(map(str, labels))})")
+        positive, reason = match[0], "given by the user"
+    return Dataset(name=name or path.stem, X=X, y=y, positive=positive, positive_reason=reason,
+                   source=str(path))
