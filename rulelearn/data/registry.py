@@ -108,7 +108,7 @@ _WDBC_FEATURES = tuple(
     for f in ("radius", "texture", "perimeter", "area", "smoothness", "compactness",
               "concavity", "concave_points", "symmetry", "fractal_dimension")
 )
-_MINORITY = "the minority class, as Table 1 implies for ILPD and Transfusion"
+_PRINCIPLE = "minority class is positive, as Table 1 implies for ILPD and Transfusion"
 
 _SPECS = [
     DatasetSpec(
@@ -139,7 +139,8 @@ _SPECS = [
             "46d52186b84e20be52918adb93e8fb9926b34795ff7504c24350ae0616a04bbd"),),
             Format(label="class", columns=_names("a", 34) + ("class",))),),
         positive="b", n_rows=351, n_features=34, class_counts={"b": 126, "g": 225},
-        positive_reason=f"b = bad radar return (no structure in the ionosphere), {_MINORITY} (126/351)",
+        positive_reason=("b = bad radar return (no structure in the ionosphere), the minority "
+                         f"(126/351): {_PRINCIPLE}"),
         citation="Sigillito, V. G. et al. (1989). Classification of radar returns from the "
                  "ionosphere using neural networks. " + UCI_CITATION,
     ),
@@ -154,8 +155,8 @@ _SPECS = [
                    columns=("mcv", "alkphos", "sgpt", "sgot", "gammagt", "drinks", "selector"))),),
         positive=1, n_rows=345, n_features=6, class_counts={1: 145, 2: 200},
         positive_reason=(
-            f"1, {_MINORITY} (145/345); the selector is UCI's train/test split, not a diagnosis "
-            "(McDermott & Forsyth 2016), so no class is 'condition present' and the principle decides"),
+            f"1, the minority (145/345): {_PRINCIPLE}; the selector is UCI's train/test split, not "
+            "a diagnosis (McDermott & Forsyth 2016), so no class is 'condition present'"),
         citation="BUPA Medical Research Ltd. (1990). Liver Disorders. " + UCI_CITATION,
         note="The label is the 'selector' column, as the paper and earlier rule-learning work use it.",
     ),
@@ -170,7 +171,8 @@ _SPECS = [
                    columns=("fLength", "fWidth", "fSize", "fConc", "fConc1", "fAsym", "fM3Long",
                             "fM3Trans", "fAlpha", "fDist", "class"))),),
         positive="h", n_rows=19020, n_features=10, class_counts={"g": 12332, "h": 6688},
-        positive_reason=f"h = hadron (the background to reject), {_MINORITY} (6688/19020)",
+        positive_reason=("h = hadron (the background to reject), the minority (6688/19020): "
+                         f"{_PRINCIPLE}"),
         citation="Bock, R. K. (2004). MAGIC Gamma Telescope. " + UCI_CITATION,
     ),
     DatasetSpec(
@@ -194,7 +196,7 @@ _SPECS = [
                         "equal UCI's once the two name columns are dropped."),
         ),
         positive=1, n_rows=6598, n_features=166, class_counts={0: 5581, 1: 1017},
-        positive_reason=f"1 = musk, {_MINORITY} (1017/6598)",
+        positive_reason=f"1 = musk, the minority (1017/6598): {_PRINCIPLE}",
         citation="Dietterich, T. G. et al. (1994). A comparison of dynamic reposing and tangent "
                  "distance for drug activity prediction. " + UCI_CITATION,
         note="UCI's sha256 of clean2.data.Z is not known here, so that source is verified by its "
@@ -235,7 +237,7 @@ _SPECS = [
                  "commit-pinned copy is byte-identical to the UCI download of ~2013 kept in the "
                  "Fernandez-Delgado collection (commas restored)."),),
         positive=1, n_rows=768, n_features=8, class_counts={0: 500, 1: 268},
-        positive_reason=f"1 = diabetic, {_MINORITY} (268/768)",
+        positive_reason=f"1 = diabetic, the minority (268/768): {_PRINCIPLE}",
         citation="Smith, J. W. et al. (1988). Using the ADAP learning algorithm to forecast the "
                  "onset of diabetes mellitus. " + UCI_CITATION,
         note="Zeros in glucose, blood pressure, skin thickness, insulin and BMI are de facto "
@@ -251,8 +253,8 @@ _SPECS = [
             Format(label="class", columns=_names("a", 60) + ("class",))),),
         positive="R", n_rows=208, n_features=60, class_counts={"M": 111, "R": 97},
         positive_reason=(
-            f"R = rock, {_MINORITY} (97/208); neither mine nor rock is a 'condition', so the "
-            "principle decides"),
+            f"R = rock, the minority (97/208): {_PRINCIPLE}; neither mine nor rock is a "
+            "'condition', so the principle decides"),
         citation="Gorman, R. P. and Sejnowski, T. J. (1988). Analysis of hidden units in a "
                  "layered network trained to classify sonar targets. " + UCI_CITATION,
     ),
@@ -282,7 +284,7 @@ _SPECS = [
             Format(label="diagnosis", columns=("id", "diagnosis") + _WDBC_FEATURES,
                    drop=("id",))),),
         positive="M", n_rows=569, n_features=30, class_counts={"B": 357, "M": 212},
-        positive_reason=f"M = malignant, {_MINORITY} (212/569)",
+        positive_reason=f"M = malignant, the minority (212/569): {_PRINCIPLE}",
         citation="Street, W. N., Wolberg, W. H. and Mangasarian, O. L. (1993). Nuclear feature "
                  "extraction for breast tumor diagnosis. " + UCI_CITATION,
     ),
