@@ -19,3 +19,22 @@ install:
 
 test:
 	$(PY) -m pytest -q
+
+# The benchmark (configs/*.yaml; results in results/<experiment>/). JOBS= sets --jobs;
+# EXP= picks the experiment whose tables make table1 / table2 re-render (default: paper).
+BENCH_FLAGS = $(if $(JOBS),--jobs $(JOBS),)
+EXP ?= paper
+
+quick:
+	$(RULELEARN) bench configs/quick.yaml $(BENCH_FLAGS)
+	@cat results/quick/table1.md
+
+paper:
+	$(RULELEARN) bench configs/paper.yaml --mirror $(MIRROR) $(BENCH_FLAGS)
+	@cat results/paper/table1.md results/paper/table2.md
+
+table1:
+	$(RULELEARN) table results/$(EXP) --show 1
+
+table2:
+	$(RULELEARN) table results/$(EXP) --show 2

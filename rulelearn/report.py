@@ -1,0 +1,342 @@
+"""Tables from records (pure functions) and the files they are written to.
+
+* Table 1: mean outer-fold test error in percent, standard error of the mean in parentheses.
+* Table 2: mean number of features of the learned rule (a disabled clause counts 0).
+* A last row with each method's average rank over the datasets (rank 1 = best, i.e. lowest;
+  ties share the average rank).  As in the paper, ranks compare the values *as printed*
+  (one decimal), so two methods shown as 28.6 tie.  Ranks average over the datasets where
+  every method has a result.
+* A side-by-side with the paper's published numbers (``paper_results.csv``).
+
+A (dataset, method) cell has a value only when every outer fold has an ``ok`` record;
+otherwise the table marks it missing and says why.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from rulelearn.store import atomic_write_text, latest, read_records
+
+PAPER_RESULTS = Path(__file__).with_name("paper_results.csv")
+#: Datasets that are the paper's under another registry name.
+PAPER_ALIASES = {"wdbc_bundled": "wdbc"}
+DECIMALS = 1
+
+
+# ----------------------------------------------------------------------------------------------
+# records -> summaries (pure)
+
+
+def select(records, *, datasets=None, labels=None, n_outer=None, seed=None) -> list[dict]:
+    """The latest record per (dataset, label, fold) among those of the given experiment shape."""
+    keep = []
+    for rec in latest(records).values():
+        if datasets is not None and rec.get("dataset") not in datasets:
+            continue
+        if labels is not None and rec.get("label") not in labels:
+            continue
+        if n_outer is not None and rec.get("n_outer") != n_outer:
+            continue
+        if seed is not None and rec.get("seed") != seed:
+            continue
+        keep.append(rec)
+    out: dict = {}
+    for rec in keep:
+        out[(rec["dataset"], rec["label"], rec["fold"])] = rec
+    return list(out.values())
+
+
+def _sem(values) -> float:
+    values = np.asarray(values, dtype=float)
+    if len(values) < 2:
+        return float("nan")
+    return float(np.std(values, ddof=1) / math.sqrt(len(values)))
+
+
+def summarize(records, *, datasets=None, labels=None, n_outer=None) -> pd.DataFrame:
+    """One row per (dataset, label): fold counts, error and size statistics, failure reason.
+
+    ``datasets`` / ``labels`` fix the row set and order (default: as first seen);
+    ``n_outer`` is the number of folds a complete cell needs (default: the records' own).
+    """
+    records = list(records)
+    if datasets is None:
+        datasets = list(dict.fromkeys(r["dataset"] for r in records))
+    if labels is None:
+        labels = list(dict.fromkeys(r["label"] for r in records))
+    rows = []
+    for d in datasets:
+        for lab in labels:
+            recs = [r for r in records if r["dataset"] == d and r["label"] == lab]
+            ok = sorted((r for r in recs if r.get("status") == "ok"), key=lambda r: r["fold"])
+            bad = [r for r in recs if r.get("status") != "ok"]
+            need = n_outer or max([r.get("n_outer", 0) for r in recs], default=0)
+            complete = bool(ok) and len(ok) >= need
+            err = [100.0 * r["test_error"] for r in ok]
+            feat = [r["n_features"] for r in ok]
+            method = recs[0]["method"] if recs else lab.split("[")[0]
+            reason = bad[0].get("error") if bad else ("no records" if not recs else
+                                                      f"{len(ok)}/{need} folds done")
+            rows.append({
+                "dataset": d, "method": lab, "method_name": method, "n_folds": len(ok),
+                "n_needed": need, "complete": complete,
+                "error_mean": float(np.mean(err)) if complete else float("nan"),
+                "error_sem": _sem(err) if complete else float("nan"),
+                "features_mean": float(np.mean(feat)) if complete else float("nan"),
+                "features_sem": _sem(feat) if complete else float("nan"),
+                "train_error_mean": float(np.mean([100 * r["train_error"] for r in ok]))
+                if complete else float("nan"),
+                "fit_seconds": float(sum(r.get("total_seconds") or 0 for r in ok)),
+                "reason": None if complete else reason,
+            })
+    return pd.DataFrame(rows, columns=[
+        "dataset", "method", "method_name", "n_folds", "n_needed", "complete", "error_mean",
+        "error_sem", "features_mean", "features_sem", "train_error_mean", "fit_seconds",
+        "reason"])
+
+
+def average_ranks(summary: pd.DataFrame, column: str, *, decimals: int = DECIMALS) -> pd.Series:
+    """Average rank per method of ``column`` (lower is better) over the complete datasets.
+
+    Values are rounded to ``decimals`` first (what the table prints); ties share the
+    average rank.  NaN for every method if no dataset has all methods.
+    """
+    from scipy.stats import rankdata
+
+    methods = list(dict.fromkeys(summary["method"]))
+    wide = summary.pivot(index="dataset", columns="method", values=column)
+    wide = wide.reindex(columns=methods).dropna(axis=0, how="any")
+    if wide.empty:
+        return pd.Series(float("nan"), index=methods, name=column)
+    rounded = wide.to_numpy(dtype=float).round(decimals)
+    ranks = np.vstack([rankdata(row, method="average") for row in rounded])
+    return pd.Series(ranks.mean(axis=0), index=methods, name=column)
+
+
+def table1(summary: pd.DataFrame) -> pd.DataFrame:
+    return summary[["dataset", "method", "error_mean", "error_sem"]].reset_index(drop=True)
+
+
+def table2(summary: pd.DataFrame) -> pd.DataFrame:
+    return summary[["dataset", "method", "features_mean"]].reset_index(drop=True)
+
+
+def ranks_table(summary: pd.DataFrame) -> pd.DataFrame:
+    e = average_ranks(summary, "error_mean")
+    f = average_ranks(summary, "features_mean")
+    return pd.DataFrame({"method": e.index, "error_rank": e.to_numpy(),
+                         "features_rank": f.reindex(e.index).to_numpy()})
+
+
+def display_names(labels) -> dict:
+    """``BCD`` for a method that appears once, its full label otherwise."""
+    labels = list(labels)
+    base = [lab.split("[")[0] for lab in labels]
+    return {lab: (b.upper() if base.count(b) == 1 else lab) for lab, b in zip(labels, base)}
+
+
+def _num(v, decimals=DECIMALS) -> str:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{decimals}f}"
+
+
+def grid(summary: pd.DataFrame, kind: str) -> tuple[list, list[list[str]]]:
+    """Header and rows of Table 1 (``kind="error"``) or Table 2 (``"features"``), ranks last."""
+    labels = list(dict.fromkeys(summary["method"]))
+    names = display_names(labels)
+    datasets = list(dict.fromkeys(summary["dataset"]))
+    cells = {(r.dataset, r.method): r for r in summary.itertuples()}
+    rows = []
+    for d in datasets:
+        row = [d]
+        for lab in labels:
+            r = cells[(d, lab)]
+            if not r.complete:
+                row.append("missing")
+            elif kind == "error":
+                sem = "–" if math.isnan(r.error_sem) else _num(r.error_sem)
+                row.append(f"{_num(r.error_mean)} ({sem})")
+            else:
+                row.append(_num(r.features_mean))
+        rows.append(row)
+    ranks = average_ranks(summary, "error_mean" if kind == "error" else "features_mean")
+    rows.append(["Average rank"] + [_num(ranks[lab]) or "–" for lab in labels])
+    return ["Dataset"] + [names[lab] for lab in labels], rows
+
+
+# ----------------------------------------------------------------------------------------------
+# the paper's numbers
+
+
+def paper_results(path=PAPER_RESULTS) -> pd.DataFrame:
+    """The published Tables 1 and 2 (see the header of ``paper_results.csv`` for the source)."""
+    return pd.read_csv(path, comment="#", dtype={"sem": float, "value": float})
+
+
+def versus_paper(summary: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Our cells next to the paper's: difference and whether it lies within 2 SEM.
+
+    For errors the SEM is that of the difference, sqrt(ours^2 + paper^2); for feature counts
+    the paper gives no SEM and ours alone is used.
+    """
+    paper = paper_results() if paper is None else paper
+    rows = []
+    for r in summary.itertuples():
+        pname = PAPER_ALIASES.get(r.dataset, r.dataset)
+        for table, col, sem_col in ((1, "error_mean", "error_sem"), (2, "features_mean", "features_sem")):
+            hit = paper[(paper.table == table) & (paper.dataset == pname) & (paper.method == r.method_name)]
+            if hit.empty:
+                continue
+            pv, ps = float(hit["value"].iloc[0]), float(hit["sem"].iloc[0])
+            ours, osem = getattr(r, col), getattr(r, sem_col)
+            diff = ours - pv if r.complete else float("nan")
+            sems = [s for s in (osem, ps) if not math.isnan(s)]
+            band = 2 * math.sqrt(sum(s * s for s in sems)) if sems else float("nan")
+            within = None if math.isnan(diff) or math.isnan(band) else bool(abs(diff) <= band + 1e-9)
+            rows.append({"table": table, "dataset": r.dataset, "paper_dataset": hit.paper_dataset.iloc[0],
+                         "method": r.method, "ours": ours, "ours_sem": osem, "paper": pv,
+                         "paper_sem": ps, "difference": diff, "two_sem": band, "within_2sem": within})
+    return pd.DataFrame(rows, columns=["table", "dataset", "paper_dataset", "method", "ours",
+                                       "ours_sem", "paper", "paper_sem", "difference", "two_sem",
+                                       "within_2sem"])
+
+
+# ----------------------------------------------------------------------------------------------
+# rendering
+
+
+def markdown_table(header, rows) -> str:
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=header, tablefmt="pipe", stralign="right", disable_numparse=True)
+
+
+def latex_table(header, rows, caption: str) -> str:
+    def esc(s):
+        return (str(s).replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%")
+                .replace("&", r"\&").replace("#", r"\#").replace("–", "--"))
+
+    lines = [r"\begin{table}", rf"\caption{{{esc(caption)}}}", r"\begin{center}\begin{small}",
+             r"\begin{tabular}{|" + "|".join("c" * len(header)) + "|}", r"\hline",
+             " & ".join(esc(h) for h in header) + r" \\\hline"]
+    for i, row in enumerate(rows):
+        if i == len(rows) - 1:
+            lines.append(r"\hline")
+        lines.append(" & ".join(esc(c) for c in row) + r" \\\hline")
+    lines += [r"\end{tabular}", r"\end{small}\end{center}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
+    """Experiment, wall time, machine, versions, date, deviations, missing cells."""
+    v = info.get("versions") or {}
+    vers = ", ".join(f"{k} {v.get(k)}" for k in ("python", "rulelearn", "numpy", "highspy",
+                                                  "scikit-learn") if k in v)
+    lines = [f"experiment: {info.get('experiment', '?')}",
+             f"wall time: {info.get('wall_seconds', float('nan')):.1f} s (last run), "
+             f"{info.get('wall_seconds_all_runs', float('nan')):.1f} s (all runs); "
+             f"{summary['fit_seconds'].sum():.1f} s of unit time in total",
+             f"machine: {info.get('machine', '?')}",
+             f"versions: {vers}",
+             f"date: {info.get('finished_at', '?')}"]
+    devs = info.get("deviations") or []
+    lines.append("deviations from the paper's protocol: " + ("; ".join(devs) if devs else "none"))
+    missing = summary[~summary["complete"]]
+    for r in missing.itertuples():
+        lines.append(f"missing: {r.dataset} / {r.method}: {r.reason}")
+    return lines
+
+
+def _load(folder: Path):
+    records = read_records(folder)
+    config = {}
+    if (folder / "config.yaml").exists():
+        config = yaml.safe_load((folder / "config.yaml").read_text(encoding="utf-8")) or {}
+    meta = {}
+    if (folder / "meta.json").exists():
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    return records, config, meta
+
+
+def summary_for(folder) -> tuple[pd.DataFrame, dict]:
+    """The summary of an experiment folder, restricted to the shape of its ``config.yaml``."""
+    folder = Path(folder)
+    records, config, meta = _load(folder)
+    datasets = [d["name"] for d in config.get("datasets", [])] or None
+    labels = [m["label"] for m in config.get("methods", [])] or None
+    n_outer = config.get("outer_folds")
+    chosen = select(records, datasets=datasets, labels=labels, n_outer=n_outer,
+                    seed=config.get("seed"))
+    info = {"experiment": config.get("name", folder.name), **meta}
+    if "deviations" not in meta and config:
+        info["deviations"] = config.get("deviations", [])
+    if "versions" not in info:
+        ok = [r for r in chosen if r.get("versions")]
+        info["versions"] = ok[-1]["versions"] if ok else {}
+    return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer), info
+
+
+def write_tables(folder, output=None) -> list[Path]:
+    """Render Tables 1 and 2, ranks and the comparison with the paper from ``folder``'s records.
+
+    Files go to ``output`` (default: ``folder``), each written atomically.
+    """
+    folder = Path(folder)
+    out = Path(output) if output else folder
+    summary, info = summary_for(folder)
+    head = header_lines(info, summary)
+    written = []
+
+    def put(name, text):
+        atomic_write_text(out / name, text)
+        written.append(out / name)
+
+    titles = {"error": "Table 1: mean test error % over the outer folds (standard error of the mean)",
+              "features": "Table 2: mean number of features of the learned rule"}
+    for n, kind in ((1, "error"), (2, "features")):
+        header, rows = grid(summary, kind)
+        md = f"# {titles[kind]}\n\n" + "".join(f"- {h}\n" for h in head) + "\n"
+        put(f"table{n}.md", md + markdown_table(header, rows) + "\n")
+        tex = "".join(f"% {h}\n" for h in head) + latex_table(header, rows, titles[kind])
+        put(f"table{n}.tex", tex)
+    put("table1.csv", table1(summary).to_csv(index=False, float_format="%.4f"))
+    put("table2.csv", table2(summary).to_csv(index=False, float_format="%.4f"))
+    put("ranks.csv", ranks_table(summary).to_csv(index=False, float_format="%.4f"))
+    put("vs_paper.md", render_versus_paper(versus_paper(summary), head))
+    return written
+
+
+def render_versus_paper(cmp: pd.DataFrame, head) -> str:
+    text = ["# Side by side with the paper's published numbers", "",
+            "Source: Su, Wei, Varshney & Malioutov, ICML 2016 WHI (arXiv:1606.05798), Tables 1 "
+            "and 2, transcribed in `rulelearn/paper_results.csv`. *within 2 SEM*: |ours - paper| <= "
+            "2 sqrt(SEM_ours^2 + SEM_paper^2) (Table 2: our SEM only, the paper gives none).", ""]
+    text += [f"- {h}" for h in head] + [""]
+    for table, title, unit in ((1, "Table 1: test error %", "%"), (2, "Table 2: number of features", "")):
+        part = cmp[cmp.table == table]
+        text += [f"## {title}", ""]
+        if part.empty:
+            text += ["No dataset/method of this experiment appears in the paper's table.", ""]
+            continue
+        rows = []
+        for r in part.itertuples():
+            ours = "missing" if math.isnan(r.ours) else (
+                f"{r.ours:.1f} ({_num(r.ours_sem)})" if table == 1 else f"{r.ours:.1f}")
+            paper = f"{r.paper:.1f} ({r.paper_sem:.1f})" if table == 1 else f"{r.paper:.1f}"
+            within = {True: "yes", False: "no", None: "–"}[r.within_2sem]
+            diff = "" if math.isnan(r.difference) else f"{r.difference:+.1f}"
+            rows.append([r.dataset if r.dataset == r.paper_dataset.lower() else
+                         f"{r.dataset} ({r.paper_dataset})", r.method, ours, paper, diff, within])
+        text.append(markdown_table(["Dataset", "Method", "Ours", "Paper", "Difference",
+                                    "Within 2 SEM"], rows))
+        n_in = int((part.within_2sem == True).sum())  # noqa: E712
+        n_cmp = int(part.within_2sem.notna().sum())
+        text += ["", f"{n_in} of {n_cmp} compared cells lie within 2 SEM.", ""]
+    return "\n".join(text) + "\n"
+
