@@ -1,0 +1,228 @@
+"""Fetching into the cache: loopback HTTP (success and faults), local mirrors, cache checks."""
+
+import dataclasses
+import importlib
+import socket
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from rulelearn.cli import main
+from rulelearn.data import fetch, get_spec, load_dataset, registry
+from rulelearn.errors import ChecksumError, DataError, FetchError
+
+# the package re-exports the function fetch(), which hides the module of the same name
+fetch_module = importlib.import_module("rulelearn.data.fetch")
+SONAR = "sonar.all-data"
+SONAR_SHA = get_spec("sonar").source.files[0].sha256
+
+pytestmark = pytest.mark.usefixtures("data_env")
+
+
+@pytest.fixture(autouse=True)
+def _no_backoff(monkeypatch):
+    monkeypatch.setattr(fetch_module, "RETRY_BACKOFF", 0.01)
+
+
+def cache_files(cache):
+    """Every file in the cache (there should be none after a failed fetch)."""
+    return sorted(p.name for p in cache.rglob("*") if p.is_file()) if cache.exists() else []
+
+
+# ------------------------------------------------------------------------------ loopback HTTP
+
+@pytest.mark.network
+def test_http_success_then_cached(http_mirror, mirror_dir, data_env):
+    paths = fetch("sonar", mirror=http_mirror.url, timeout=5)
+    assert paths == [data_env / "sonar" / SONAR]
+    assert fetch_module.sha256(paths[0]) == SONAR_SHA
+    assert http_mirror.hits == ["/sonar/sonar.all-data"]
+    fetch("sonar", mirror=http_mirror.url)  # cached and verified: no second request
+    assert len(http_mirror.hits) == 1
+    assert cache_files(data_env) == [SONAR]
+
+
+@pytest.mark.network
+def test_http_quotes_file_names(http_mirror, mirror_dir, data_env):
+    (path,) = fetch("ilpd", mirror=http_mirror.url, timeout=5)
+    assert path.name == "Indian Liver Patient Dataset (ILPD).csv"
+    assert http_mirror.hits == ["/ilpd/Indian%20Liver%20Patient%20Dataset%20%28ILPD%29.csv"]
+
+
+@pytest.mark.network
+def test_http_404_is_not_retried(http_mirror, data_env):
+    http_mirror.fault = 404
+    with pytest.raises(FetchError, match=r"HTTP error 404 .* for http://127\.0\.0\.1:\d+/sonar/"):
+        fetch("sonar", mirror=http_mirror.url, retries=3)
+    assert len(http_mirror.hits) == 1
+    assert cache_files(data_env) == []
+
+
+@pytest.mark.network
+def test_http_500_is_retried(http_mirror, data_env):
+    http_mirror.fault = 500
+    with pytest.raises(FetchError, match="HTTP error 500"):
+        fetch("sonar", mirror=http_mirror.url, retries=2)
+    assert len(http_mirror.hits) == 2
+
+
+@pytest.mark.network
+def test_http_truncated_body_leaves_nothing(http_mirror, data_env):
+    http_mirror.fault = "truncate"
+    with pytest.raises(FetchError, match=r"dropped .*--mirror"):
+        fetch("sonar", mirror=http_mirror.url, retries=2, timeout=5)
+    assert len(http_mirror.hits) == 2  # bounded retry
+    assert cache_files(data_env) == []
+
+
+@pytest.mark.network
+def test_http_wrong_checksum_discards_file(http_mirror, data_env):
+    http_mirror.fault = "wrong"
+    with pytest.raises(ChecksumError) as info:
+        fetch("sonar", mirror=http_mirror.url)
+    message = str(info.value)
+    assert f"checksum mismatch for {SONAR}: expected {SONAR_SHA}, got " in message
+    assert message.endswith("the file was discarded")
+    assert cache_files(data_env) == []
+
+
+@pytest.mark.network
+def test_http_server_that_stops_answering_times_out(http_mirror, data_env):
+    http_mirror.fault, http_mirror.hang_seconds = "hang", 1.5
+    start = time.monotonic()
+    with pytest.raises(FetchError, match=r"timed out after 0\.2 s .*--mirror"):
+        fetch("sonar", mirror=http_mirror.url, timeout=0.2, retries=2)
+    assert time.monotonic() - start < 1.5
+    assert len(http_mirror.hits) == 2
+    assert cache_files(data_env) == []
+
+
+def test_no_network_says_so_and_suggests_mirror(data_env):
+    with socket.socket() as s:  # a port on which nothing listens
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(FetchError, match=rf"cannot reach 127\.0\.0\.1:{port} \(no network\?\).*"
+                                         "use --mirror DIR_OR_URL or set RULELEARN_MIRROR"):
+        fetch("sonar", mirror=f"http://127.0.0.1:{port}", retries=1)
+    assert cache_files(data_env) == []
+
+
+# ------------------------------------------------------------------------------- local mirrors
+
+def test_local_mirror_copies_and_verifies(mirror_dir, data_env):
+    (path,) = fetch("wdbc", mirror=mirror_dir)
+    assert path == data_env / "wdbc" / "wdbc.data"
+    assert path.read_bytes() == (mirror_dir / "wdbc" / "wdbc.data").read_bytes()
+
+
+def test_local_mirror_with_a_bad_copy(tmp_path, mirror_dir, data_env):
+    bad = tmp_path / "bad-mirror"
+    (bad / "sonar").mkdir(parents=True)
+    (bad / "sonar" / SONAR).write_bytes((mirror_dir / "sonar" / SONAR).read_bytes()[:-10])
+    with pytest.raises(ChecksumError, match=f"expected {SONAR_SHA}, got [0-9a-f]{{64}}"):
+        fetch("sonar", mirror=bad)
+    assert cache_files(data_env) == []
+
+
+def test_local_mirror_missing_file_or_folder(tmp_path, data_env):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FetchError, match=f"mirror folder .*empty has no sonar/{SONAR}"):
+        fetch("sonar", mirror=tmp_path / "empty")
+    with pytest.raises(FetchError, match="mirror folder .*nowhere does not exist"):
+        fetch("sonar", mirror=tmp_path / "nowhere")
+    assert cache_files(data_env) == []
+
+
+def test_mirror_argument_beats_environment(monkeypatch, tmp_path, mirror_dir, data_env):
+    monkeypatch.setenv("RULELEARN_MIRROR", str(tmp_path / "nowhere"))
+    with pytest.raises(FetchError, match="nowhere does not exist"):
+        fetch("pima")
+    assert fetch("pima", mirror=mirror_dir)[0].is_file()
+
+
+def test_musk_falls_back_to_the_pmlb_source(mirror_dir, data_env):
+    # ../shared/uci has PMLB's clean2.tsv.gz but not UCI's clean2.data.Z
+    ds = load_dataset("musk", mirror=mirror_dir)
+    assert ds.X.shape == (6598, 166)
+    assert "pmlb" in ds.source
+    assert cache_files(data_env) == ["clean2.tsv.gz"]
+
+
+def test_all_sources_failing_names_each(tmp_path, data_env):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FetchError, match=r"cannot fetch musk from any source: UCI: .*clean2\.data\.Z"
+                                         r"; PMLB: .*clean2\.tsv\.gz"):
+        fetch("musk", mirror=tmp_path / "empty")
+
+
+def test_source_without_checksum_is_verified_by_parsing(monkeypatch, tmp_path, mirror_dir,
+                                                        data_env):
+    spec = get_spec("sonar")
+    src = spec.source
+    unknown = dataclasses.replace(src, files=(dataclasses.replace(src.files[0], sha256=None),))
+    monkeypatch.setitem(registry.REGISTRY, "sonar", dataclasses.replace(spec, sources=(unknown,)))
+    short = tmp_path / "short"
+    (short / "sonar").mkdir(parents=True)
+    lines = (mirror_dir / "sonar" / SONAR).read_bytes().splitlines(keepends=True)
+    (short / "sonar" / SONAR).write_bytes(b"".join(lines[:-1]))
+    with pytest.raises(ChecksumError, match="no known sha256 and failed verification by parsing: "
+                                            "sonar .*expected 208 rows .*got 207"):
+        fetch("sonar", mirror=short)
+    assert cache_files(data_env) == []
+    (path,) = fetch("sonar", mirror=mirror_dir)  # a good copy: verified, then its hash pinned
+    assert (path.parent / f"{SONAR}.sha256").read_text().strip() == SONAR_SHA
+
+
+# --------------------------------------------------------------------------------- the cache
+
+def test_corrupted_cache_file_is_refetched_never_used(mirror_dir, data_env):
+    (path,) = fetch("liver", mirror=mirror_dir)
+    path.write_bytes(path.read_bytes().replace(b"1", b"2", 1))
+    with pytest.warns(UserWarning, match="does not match its sha256"):
+        fetch("liver", mirror=mirror_dir)
+    assert path.read_bytes() == (mirror_dir / "liver" / "bupa.data").read_bytes()
+
+
+def test_corrupted_cache_file_without_a_source_is_an_error(tmp_path, mirror_dir, data_env):
+    (path,) = fetch("liver", mirror=mirror_dir)
+    path.write_bytes(b"garbage")
+    (tmp_path / "empty").mkdir()
+    with pytest.warns(UserWarning, match="deleted"), pytest.raises(FetchError, match="has no"):
+        load_dataset("liver", mirror=tmp_path / "empty")
+    assert cache_files(data_env) == []
+
+
+def test_cache_dir_follows_environment(data_env):
+    assert fetch_module.cache_dir() == data_env
+
+
+def test_unknown_and_bundled_names():
+    with pytest.raises(DataError, match=r"unknown dataset 'sonr'; did you mean 'sonar'\?"):
+        fetch("sonr")
+    assert fetch("wdbc_bundled") == []
+
+
+# ----------------------------------------------------------------------------------------- CLI
+
+def test_cli_fetch_all_then_info(mirror_dir, data_env):
+    runner = CliRunner()
+    result = runner.invoke(main, ["datasets", "fetch", "--all", "--mirror", str(mirror_dir)])
+    assert result.exit_code == 0, result.output
+    listing = runner.invoke(main, ["datasets", "list"]).output
+    assert "cached (PMLB)" in listing and " no\n" not in listing
+    result = runner.invoke(main, ["datasets", "info", "transfusion"])
+    assert result.exit_code == 0, result.output
+    assert "748 rows x 4 features" in result.output
+    assert "0=570 (76.2%), 1=178 (23.8%)" in result.output
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["datasets", "fetch", "sonr"])
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: unknown dataset 'sonr'; did you mean 'sonar'?"
+    result = runner.invoke(main, ["datasets", "fetch", "wdbc", "--mirror", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.strip().count("\n") == 0 and "has no wdbc/wdbc.data" in result.output
+    assert runner.invoke(main, ["datasets", "fetch"]).exit_code == 2
