@@ -40,6 +40,7 @@ def stable_seed(*parts) -> int:
 def check_stratifiable(y, n_splits: int, *, what: str) -> None:
     """Raise :class:`DataError` when a class has fewer members than ``n_splits``."""
     labels, counts = np.unique(np.asarray(y), return_counts=True)
+    labels = labels.tolist()
     if len(labels) < 2:
         raise DataError(f"{what} has a single class ({labels[0]!r}); cannot cross-validate.")
     i = int(np.argmin(counts))

@@ -1,0 +1,94 @@
+"""Experiment configs: the shipped ones, the θ grid forms, and every kind of bad input."""
+
+from pathlib import Path
+
+import pytest
+
+from rulelearn.config import load_config, parse_config
+from rulelearn.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+MIN = "datasets: [wdbc_bundled]\nmethods: [bcd]\n"
+
+
+def test_paper_config_is_the_paper_protocol():
+    c = load_config(ROOT / "configs" / "paper.yaml")
+    assert [d.name for d in c.datasets] == ["ilpd", "ionosphere", "liver", "magic", "musk",
+                                           "parkinsons", "pima", "sonar", "transfusion", "wdbc"]
+    assert [m.name for m in c.methods] == ["bcd", "am", "ocrl", "sc", "cart", "ripper"]
+    assert (c.form, c.R, c.max_iter, c.n_thresholds) == ("dnf", 5, 100, 10)
+    assert (c.outer_folds, c.inner_folds) == (10, 10)
+    assert min(c.theta) == pytest.approx(1e-4) and max(c.theta) == pytest.approx(50)
+    assert c.methods[0].label == "bcd[form=dnf,R=5]"
+    assert c.methods[2].label == "ocrl[form=dnf]" and c.methods[2].params["R"] == 1
+    assert c.results_dir == Path("results/paper")
+    # only the stated deviations: the protocol itself is the paper's
+    assert c.protocol_deviations() == list(c.deviations)
+
+
+@pytest.mark.parametrize("name", ["quick", "smoke"])
+def test_shipped_configs_load(name):
+    c = load_config(ROOT / "configs" / f"{name}.yaml")
+    assert c.name == name and c.datasets[0].name == "wdbc_bundled"
+
+
+def test_theta_forms():
+    assert parse_config(MIN + "theta: [5, 0.1, 0.1]").theta == (0.1, 5.0)
+    assert parse_config(MIN + "theta: 2").theta == (2.0,)
+    grid = parse_config(MIN + "theta: {log: [0.001, 10], num: 5}").theta
+    assert grid == pytest.approx((0.001, 0.01, 0.1, 1.0, 10.0))
+    assert parse_config(MIN + "theta: [0, 1]").theta == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("text, message", [
+    (MIN + "theta: []", "theta grid is empty"),
+    (MIN + "theta: [0.1, -2]", "theta must be >= 0"),
+    (MIN + "theta: {log: [0, 5]}", "0 < low"),
+    (MIN + "theta: {log: [1, 5], nun: 3}", "Did you mean 'num'"),
+    (MIN + "outer_fold: 3", "Did you mean 'outer_folds'"),
+    (MIN + "inner_folds: 1", "must be >= 2"),
+    (MIN + "R: two", "must be an integer"),
+    (MIN + "executor: dusk", "Did you mean 'dask'"),
+    (MIN + "binarization: {thresholds: 3}", "Did you mean 'n_thresholds'"),
+    ("datasets: [wdbc_bundled]\nmethods: [bdc]\n", "unknown method 'bdc'. Did you mean 'bcd'"),
+    ("datasets: [wdbc_bundled]\nmethods:\n  - bcd: {RR: 3}\n", "Did you mean 'R'"),
+    ("datasets: [wdbc_bundled]\nmethods:\n  - cart: {max_depth: [0]}\n", "must be >= 1"),
+    ("datasets: [pimma]\nmethods: [bcd]\n", "did you mean 'pima'"),
+    ("datasets: [wdbc, wdbc]\nmethods: [bcd]\n", "unique"),
+    ("datasets: []\nmethods: [bcd]\n", "at least one dataset"),
+    ("datasets: [wdbc]\nmethods:\n  - bcd\n  - bcd\n", "same run label"),
+])
+def test_bad_input_is_explained(text, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_config(text, source="x.yaml")
+
+
+def test_errors_give_the_line():
+    with pytest.raises(ConfigError, match=r"x.yaml line 4 \(methods.1\): unknown method"):
+        parse_config("datasets: [wdbc]\nmethods:\n  - bcd\n  - rippr\n", source="x.yaml")
+
+
+def test_malformed_yaml_gives_the_line():
+    with pytest.raises(ConfigError, match=r"x.yaml line 3, column \d+: malformed YAML"):
+        parse_config("datasets: [wdbc]\nmethods: [bcd]\nR: 5: 6\n", source="x.yaml")
+
+
+def test_lists_expand_into_variants_and_the_tuned_grid_does_not():
+    c = parse_config("datasets: [wdbc]\nmethods:\n  - bcd: {R: [1, 3], theta: [1, 2]}\n"
+                     "  - cart: {max_depth: [3, 1]}\n  - ripper: {k: [1, 2]}\n")
+    assert [m.label for m in c.methods] == ["bcd[form=dnf,R=1]", "bcd[form=dnf,R=3]", "cart",
+                                           "ripper[k=1]", "ripper[k=2]"]
+    assert c.methods[0].grid == (1.0, 2.0) and c.methods[0].tuned == "theta"
+    assert c.methods[2].grid == (1, 3) and c.methods[2].prefer == "smaller"
+
+
+def test_csv_dataset_and_subsample():
+    c = parse_config("datasets:\n  - {path: data/my.csv, target: y, positive: 1}\n"
+                     "  - {name: wdbc_bundled, subsample: 100}\nmethods: [cart]\n")
+    assert c.datasets[0].name == "my" and c.datasets[0].target == "y"
+    assert "wdbc_bundled: stratified subsample of 100 rows" in c.protocol_deviations()
+
+
+def test_missing_file():
+    with pytest.raises(ConfigError, match="Cannot read config file"):
+        load_config("/nonexistent/x.yaml")
