@@ -1,0 +1,154 @@
+"""Parsing: users' CSV files (categorical, missing values, quoted fields, every refusal) and .Z."""
+
+import base64
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulelearn.data import read_csv_dataset
+from rulelearn.data.parse import read_table, unlzw
+from rulelearn.errors import DataError
+
+
+def write(tmp_path, text, name="data.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_numeric_csv_defaults(tmp_path):
+    ds = read_csv_dataset(write(tmp_path, "a,b,y\n1,2.5,0\n3,4,1\n5,6,0\n"))
+    assert ds.name == "data" and ds.source.endswith("data.csv")
+    assert list(ds.X) == ["a", "b"] and (ds.X.dtypes == np.float64).all()
+    assert ds.y.tolist() == [0, 1, 0] and ds.y.dtype == np.int64
+    assert ds.positive == 1 and "minority" in ds.positive_reason  # target = last column
+
+
+def test_categorical_missing_and_quoted_fields(tmp_path):
+    text = ('city,age,note,label\n'
+            '"Paris, France",31,"said ""hi""",yes\n'
+            'Lyon,?,plain,no\n'
+            ' Lyon ,NA,,no\n'
+            'NaN,45,"multi, comma",yes\n'
+            'Nice,52,x,no\n')
+    ds = read_csv_dataset(write(tmp_path, text), target="label")
+    X = ds.X
+    assert isinstance(X["city"].dtype, pd.CategoricalDtype)
+    assert X["city"].tolist()[:3] == ["Paris, France", "Lyon", "Lyon"]  # quoted comma, stripped
+    assert X["city"].isna().tolist() == [False, False, False, True, False]
+    assert X["age"].dtype == np.float64 and X["age"].isna().sum() == 2
+    assert X["note"].tolist()[0] == 'said "hi"' and pd.isna(X["note"][2])
+    assert ds.positive == "yes" and sorted(set(ds.y)) == ["no", "yes"]
+
+
+def test_custom_missing_values(tmp_path):
+    path = write(tmp_path, "a,y\n1,0\n-999,1\n3,1\n")
+    assert read_csv_dataset(path, missing_values=["-999"]).X["a"].isna().sum() == 1
+    assert read_csv_dataset(path).X["a"].isna().sum() == 0
+
+
+def test_positive_class(tmp_path):
+    tie = write(tmp_path, "a,y\n1,b\n2,a\n3,a\n4,b\n")
+    assert read_csv_dataset(tie).positive == "b"  # a tie: the label that sorts last
+    ints = write(tmp_path, "a,y\n1,0\n2,1\n3,1\n", "ints.csv")
+    ds = read_csv_dataset(ints, positive="1")  # text from the command line matches the label 1
+    assert ds.positive == 1 and ds.positive_reason == "given by the user"
+    assert read_csv_dataset(ints).positive == 0
+    with pytest.raises(DataError, match=r"positive class 'maybe' is not a value of target 'y' "
+                                        r"\(values: 0, 1\)"):
+        read_csv_dataset(ints, positive="maybe")
+
+
+@pytest.mark.parametrize("text, kwargs, message", [
+    ("", {}, "data.csv is empty"),
+    ("a,y\n", {}, "has a header but no data rows"),
+    ("y\n1\n0\n", {}, "need at least one feature and a target"),
+    ("age,label\n1,0\n2,1\n", {"target": "lable"},
+     "no target column 'lable' .*did you mean 'label'"),
+    ("a,y\n1,0\n2,0\n", {}, r"target 'y' has 1 class \(0\); a rule needs exactly 2$"),
+    ("a,y\n1,x\n2,y\n3,z\n", {}, r"target 'y' has 3 classes \(x, y, z\); a rule needs exactly 2; "
+                                 "binarize it first"),
+    ("a,y\n1,0\n2,\n3,1\n4,?\n", {}, r"target 'y' is missing in 2 data row\(s\) \(2, 4\)"),
+    ("a,b,y\n1,,0\n2,?,1\n", {}, "feature column 'b' has no values"),
+    ("a,y\n1,0\n2,1\n3,O\n", {}, r"target 'y' has 3 classes \(0, 1, O\)"),
+])
+def test_refusals(tmp_path, text, kwargs, message):
+    with pytest.raises(DataError, match=message):
+        read_csv_dataset(write(tmp_path, text), **kwargs)
+
+
+def test_mostly_numeric_column_with_junk_names_column_and_value(tmp_path):
+    path = write(tmp_path, "dose,y\n1,0\n2,1\n3,0\nthree,1\n5,0\n")
+    with pytest.raises(DataError, match=r"column 'dose' is numeric but has 1 non-numeric "
+                                        r"value\(s\), e.g. 'three' in data row 4"):
+        read_csv_dataset(path)
+
+
+def test_mostly_text_column_is_categorical(tmp_path):
+    ds = read_csv_dataset(write(tmp_path, "grade,y\nA,0\nB,1\n3,0\nC,1\n"))
+    assert isinstance(ds.X["grade"].dtype, pd.CategoricalDtype)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(DataError, match="cannot read .*nope.csv: no such file"):
+        read_csv_dataset(tmp_path / "nope.csv")
+
+
+def test_headerless_table_must_have_the_declared_columns():
+    with pytest.raises(DataError, match="expected 3 columns, got 2"):
+        read_table(b"1,2\n3,4\n", header=False, columns=("a", "b", "c"))
+    table = read_table(b"1 ,2\r\n3, ?\r\n", header=False, columns=("a", "b"), missing=("?",))
+    assert table["a"].tolist() == ["1", "3"] and pd.isna(table["b"][1])
+
+
+# Unix compress (.Z) of the text made by _z_text(), made with ncompress 4.2.4 (16-bit codes; the
+# code width grows from 9 to 11 bits inside it, exercising compress's alignment quirk).
+Z_SAMPLE = (
+    "H52QMFgEDKMgBguDYhTIYEGDBcEZLHKwSNgwhg2HCmqwkKEx4cUZFwneYCgxIQ4WNhoSlIgDYcGAEAnGMCijYcIYC2mM"
+    "lAnxxsKbDRfK1DjDpUWUQguOzNGx4MkZMQtKvBEwoYyAODHKMFgDotWFOUIqhEjDpsKGOQwS5MjQq8KLOVQqHFmjqsKT"
+    "J9dKtNF0RkAZOxUUZYHjZMIZC2vIhbrxp+CGOCQ+1GjDJUgWMzQ+HDlzomC8YmfsvUgxII28CmgYROyZxsIYqGlAJJ0a"
+    "bVQaGnE0pXHxhuTUI2/sPnnj9lS3dVkIx1jDoG/PNRbqZg4xB/KGYmtohA39Y9IaI09DP2kjO0vaNrCqVVAZc1MbC9sT"
+    "tAExsueUjTHyZaH4/sXC+o0E2H3kacYeS55Rxd9ACtxgUFwJ5hRVcRG5dENDZWG0XFgJXtSVhpw5dgNxDD7HmEkBMYVR"
+    "S0h5hsNCgxGEA0SO4dCQTytqpJOLF9W04khuAciijHuZlYNpv6WFGW05LMTWShAdlRCESeroGYfr5TCSXTmclKVEZsUA"
+    "Q4oYiWmQlC85aaCYEF12EwwY/iYmZWHC8N96YgLpmZgn+SgTDGCOdJOYyiU1E017ZhVjQTHM5thMaK0ZA1FuzdQbgzOF"
+    "mOhJH8oUg0Qc3nQVQ3Lh9KBRMkhYpgzVheljcjKxZVhBMly0X6wCCkorXqjhJFF/N/mVH08G2RdsfHgyltmeM1SUbG60"
+    "NWqrWI2GN2ujTxkq2kHX0hAQtapFVKlrhK0pm3IlFZThcjLhpty4vUUVw47LAUWcnDSw1NSkKcrbHEp7RsdtmR+ydlN/"
+    "4g1FWbQ1/EcteAcZVcNTa9awl1HpESZne6nuCR9/pdJH2LX4DSjTfvvdVB5hZdpAl10WnQThyWBWqqCSMjlI6p44cpgz"
+    "RB/edOFBhi6noNAfyXvDUvuO2GLOEg12Ew5/lckijlPnFBhsNIZpI2ZW52YUDraWikN46cL2FLX2sXXTkQdRq2TaTTJU"
+    "pnUH7QkhpioaxWGpWkakt5dyS+S2QmMuqRUMBuXr2VXxyXVVfS5d1VBUV2nko1V2MhTYVcE5dlWfi0ddOaEfr9WZilYp"
+    "inmjytm1VUVJbaVR0Aod5XPu4Zm1lczrbVXz46POrNBWCxIvnVasotRUqkF9LuusqXoo+YAdf4XXb6le/Liwy641WGdW"
+    "sUa2VoytXD6GqLFKlOiXcSf+SLSxKjPm205nlbfoahVuvWdZCIXWci4K7e9GBqqJRp6zv/8kcEd42x95/CcR7lglOaxZ"
+    "y7/Ec8H4iIUj9alffzqjQaI8r2EoCR7EjKWQiQ2rhb/yXcYAtBaO6apW8UmgyKiHH1i9RSMQssrKzlXDpVTOBifJUA1B"
+    "VT8FdWouZxIdjhS0FgqdaC6R0spyPmaVG3wkeEvbyOOchqMqBupxVNuI5FjkFhm8iDDBmxFKfPc1x61lOm66S48SeLa4"
+    "oVFmWrGP7+AWPCXJrm6FJMvjqKSVvtWPQ09SSODyKIMukaSRRfKMXwIyJMEwDmyHgYGTFgMDsujKLzdKil80p8nOLcov"
+    "9HOMX2RmIL9EzS1FCQgVBdOZrBwmK08sSnVoUxQMLWZSFdLkUYjIy6WYpSicYlBREHSYUd1KMMgbUDWlgxrEAO2ZPurY"
+    "Q2SVLsTYaj2IAVJf3BgxjCDmPJoU1soeMhgOCoY1GbxnlGYFFey4c1kRvKcD/xmccs6AOLXclgEfo8uoNMs5fSHXcx5y"
+    "Lv09xjbudBcxeTMwigJJluJJ2GNGo8nknG8yZ7KMwMInmA+15zD9sc9kNCdLFPZnMiMBEEz7FJjM7KUvM3Rne5JzmI8Z"
+    "DyRkwSV+cCaY/WSoqHAJjcv4o1QvqdIGU7HLDBTEmM08qC84Sp1grGiZoanSaLL0oufcGcbNjfUpbGWJZdKIn4ewyHGH"
+    "eeNl7EqjvnztKHYFoibPt5g+zvUk0rSPZeC2mLlpEpGhwdvhRHO5yOqonByqq2ACx6LDWNKhOTCcWQA="
+)
+
+
+def _z_text():
+    return "".join(f"{i},{i * i % 97},{'ab'[i % 2]}\n" for i in range(400)).encode()
+
+
+def test_unlzw():
+    assert unlzw(base64.b64decode(Z_SAMPLE)) == _z_text()
+    assert unlzw(b"\x1f\x9d\x90") == b""
+    with pytest.raises(DataError, match=r"not a \.Z"):
+        unlzw(b"PK\x03\x04")
+
+
+def test_unlzw_table_through_read_table():
+    table = read_table(base64.b64decode(Z_SAMPLE), header=False, columns=("i", "sq", "ab"),
+                       compression="compress")
+    assert table.shape == (400, 3) and table["sq"].tolist()[:3] == ["0", "1", "4"]
+
+
+def test_no_warnings_on_clean_input(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_csv_dataset(write(tmp_path, "a,b,y\n1,x,0\n2,y,1\n"))
