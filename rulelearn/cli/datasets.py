@@ -1,5 +1,6 @@
 """``rulelearn datasets list | fetch | info``: thin shells over :mod:`rulelearn.data`."""
 
+import warnings
 from collections import Counter
 
 import click
@@ -51,7 +52,10 @@ def info(name, mirror):
     ds = data.load_dataset(name, mirror=mirror)
     from rulelearn.binarize import QuantileBinarizer  # lazy: only this command needs it
 
-    n_literals = len(QuantileBinarizer(n_thresholds=10).fit(ds.X).literals_)
+    with warnings.catch_warnings(record=True) as caught:  # shown as a row, not a traceback line
+        warnings.simplefilter("always")
+        n_literals = len(QuantileBinarizer(n_thresholds=10).fit(ds.X).literals_)
+    notes = "; ".join(dict.fromkeys(str(w.message) for w in caught))
     counts = Counter(ds.y.tolist())
     balance = ", ".join(f"{k}={v} ({v / len(ds.y):.1%})"
                         for k, v in sorted(counts.items(), key=lambda kv: str(kv[0])))
@@ -63,7 +67,8 @@ def info(name, mirror):
         ("missing values", int(ds.X.isna().sum().sum())),
         ("classes", balance),
         ("positive", f"{ds.positive}: {ds.positive_reason}"),
-        ("binarized", f"{n_literals} literals (QuantileBinarizer, 10 thresholds)"),
+        ("binarized", f"{n_literals} literals (QuantileBinarizer, 10 thresholds)"
+                      + (f"; {notes}" if notes else "")),
         ("source", ds.source),
         ("page", spec.page),
         ("cached", data.dataset_status(name)),
