@@ -237,14 +237,17 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
     """Experiment, wall time, machine, versions, date, deviations, missing cells."""
     v = info.get("versions") or {}
     vers = ", ".join(f"{k} {v.get(k)}" for k in ("python", "rulelearn", "numpy", "highspy",
-                                                  "scikit-learn") if k in v)
+                                                  "scikit-learn") if k in v) or "unknown"
+    if "wall_seconds" in info:
+        wall = (f"{info['wall_seconds']:.1f} s (last run), "
+                f"{info.get('wall_seconds_all_runs', info['wall_seconds']):.1f} s (all runs)")
+    else:
+        wall = "unknown (no meta.json)"
     lines = [f"experiment: {info.get('experiment', '?')}",
-             f"wall time: {info.get('wall_seconds', float('nan')):.1f} s (last run), "
-             f"{info.get('wall_seconds_all_runs', float('nan')):.1f} s (all runs); "
-             f"{summary['fit_seconds'].sum():.1f} s of unit time in total",
-             f"machine: {info.get('machine', '?')}",
+             f"wall time: {wall}; {summary['fit_seconds'].sum():.1f} s of unit time in total",
+             f"machine: {info.get('machine', 'unknown')}",
              f"versions: {vers}",
-             f"date: {info.get('finished_at', '?')}"]
+             f"date: {info.get('finished_at', 'unknown')}"]
     devs = info.get("deviations") or []
     lines.append("deviations from the paper's protocol: " + ("; ".join(devs) if devs else "none"))
     missing = summary[~summary["complete"]]

@@ -1,0 +1,135 @@
+"""Tables as pure functions of records: means, SEM, missing cells, rank ties, the paper's numbers."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from rulelearn import report
+from rulelearn.store import RecordStore
+
+
+def recs(dataset, label, errors, features=None, status="ok", n_outer=None):
+    method = label.split("[")[0]
+    n_outer = n_outer or len(errors)
+    features = features or [3] * len(errors)
+    return [{"key": f"{dataset}-{label}-{k}", "dataset": dataset, "label": label,
+             "method": method, "fold": k, "n_outer": n_outer, "seed": 0, "status": status,
+             "test_error": e, "train_error": e / 2, "n_features": f, "total_seconds": 1.0,
+             "error": None if status == "ok" else "FetchError: no route"}
+            for k, (e, f) in enumerate(zip(errors, features))]
+
+
+def test_mean_and_sem_in_percent():
+    s = report.summarize(recs("d", "bcd", [0.1, 0.2, 0.3], [2, 4, 6]))
+    row = s.iloc[0]
+    assert row.error_mean == pytest.approx(20.0)
+    assert row.error_sem == pytest.approx(10.0 / math.sqrt(3))  # std(ddof=1)=10, / sqrt(3)
+    assert row.features_mean == pytest.approx(4.0)
+    t1 = report.table1(s)
+    assert list(t1.columns) == ["dataset", "method", "error_mean", "error_sem"]
+    assert list(report.table2(s).columns) == ["dataset", "method", "features_mean"]
+
+
+def test_incomplete_or_failed_cells_are_missing_with_a_reason():
+    records = (recs("d", "bcd", [0.1, 0.2]) + recs("d", "am", [0.1], n_outer=2)
+               + recs("e", "bcd", [0.1, 0.2]) + recs("e", "am", [0.1, 0.1], status="failed"))
+    s = report.summarize(records)
+    cells = {(r.dataset, r.method): r for r in s.itertuples()}
+    assert cells[("d", "bcd")].complete
+    assert not cells[("d", "am")].complete and cells[("d", "am")].reason == "1/2 folds done"
+    assert not cells[("e", "am")].complete and "no route" in cells[("e", "am")].reason
+    assert math.isnan(cells[("e", "am")].error_mean)
+    header, rows = report.grid(s, "error")
+    assert rows[1][2] == "missing"
+
+
+def test_ranks_with_ties_share_the_average_rank():
+    s = pd.DataFrame({
+        "dataset": ["d1"] * 3 + ["d2"] * 3,
+        "method": ["a", "b", "c"] * 2,
+        "error_mean": [10.0, 10.0, 20.0, 5.0, 3.0, 4.0],
+    })
+    r = report.average_ranks(s, "error_mean")
+    # d1: a, b tie for 1-2 -> 1.5 each, c 3; d2: b 1, c 2, a 3
+    assert r.to_dict() == {"a": pytest.approx(2.25), "b": pytest.approx(1.25),
+                           "c": pytest.approx(2.5)}
+
+
+def test_ranks_compare_printed_values():
+    s = pd.DataFrame({"dataset": ["d"] * 3, "method": ["a", "b", "c"],
+                      "error_mean": [28.61, 28.64, 28.70]})
+    r = report.average_ranks(s, "error_mean")  # 28.6, 28.6, 28.7 as printed
+    assert list(r) == [1.5, 1.5, 3.0]
+
+
+def test_ranks_skip_datasets_with_a_missing_method():
+    s = pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2"], "method": ["a", "b"] * 2,
+                      "error_mean": [1.0, 2.0, 9.0, float("nan")]})
+    assert list(report.average_ranks(s, "error_mean")) == [1.0, 2.0]
+    s2 = s.assign(error_mean=[1.0, float("nan"), 2.0, float("nan")])
+    assert report.average_ranks(s2, "error_mean").isna().all()
+
+
+def test_ranks_table_columns():
+    s = report.summarize(recs("d", "bcd", [0.1, 0.2], [5, 5]) + recs("d", "cart", [0.3, 0.2], [1, 1]))
+    t = report.ranks_table(s)
+    assert list(t.columns) == ["method", "error_rank", "features_rank"]
+    assert t.set_index("method").loc["bcd"].tolist() == [1.0, 2.0]
+
+
+def test_paper_results_are_transcribed():
+    p = report.paper_results()
+    assert len(p) == 10 * 8 + 8 + 10 * 6 + 6
+    cell = p[(p.table == 1) & (p.dataset == "magic") & (p.method == "bcd")].iloc[0]
+    assert (cell.value, cell["sem"]) == (17.4, 0.2)
+    cell = p[(p.table == 2) & (p.dataset == "musk") & (p.method == "am")].iloc[0]
+    assert cell.value == 63.7
+    ranks = p[(p.table == 1) & (p.dataset == "average_rank")].set_index("method")["value"]
+    assert ranks["c50"] == 2.6 and ranks["dlist"] == 7.7
+
+
+def test_versus_paper_difference_and_two_sem():
+    records = recs("wdbc_bundled", "bcd[form=dnf,R=5]", [0.06, 0.07, 0.05, 0.08], [13, 14, 13, 14])
+    cmp = report.versus_paper(report.summarize(records))
+    t1 = cmp[cmp.table == 1].iloc[0]
+    assert t1.paper == 6.2 and t1.paper_sem == 1.2
+    assert t1.difference == pytest.approx(6.5 - 6.2)
+    assert t1.two_sem == pytest.approx(2 * math.sqrt(t1.ours_sem ** 2 + 1.2 ** 2))
+    assert t1.within_2sem
+    t2 = cmp[cmp.table == 2].iloc[0]
+    assert t2.paper == 13.6 and t2.difference == pytest.approx(13.5 - 13.6)
+
+
+def test_write_tables_from_a_results_folder(tmp_path):
+    folder = tmp_path / "exp"
+    store = RecordStore(folder)
+    records = (recs("wdbc", "bcd[form=dnf,R=5]", [0.05, 0.07], [12, 14])
+               + recs("wdbc", "cart", [0.08, 0.09], [7, 9])
+               + recs("pima", "bcd[form=dnf,R=5]", [0.25, 0.27])
+               + recs("old", "cart", [0.5, 0.5]))  # not in the config: left out
+    for r in records:
+        store.append(r)
+    config = {"name": "exp", "datasets": [{"name": "wdbc"}, {"name": "pima"}],
+              "methods": [{"label": "bcd[form=dnf,R=5]"}, {"label": "cart"}],
+              "outer_folds": 2, "seed": 0, "deviations": ["a test"]}
+    (folder / "config.yaml").write_text(yaml.safe_dump(config))
+    out = tmp_path / "tables"
+    paths = report.write_tables(folder, output=out)
+    names = sorted(p.name for p in paths)
+    assert names == ["ranks.csv", "table1.csv", "table1.md", "table1.tex", "table2.csv",
+                     "table2.md", "table2.tex", "vs_paper.md"]
+    md = (out / "table1.md").read_text()
+    assert "experiment: exp" in md and "a test" in md and "versions:" in md
+    assert "missing: pima / cart: no records" in md
+    assert " wdbc |" in md and "6.0 (1.0)" in md and "|old|" not in md.replace(" ", "")
+    t1 = pd.read_csv(out / "table1.csv")
+    assert list(t1.columns) == ["dataset", "method", "error_mean", "error_sem"]
+    assert t1.loc[0, "error_mean"] == pytest.approx(6.0)
+    assert np.isnan(t1.set_index(["dataset", "method"]).loc[("pima", "cart"), "error_mean"])
+    tex = (out / "table1.tex").read_text()
+    assert r"\begin{tabular}" in tex and "Average rank" in tex
+    vs = (out / "vs_paper.md").read_text()
+    assert "6.2 (1.2)" in vs and "Within 2 SEM" in vs
