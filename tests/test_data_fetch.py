@@ -4,6 +4,8 @@ import dataclasses
 import importlib
 import socket
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from click.testing import CliRunner
@@ -106,6 +108,21 @@ def test_no_network_says_so_and_suggests_mirror(data_env):
                                          "use --mirror DIR_OR_URL or set RULELEARN_MIRROR"):
         fetch("sonar", mirror=f"http://127.0.0.1:{port}", retries=1)
     assert cache_files(data_env) == []
+
+
+def test_failed_name_lookup_is_not_retried(monkeypatch, data_env):
+    calls = []
+
+    def no_dns(request, timeout):
+        calls.append(request.full_url)
+        raise urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
+
+    monkeypatch.setattr(urllib.request, "urlopen", no_dns)
+    with pytest.raises(FetchError, match=r"^cannot fetch musk from any source: UCI: cannot reach "
+                                         r"archive\.ics\.uci\.edu \(no network\?\).*; PMLB: "
+                                         r"cannot reach github\.com .*; use --mirror DIR_OR_URL"):
+        fetch("musk", retries=3)
+    assert calls == [s.files[0].url for s in get_spec("musk").sources]
 
 
 # ------------------------------------------------------------------------------- local mirrors

@@ -34,6 +34,7 @@ from rulelearn.errors import ChecksumError, DataError, FetchError
 RETRY_BACKOFF = 1.0
 _CHUNK = 1 << 16
 _USER_AGENT = "rulelearn (+https://github.com/rulelearn)"
+_HINT = "use --mirror DIR_OR_URL or set RULELEARN_MIRROR"
 
 
 def cache_dir() -> Path:
@@ -110,8 +111,10 @@ def fetch_source(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3):
             errors.append((source, exc))
     if len(errors) == 1:
         raise errors[0][1]
-    raise type(errors[0][1])(f"cannot fetch {spec.name} from any source: " + "; ".join(
-        f"{source.name}: {exc}" for source, exc in errors))
+    parts = [f"{source.name}: {str(exc).removesuffix('; ' + _HINT)}" for source, exc in errors]
+    hint = f"; {_HINT}" if any(str(exc).endswith(_HINT) for _, exc in errors) else ""
+    raise type(errors[0][1])(f"cannot fetch {spec.name} from any source: "
+                             + "; ".join(parts) + hint)
 
 
 # ------------------------------------------------------------------------------------ internals
@@ -192,8 +195,7 @@ def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
 
 def _download(url: str, out, timeout: float, retries: int) -> None:
     """GET ``url`` into the open file ``out``; retry connection faults, not HTTP 4xx."""
-    host = urllib.parse.urlsplit(url).netloc
-    hint = "use --mirror DIR_OR_URL or set RULELEARN_MIRROR"
+    host, hint = urllib.parse.urlsplit(url).netloc, _HINT
     attempts = max(1, int(retries))
     for attempt in range(1, attempts + 1):
         out.seek(0)
@@ -225,6 +227,8 @@ def _download(url: str, out, timeout: float, retries: int) -> None:
                 error = FetchError(f"timed out after {timeout:g} s connecting to {host}; {hint}")
             else:
                 error = FetchError(f"cannot reach {host} (no network?): {exc.reason}; {hint}")
+                if isinstance(exc.reason, socket.gaierror):  # name lookup failed: retry is moot
+                    break
         except OSError as exc:
             error = FetchError(f"cannot download {url}: {exc}; {hint}")
         if attempt < attempts:
