@@ -2,13 +2,15 @@
 
 import base64
 import warnings
+from collections import Counter
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from rulelearn.data import read_csv_dataset
+from rulelearn.data import load_dataset, read_csv_dataset, registry
 from rulelearn.data.parse import read_table, unlzw
+from rulelearn.data.registry import DatasetSpec, Format, Source, SourceFile
 from rulelearn.errors import DataError
 
 
@@ -152,3 +154,20 @@ def test_no_warnings_on_clean_input(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_csv_dataset(write(tmp_path, "a,b,y\n1,x,0\n2,y,1\n"))
+
+
+def test_compressed_source_without_checksum_end_to_end(monkeypatch, tmp_path, data_env):
+    """A .Z file with no known sha256 (like UCI's Musk) is decoded, verified by shape, pinned."""
+    (tmp_path / "mirror" / "zdemo").mkdir(parents=True)
+    (tmp_path / "mirror" / "zdemo" / "demo.data.Z").write_bytes(base64.b64decode(Z_SAMPLE))
+    counts = Counter("ab"[i % 2] for i in range(400))
+    spec = DatasetSpec(
+        name="zdemo", title="demo", page="https://example.org/zdemo", positive="b",
+        positive_reason="test", n_rows=400, n_features=2, class_counts=dict(counts),
+        sources=(Source("UCI", (SourceFile("demo.data.Z", "https://example.org/demo.data.Z",
+                                           None),),
+                        Format(label="ab", columns=("i", "sq", "ab"), compression="compress")),))
+    monkeypatch.setitem(registry.REGISTRY, "zdemo", spec)
+    ds = load_dataset("zdemo", mirror=tmp_path / "mirror")
+    assert ds.X.shape == (400, 2) and ds.X["sq"].iloc[3] == 9.0
+    assert (data_env / "zdemo" / "demo.data.Z.sha256").is_file()

@@ -166,6 +166,7 @@ def _fetch_file(spec, source, f: SourceFile, root: Path, mirror, timeout, retrie
         if f.sha256 is None:
             _verify_by_parsing(spec, source, f, tmp)
             _pin(target).write_text(got + "\n")
+        os.chmod(tmp, 0o644)  # mkstemp made it private
         os.replace(tmp, target)
         return target
     finally:
