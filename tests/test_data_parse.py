@@ -74,6 +74,7 @@ def test_positive_class(tmp_path):
                                  "binarize it first"),
     ("a,y\n1,0\n2,\n3,1\n4,?\n", {}, r"target 'y' is missing in 2 data row\(s\) \(2, 4\)"),
     ("a,b,y\n1,,0\n2,?,1\n", {}, "feature column 'b' has no values"),
+    ("a,b,y\n1,2,0\n1,2,3,4\n", {}, "cannot parse data.csv: .*Expected 3 fields in line 3, saw 4"),
     ("a,y\n1,0\n2,1\n3,O\n", {}, r"target 'y' has 3 classes \(0, 1, O\)"),
 ])
 def test_refusals(tmp_path, text, kwargs, message):
@@ -91,6 +92,12 @@ def test_mostly_numeric_column_with_junk_names_column_and_value(tmp_path):
 def test_mostly_text_column_is_categorical(tmp_path):
     ds = read_csv_dataset(write(tmp_path, "grade,y\nA,0\nB,1\n3,0\nC,1\n"))
     assert isinstance(ds.X["grade"].dtype, pd.CategoricalDtype)
+
+
+def test_byte_order_mark_is_ignored(tmp_path):
+    path = tmp_path / "excel.csv"
+    path.write_bytes(b"\xef\xbb\xbfa,y\n1,0\n2,1\n")
+    assert list(read_csv_dataset(path).X) == ["a"]
 
 
 def test_missing_file(tmp_path):

@@ -118,7 +118,8 @@ def read_table(source, *, sep=",", header=True, columns=None, missing=DEFAULT_MI
         raise DataError(f"cannot decompress {name}: {exc}") from None
     try:
         df = pd.read_csv(io.BytesIO(raw), sep=sep, header=0 if header else None, dtype=str,
-                         na_filter=False, index_col=False, skipinitialspace=True)
+                         encoding="utf-8-sig", na_filter=False, index_col=False,
+                         skipinitialspace=True)
     except pd.errors.EmptyDataError:
         raise DataError(f"{name} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
