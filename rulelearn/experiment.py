@@ -145,7 +145,8 @@ def make_estimator(method: MethodConfig, *, pos_label, random_state):
         return baselines.CartClassifier(pos_label=pos_label, random_state=random_state,
                                         **{k: v for k, v in p.items() if k != "max_depth"})
     if method.name == "ripper":
-        return baselines.RipperClassifier(pos_label=pos_label, random_state=random_state, **p)
+        # like Cohen's RIPPER, learn rules for the minority class (the majority is the default)
+        return baselines.RipperClassifier(pos_label=None, random_state=random_state, **p)
     raise ConfigError(f"unknown method {method.name!r}")
 
 
@@ -237,19 +238,17 @@ def _execute_local(units, datasets, jobs):
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                             initargs=(datasets,)) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(datasets,))
+    try:
         futures = {pool.submit(_run_in_worker, u): u for u in units}
-        try:
-            for fut in as_completed(futures):
-                try:
-                    yield fut.result()
-                except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by the OS
-                    yield failed_record(futures[fut], f"{type(exc).__name__}: {exc}")
-        except BaseException:
-            for fut in futures:
-                fut.cancel()
-            raise
+        for fut in as_completed(futures):
+            try:
+                yield fut.result()
+            except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by the OS
+                yield failed_record(futures[fut], f"{type(exc).__name__}: {exc}")
+    finally:
+        # on Ctrl-C, drop the queued units at once (the records so far are on disk)
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _execute_dask(units, datasets, scheduler):
