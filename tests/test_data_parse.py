@@ -178,3 +178,17 @@ def test_compressed_source_without_checksum_end_to_end(monkeypatch, tmp_path, da
     ds = load_dataset("zdemo", mirror=tmp_path / "mirror")
     assert ds.X.shape == (400, 2) and ds.X["sq"].iloc[3] == 9.0
     assert (data_env / "zdemo" / "demo.data.Z.sha256").is_file()
+
+
+def test_checksumless_file_put_into_the_cache_by_hand(monkeypatch, tmp_path, data_env):
+    """Verified by parsing and pinned if good; deleted (never used) if not."""
+    test_compressed_source_without_checksum_end_to_end(monkeypatch, tmp_path, data_env)
+    pin = data_env / "zdemo" / "demo.data.Z.sha256"
+    pin.unlink()
+    assert load_dataset("zdemo").X.shape == (400, 2) and pin.is_file()  # re-verified, re-pinned
+    pin.unlink()
+    cached = data_env / "zdemo" / "demo.data.Z"
+    cached.write_bytes(base64.b64decode(Z_SAMPLE)[:-40])
+    with pytest.warns(UserWarning, match="failed verification by parsing"):
+        load_dataset("zdemo", mirror=tmp_path / "mirror")
+    assert cached.read_bytes() == base64.b64decode(Z_SAMPLE)

@@ -131,16 +131,25 @@ def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
     """The cached files of ``source`` if they still verify; otherwise delete them, return None."""
     paths = [root / f.file for f in source.files]
     for f, path in zip(source.files, paths):
-        expected = f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file() else None)
         got = sha256(path)
-        if expected is None or got != expected:
-            warnings.warn(f"cached {path.name} of {spec.name} does not match its sha256 "
-                          f"(expected {expected or 'a pinned hash'}, got {got}); it was deleted "
-                          "and will be fetched again", stacklevel=4)
-            for p in paths:
-                p.unlink(missing_ok=True)
-                _pin(p).unlink(missing_ok=True)
-            return None
+        expected = f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file() else None)
+        if expected == got:
+            continue
+        if expected is None:  # put there by hand: verify by parsing, then pin its hash
+            try:
+                _verify_by_parsing(spec, source, f, path)
+                _pin(path).write_text(got + "\n")
+                continue
+            except FetchError as exc:
+                problem = str(exc).removesuffix("; the file was discarded")
+        else:
+            problem = f"{path.name} does not match its sha256 (expected {expected}, got {got})"
+        warnings.warn(f"cached file of {spec.name}: {problem}; it was deleted and will be "
+                      "fetched again", stacklevel=4)
+        for p in paths:
+            p.unlink(missing_ok=True)
+            _pin(p).unlink(missing_ok=True)
+        return None
     return paths
 
 
