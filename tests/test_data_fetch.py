@@ -223,6 +223,7 @@ def test_unknown_and_bundled_names():
 # ----------------------------------------------------------------------------------------- CLI
 
 def test_cli_fetch_all_then_info(mirror_dir, data_env):
+    pytest.importorskip("rulelearn.binarize", reason="info needs the binarizer")
     runner = CliRunner()
     result = runner.invoke(main, ["datasets", "fetch", "--all", "--mirror", str(mirror_dir)])
     assert result.exit_code == 0, result.output

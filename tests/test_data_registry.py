@@ -140,6 +140,7 @@ def test_cli_list():
 
 
 def test_cli_info_bundled():
+    pytest.importorskip("rulelearn.binarize", reason="info needs the binarizer")
     result = CliRunner().invoke(main, ["datasets", "info", "wdbc_bundled"])
     assert result.exit_code == 0, result.output
     assert "569 rows x 30 features" in result.output
