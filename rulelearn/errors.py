@@ -27,3 +27,7 @@ class ChecksumError(FetchError):
 
 class ConfigError(RuleLearnError, ValueError):
     """An experiment configuration that cannot be used."""
+
+
+class ParameterError(RuleLearnError, ValueError):
+    """An estimator or command parameter outside its allowed values."""

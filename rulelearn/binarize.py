@@ -1,0 +1,176 @@
+"""Turn raw columns into binary literals (a scikit-learn transformer).
+
+Numeric columns give ``x <= t`` and ``x > t`` for the interior quantiles
+``k / (n_thresholds + 1)``, ``k = 1..n_thresholds`` of the training values
+(10 thresholds, as in the paper; repeated thresholds are dropped). Each
+threshold is written as the shortest decimal at or above the quantile that
+splits the training data the same way and stays in the lower half of the gap
+to the next training value, so rules print as ``age <= 54.5`` and evaluate
+exactly as they print.
+
+Categorical columns (object, string or category dtype) give ``x == v`` and
+``x != v`` for each value seen in training (a two-valued column gives one
+pair only).
+
+Missing values: a column with missing values in training also gets
+``x is missing`` and ``x is not missing``; every comparison with a missing
+value is false (see :mod:`rulelearn.rules`). Constant columns and columns
+with no value at all are dropped with a warning.
+"""
+
+from __future__ import annotations
+
+import warnings
+from decimal import ROUND_CEILING, Decimal
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from rulelearn.rules import Literal, values_equal
+
+
+def short_threshold(q: float, upper: float) -> float:
+    """The shortest decimal ``t`` with ``q <= t < upper`` in the lower half of ``[q, upper)``."""
+    limit = q + (upper - q) / 2
+    q_dec = Decimal(q)
+    for places in range(-15, 18):
+        step = Decimal(1).scaleb(-places)
+        candidate = (q_dec / step).to_integral_value(rounding=ROUND_CEILING) * step
+        value = float(candidate)
+        if q <= value <= limit and value < upper:
+            return value
+    return float(q)
+
+
+def numeric_thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
+    """Distinct split points ``t`` for ``x <= t`` from interior quantiles of ``values``."""
+    distinct = np.unique(values[~np.isnan(values)])
+    if len(distinct) < 2:
+        return np.empty(0)
+    quantiles = np.quantile(values[~np.isnan(values)],
+                            np.arange(1, n_thresholds + 1) / (n_thresholds + 1))
+    thresholds = []
+    for q in quantiles:
+        above = np.searchsorted(distinct, q, side="right")
+        if above >= len(distinct):  # x <= q holds for every training value
+            continue
+        thresholds.append(short_threshold(float(q), float(distinct[above])))
+    if not thresholds:  # more than n/(n+1) of the values sit at the maximum
+        thresholds.append(short_threshold(float(distinct[-2]), float(distinct[-1])))
+    return np.unique(thresholds)
+
+
+def is_categorical(column: pd.Series) -> bool:
+    """Object, string and category columns are categorical; numbers and booleans are not."""
+    return not (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column))
+
+
+class QuantileBinarizer(TransformerMixin, BaseEstimator):
+    """Binarize a DataFrame into 0/1 literal columns; see the module docstring.
+
+    Parameters
+    ----------
+    n_thresholds : int, default=10
+        Quantile thresholds per numeric column.
+    negations : bool, default=True
+        Also emit ``x > t`` (and ``x != v``) beside ``x <= t`` (and ``x == v``).
+
+    Attributes
+    ----------
+    literals_ : list of Literal
+        One per output column, in order.
+    feature_names_in_ : ndarray of str
+    n_features_in_ : int
+    """
+
+    def __init__(self, n_thresholds=10, negations=True):
+        self.n_thresholds = n_thresholds
+        self.negations = negations
+
+    def fit(self, X, y=None):
+        X = _as_frame(X)
+        if not isinstance(self.n_thresholds, (int, np.integer)) or self.n_thresholds < 1:
+            raise ValueError(f"The 'n_thresholds' parameter of QuantileBinarizer must be an "
+                             f"int >= 1. Got {self.n_thresholds!r} instead.")
+        self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+        self.n_features_in_ = X.shape[1]
+        self.literals_ = []
+        self._columns = []  # (name, kind, values) per kept column
+        dropped = []
+        for name in X.columns:
+            column = X[name]
+            missing = bool(column.isna().any())
+            if is_categorical(column):
+                values = sorted({v for v in column.dropna()}, key=str)
+                if len(values) == 2 and not missing:
+                    values = values[:1]
+                literals = [lit for v in values for lit in self._pair(name, "==", v)]
+                kind = "categorical"
+            else:
+                numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+                values = numeric_thresholds(numbers, self.n_thresholds)
+                literals = [lit for t in values for lit in self._pair(name, "<=", float(t))]
+                kind = "numeric"
+            if missing and column.notna().any():
+                literals += [Literal(str(name), "is missing"), Literal(str(name), "is not missing")]
+            if not literals:
+                dropped.append(str(name))
+                continue
+            self._columns.append((name, kind, list(values), missing))
+            self.literals_.extend(literals)
+        if dropped:
+            warnings.warn(f"dropped {len(dropped)} constant or empty column(s): "
+                          f"{', '.join(dropped[:10])}{' ...' if len(dropped) > 10 else ''}",
+                          UserWarning, stacklevel=2)
+        return self
+
+    def _pair(self, name, op, value):
+        literal = Literal(str(name), op, value)
+        return [literal, literal.negate()] if self.negations else [literal]
+
+    def transform(self, X) -> np.ndarray:
+        """0/1 matrix of shape (n_samples, len(literals_)), dtype uint8."""
+        check_is_fitted(self, "literals_")
+        X = _as_frame(X)
+        blocks = []
+        for name, kind, values, missing in self._columns:
+            if name not in X.columns:
+                raise ValueError(f"column {name!r} seen in fit is missing from the data")
+            column = X[name]
+            isna = column.isna().to_numpy()
+            if kind == "numeric":
+                numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+                low = numbers[:, None] <= np.asarray(values, dtype=float)[None, :]
+                high = numbers[:, None] > np.asarray(values, dtype=float)[None, :]
+            else:
+                text = column.astype(object).to_numpy()
+                low = np.column_stack([_equals(text, v) for v in values])
+                high = ~low
+            low &= ~isna[:, None]
+            high &= ~isna[:, None]
+            pairs = np.stack([low, high], axis=2).reshape(len(X), -1) if self.negations else low
+            blocks.append(pairs)
+            if missing:
+                blocks.append(np.column_stack([isna, ~isna]))
+        if not blocks:
+            return np.zeros((len(X), 0), dtype=np.uint8)
+        return np.hstack(blocks).astype(np.uint8)
+
+    def get_feature_names_out(self, input_features=None):
+        check_is_fitted(self, "literals_")
+        return np.asarray([str(lit) for lit in self.literals_], dtype=object)
+
+
+def _equals(values: np.ndarray, target) -> np.ndarray:
+    return np.fromiter((values_equal(v, target) for v in values), dtype=bool, count=len(values))
+
+
+def _as_frame(X) -> pd.DataFrame:
+    if isinstance(X, pd.DataFrame):
+        return X
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(f"expected a 2-d array or DataFrame, got shape {array.shape}")
+    return pd.DataFrame(array, columns=[f"x{j}" for j in range(array.shape[1])])

@@ -1,0 +1,263 @@
+"""``BooleanRuleClassifier``: the scikit-learn face of the rule learners.
+
+CNF rules are learned natively. A DNF rule for ``y`` is, by De Morgan, the
+negation of a CNF rule for ``not y`` over the complemented features: the CNF
+clause that selects "not literal j" becomes the DNF term that requires literal
+j. The objective is the same Hamming loss + θ·sparsity in both views.
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.validation import check_is_fitted
+
+from rulelearn.binarize import QuantileBinarizer
+from rulelearn.errors import DataError, ParameterError
+from rulelearn.learners import LEARNERS
+from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.problem import CNFProblem
+from rulelearn.rules import Clause, Literal, Rule
+
+METHODS = tuple(LEARNERS)
+FORMS = ("cnf", "dnf")
+CLAUSE_SOLVERS = ("lp", "mip")
+
+
+def _check_choice(name, value, allowed):
+    if value not in allowed:
+        raise ParameterError(f"The {name!r} parameter of BooleanRuleClassifier must be one of "
+                             f"{{{', '.join(repr(a) for a in allowed)}}}. Got {value!r} instead.")
+
+
+def _check_number(name, value, low, integer=False):
+    kind = numbers.Integral if integer else numbers.Real
+    if isinstance(value, bool) or not isinstance(value, kind) or not value >= low:
+        what = "an int" if integer else "a number"
+        raise ParameterError(f"The {name!r} parameter of BooleanRuleClassifier must be {what} "
+                             f">= {low}. Got {value!r} instead.")
+
+
+class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
+    """Learn a two-level Boolean rule (DNF or CNF) by LP relaxation.
+
+    Parameters
+    ----------
+    method : {"bcd", "am", "sc", "ocrl"}, default="bcd"
+        Block coordinate descent, alternating minimization, set covering, or one clause.
+    form : {"dnf", "cnf"}, default="dnf"
+        OR of ANDs, or AND of ORs.
+    max_rules : int, default=5
+        Number of clauses R (unused clauses are disabled and cost nothing).
+    theta : float, default=1.0
+        Sparsity weight: objective = total Hamming loss + theta * number of literals.
+    max_iter : int, default=100
+        BCD / AM iterations at most.
+    n_thresholds : int, default=10
+        Quantile thresholds per numeric column when ``X`` is binarized.
+    pos_label : label or None, default=None
+        The class the rule predicts; None means the minority class of ``y``.
+    binarize : {"auto", True, False}, default="auto"
+        "auto" uses a 0/1 ``X`` as given (one literal per column) and binarizes anything else.
+    disable_cost : float, default=0.0
+        Sparsity cost of the "always true" feature that disables a clause.
+    clause_solver : {"lp", "mip"}, default="lp"
+        LP relaxation with best-threshold rounding, or exact MIP per clause.
+    time_limit : float, default=60.0
+        Seconds per clause MIP (``clause_solver="mip"`` only).
+
+    Attributes
+    ----------
+    rule_ : Rule
+    classes_ : ndarray of shape (2,)
+    pos_label_ : the positive class
+    literals_ : list of Literal, the binary features the rule was chosen from
+    n_iter_ : int
+    fit_stats_ : dict with ``objective``, ``n_lp``, ``simplex_iterations``, ``fit_seconds``
+    """
+
+    def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
+                 n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
+                 clause_solver="lp", time_limit=60.0):
+        self.method = method
+        self.form = form
+        self.max_rules = max_rules
+        self.theta = theta
+        self.max_iter = max_iter
+        self.n_thresholds = n_thresholds
+        self.pos_label = pos_label
+        self.binarize = binarize
+        self.disable_cost = disable_cost
+        self.clause_solver = clause_solver
+        self.time_limit = time_limit
+
+    # ------------------------------------------------------------------ fitting
+    def fit(self, X, y, sample_weight=None):
+        """Learn the rule; returns ``self``."""
+        fitted = self.fit_path(X, y, [self.theta], sample_weight=sample_weight)[0]
+        self.__dict__.update({k: v for k, v in fitted.__dict__.items() if k.endswith("_")})
+        return self
+
+    def fit_path(self, X, y, thetas, sample_weight=None) -> list["BooleanRuleClassifier"]:
+        """One fitted copy per θ in ``thetas`` (in that order), sharing one LP model.
+
+        The data are binarized once and one HiGHS model serves every θ; the θ
+        values are solved from the largest down, each re-solve warm.
+        """
+        self._validate_params()
+        thetas = [float(t) for t in np.atleast_1d(thetas)]
+        for theta in thetas:
+            _check_number("theta", theta, 0)
+        start = time.perf_counter()
+        frame, y = self._validate_data(X, y)
+        classes, pos_label = self._classes(y)
+        binarizer, A, literals = self._binarize(frame)
+        positive = np.asarray(y) == pos_label
+        if self.form == "cnf":
+            problem = CNFProblem.from_data(A, positive, sample_weight)
+        else:
+            problem = CNFProblem.from_data(1 - A, ~positive, sample_weight)
+        solver = ClauseSolver(problem, disable_cost=self.disable_cost,
+                              exact=self.clause_solver == "mip", time_limit=self.time_limit)
+        learn = LEARNERS[self.method]
+        setup_seconds = time.perf_counter() - start
+        fitted = [None] * len(thetas)
+        for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
+            begin, lps, iterations = time.perf_counter(), solver.n_solves, solver.total_iterations
+            result = learn(solver, thetas[index], max_rules=self.max_rules, max_iter=self.max_iter)
+            model = clone(self).set_params(theta=thetas[index])
+            model.classes_ = classes
+            model.pos_label_ = pos_label
+            model.binarizer_ = binarizer
+            model.literals_ = literals
+            model.n_features_in_ = frame.shape[1]
+            if isinstance(X, pd.DataFrame):
+                model.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+            model.rule_ = rule_from_clauses(result.W, literals, self.form)
+            model.n_iter_ = result.n_iter
+            model.fit_stats_ = {
+                "objective": result.objective,
+                "objective_history": result.history,
+                "n_lp": solver.n_solves - lps,
+                "simplex_iterations": solver.total_iterations - iterations,
+                "fit_seconds": time.perf_counter() - begin + setup_seconds / len(thetas),
+                "n_rows_merged": len(problem.w_pos) + len(problem.w_neg),
+                "n_literals_available": len(literals),
+            }
+            fitted[index] = model
+        return fitted
+
+    def _validate_params(self):
+        _check_choice("method", self.method, METHODS)
+        _check_choice("form", self.form, FORMS)
+        _check_choice("clause_solver", self.clause_solver, CLAUSE_SOLVERS)
+        _check_choice("binarize", self.binarize, ("auto", True, False))
+        _check_number("max_rules", self.max_rules, 1, integer=True)
+        _check_number("max_iter", self.max_iter, 0, integer=True)
+        _check_number("n_thresholds", self.n_thresholds, 1, integer=True)
+        _check_number("theta", self.theta, 0)
+        _check_number("disable_cost", self.disable_cost, 0)
+        _check_number("time_limit", self.time_limit, 0)
+
+    def _validate_data(self, X, y):
+        frame = _as_frame(X)
+        y = np.asarray(y)
+        if y.ndim != 1:
+            y = y.ravel() if y.ndim == 2 and y.shape[1] == 1 else y
+        if len(frame) != len(y):
+            raise DataError(f"X has {len(frame)} rows but y has {len(y)} labels")
+        if len(frame) == 0:
+            raise DataError("cannot fit on 0 samples")
+        if frame.shape[1] == 0:
+            raise DataError("X has no feature columns")
+        if pd.isna(pd.Series(y, dtype=object)).any():
+            raise DataError("y has missing labels")
+        return frame, y
+
+    def _classes(self, y):
+        classes, counts = np.unique(y, return_counts=True)
+        if len(classes) != 2:
+            shown = ", ".join(map(str, classes[:5]))
+            raise DataError(f"a Boolean rule needs exactly 2 classes; y has {len(classes)} "
+                            f"({shown}{', ...' if len(classes) > 5 else ''})")
+        if self.pos_label is None:
+            pos_label = classes[1] if counts[0] == counts[1] else classes[np.argmin(counts)]
+        else:
+            matches = [c for c in classes if c == self.pos_label or str(c) == str(self.pos_label)]
+            if not matches:
+                raise DataError(f"pos_label {self.pos_label!r} is not a class of y "
+                                f"(classes: {', '.join(map(str, classes))})")
+            pos_label = matches[0]
+        return classes, pos_label
+
+    def _binarize(self, frame):
+        binary = self.binarize is True or (self.binarize == "auto" and _is_binary(frame))
+        if binary:
+            values = frame.to_numpy(dtype=float)
+            if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
+                raise DataError("binarize=True needs a matrix of 0/1 values only")
+            literals = [Literal(str(c), "==", 1) for c in frame.columns]
+            return None, values.astype(np.uint8), literals
+        binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds).fit(frame)
+        if not binarizer.literals_:
+            raise DataError("no usable feature: every column is constant or empty")
+        return binarizer, binarizer.transform(frame), list(binarizer.literals_)
+
+    # ------------------------------------------------------------------ prediction
+    def predict(self, X):
+        """Class labels: ``pos_label_`` where the rule holds, the other class elsewhere."""
+        check_is_fitted(self, "rule_")
+        frame = _as_frame(X, getattr(self, "feature_names_in_", None))
+        if frame.shape[1] != self.n_features_in_:
+            raise DataError(f"X has {frame.shape[1]} features, but the rule was fitted "
+                            f"with {self.n_features_in_}")
+        held = self.rule_.evaluate(frame)
+        negative = self.classes_[0] if self.classes_[1] == self.pos_label_ else self.classes_[1]
+        return np.where(held, self.pos_label_, negative)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+def rule_from_clauses(W: np.ndarray, literals: list[Literal], form: str) -> Rule:
+    """Rule over ``literals`` from a clause matrix (always-true last, disabled clauses dropped)."""
+    clauses = tuple(Clause(tuple(literals[j] for j in np.flatnonzero(clause[:-1])))
+                    for clause in np.asarray(W, dtype=bool) if not clause[-1])
+    return Rule(form, clauses)
+
+
+def _as_frame(X, names=None) -> pd.DataFrame:
+    if isinstance(X, pd.DataFrame):
+        return X
+    if hasattr(X, "toarray"):
+        X = X.toarray()
+    array = np.asarray(X)
+    if array.ndim == 1:
+        raise DataError("expected a 2-d array of samples x features, got a 1-d array; "
+                        "reshape it with X.reshape(-1, 1) for one feature")
+    if array.ndim != 2:
+        raise DataError(f"expected a 2-d array of samples x features, got shape {array.shape}")
+    columns = list(names) if names is not None and len(names) == array.shape[1] else \
+        [f"x{j}" for j in range(array.shape[1])]
+    return pd.DataFrame(array, columns=columns)
+
+
+def _is_binary(frame: pd.DataFrame) -> bool:
+    for name in frame.columns:
+        column = frame[name]
+        if not (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)):
+            return False
+        values = column.to_numpy(dtype=float)
+        if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
+            return False
+    return True
+

@@ -1,0 +1,65 @@
+"""Alternating minimization (AM), section 3.2 of the paper."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.problem import clause_counts, clause_objective, cnf_objective
+from rulelearn.learners.result import LearnResult
+from rulelearn.learners.sc import set_cover
+
+
+def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """The v-step: each negative goes to a clause with the fewest selected active features.
+
+    Ties go to the tied clause whose cluster centre (the weighted mean row of the
+    negatives for which that clause is minimal, ties included) is closest in l1.
+    """
+    counts = np.column_stack([clause_counts(A_neg, c) for c in W])
+    minimal = counts == counts.min(axis=1, keepdims=True)
+    assignment = np.argmax(minimal, axis=1)
+    tied = np.flatnonzero(minimal.sum(axis=1) > 1)
+    if len(tied):
+        weights = minimal * w_neg[:, None]
+        totals = weights.sum(axis=0)
+        centres = (weights.T @ A_neg) / np.maximum(totals, 1e-300)[:, None]
+        for i in tied:
+            options = np.flatnonzero(minimal[i])
+            distances = np.abs(A_neg[i][None, :] - centres[options]).sum(axis=1)
+            assignment[i] = options[np.argmin(distances)]
+    return assignment
+
+
+def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
+       init: LearnResult | None = None, **_) -> LearnResult:
+    """AM from the set-covering rule.
+
+    Alternates the v-step (:func:`assign_negatives`) with R independent clause
+    updates, each on the positives and the negatives assigned to it. A clause
+    keeps its old value unless the new one has a lower clause objective, so the
+    objective never increases. Stops when it does not decrease, or after
+    ``max_iter``.
+    """
+    problem = solver.problem
+    start = init if init is not None else set_cover(solver, theta, max_rules)
+    W = start.W.copy()
+    objective = start.objective
+    history = [objective]
+    n_iter = 0
+    while n_iter < max_iter:
+        assignment = assign_negatives(problem.A_neg, problem.w_neg, W)
+        trial = W.copy()
+        for r in range(len(W)):
+            weights = np.where(assignment == r, problem.w_neg, 0.0)
+            fit = solver.fit(weights, theta)
+            old = clause_objective(problem, W[r], weights, theta, solver.disable_cost)
+            if fit.objective < old - 1e-9:
+                trial[r] = fit.clause
+        n_iter += 1
+        value = cnf_objective(problem, trial, theta, solver.disable_cost)
+        if value >= objective - 1e-9:
+            break
+        objective, W = value, trial
+        history.append(objective)
+    return LearnResult(W, objective, n_iter=n_iter, history=history)

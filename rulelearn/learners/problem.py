@@ -1,0 +1,106 @@
+"""A CNF learning problem and the paper's objective.
+
+Learners work on CNF (AND of OR-clauses) over 0/1 features; DNF is reached by
+De Morgan in :mod:`rulelearn.estimator`. Identical samples of the same class
+are merged into one row with a weight (exact: every quantity below is a sum
+over samples that depends on the sample only through its row and label).
+
+Clauses are rows of a boolean matrix ``W`` of shape ``(R, d + 1)``; the last
+column is the paper's "always true" feature: a clause that selects it is
+disabled (always true, so it drops out of the AND).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CNFProblem:
+    """Positives and negatives as 0/1 float32 matrices with an always-true last column."""
+
+    A_pos: np.ndarray
+    w_pos: np.ndarray
+    A_neg: np.ndarray
+    w_neg: np.ndarray
+
+    @property
+    def n_features(self) -> int:
+        """Features excluding the always-true column."""
+        return self.A_pos.shape[1] - 1
+
+    @classmethod
+    def from_data(cls, A, y, sample_weight=None, merge=True) -> "CNFProblem":
+        """Build from a 0/1 matrix ``A`` and boolean labels ``y`` (True = positive)."""
+        A = np.asarray(A)
+        y = np.asarray(y, dtype=bool)
+        weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+        parts = []
+        for label in (True, False):
+            rows = A[y == label].astype(np.uint8)
+            w = weight[y == label]
+            if merge and len(rows):
+                rows, inverse = np.unique(rows, axis=0, return_inverse=True)
+                w = np.bincount(inverse.ravel(), weights=w, minlength=len(rows))
+            keep = w > 0
+            rows, w = rows[keep], w[keep]
+            ext = np.ones((len(rows), A.shape[1] + 1), dtype=np.float32)
+            ext[:, :-1] = rows
+            parts += [ext, w.astype(np.float64)]
+        return cls(*parts)
+
+
+def clause_counts(A: np.ndarray, clause: np.ndarray) -> np.ndarray:
+    """Number of selected features active on each row (``a_i . w``)."""
+    selected = np.flatnonzero(clause)
+    if len(selected) == 0:
+        return np.zeros(len(A))
+    return A[:, selected].sum(axis=1, dtype=np.float64)
+
+
+def sparsity(clause: np.ndarray, theta: float, disable_cost: float) -> float:
+    """θ per selected feature, plus ``disable_cost`` for the always-true feature."""
+    return theta * float(np.count_nonzero(clause[:-1])) + disable_cost * float(clause[-1])
+
+
+def clause_objective(problem: CNFProblem, clause, neg_weight, theta, disable_cost) -> float:
+    """One clause's objective: uncovered positive weight + weighted negative counts + sparsity."""
+    uncovered = clause_counts(problem.A_pos, clause) == 0
+    return (float(problem.w_pos[uncovered].sum())
+            + float(neg_weight @ clause_counts(problem.A_neg, clause))
+            + sparsity(clause, theta, disable_cost))
+
+
+def cnf_objective(problem: CNFProblem, W, theta, disable_cost=0.0) -> float:
+    """The paper's objective (3) with the ideal outputs v chosen optimally.
+
+    Each positive pays one per unsatisfied clause; each negative pays the
+    smallest number of selected active features over the clauses; plus θ per
+    selected feature.
+    """
+    W = np.asarray(W, dtype=bool)
+    if len(W) == 0:  # the empty CNF is always true: every negative is wrong
+        return float(problem.w_neg.sum())
+    pos = np.column_stack([clause_counts(problem.A_pos, c) == 0 for c in W])
+    neg = np.column_stack([clause_counts(problem.A_neg, c) for c in W])
+    return (float(problem.w_pos @ pos.sum(axis=1))
+            + float(problem.w_neg @ neg.min(axis=1))
+            + sum(sparsity(c, theta, disable_cost) for c in W))
+
+
+def disabled_clause(n_features: int) -> np.ndarray:
+    """A clause that selects only the always-true feature."""
+    clause = np.zeros(n_features + 1, dtype=bool)
+    clause[-1] = True
+    return clause
+
+
+def predict_cnf(A_ext: np.ndarray, W) -> np.ndarray:
+    """CNF output on rows of ``A_ext`` (with the always-true column)."""
+    W = np.asarray(W, dtype=bool)
+    out = np.ones(len(A_ext), dtype=bool)
+    for clause in W:
+        out &= clause_counts(A_ext, clause) > 0
+    return out

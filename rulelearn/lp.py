@@ -1,0 +1,130 @@
+"""The LP core: the only module that imports ``highspy``.
+
+A :class:`LinearProgram` is built once, in one ``passModel`` call, from
+column-wise (CSC) numpy arrays. When only the column costs change (another
+clause, another BCD/AM iteration, another θ) :meth:`LinearProgram.set_costs`
+keeps the HiGHS object and its basis, so the next :meth:`~LinearProgram.solve`
+is a warm primal-simplex re-solve instead of a cold start.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+from rulelearn.errors import SolverError
+
+INF = highspy.kHighsInf
+_banner_shown = False
+
+
+def _new_highs() -> highspy.Highs:
+    """A silent, single-threaded HiGHS object.
+
+    HiGHS prints its banner once per process, from the constructor, before any
+    option can be set; the first construction therefore runs with the process's
+    standard output pointed at /dev/null.
+    """
+    global _banner_shown
+    if _banner_shown:
+        highs = highspy.Highs()
+    else:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        try:
+            with open(os.devnull, "w") as devnull:
+                os.dup2(devnull.fileno(), 1)
+                highs = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        _banner_shown = True
+    for option, value in (("output_flag", False), ("threads", 1), ("random_seed", 0)):
+        highs.setOptionValue(option, value)
+    return highs
+
+
+@dataclass(frozen=True)
+class LPResult:
+    """The outcome of one solve: column values, objective, simplex iterations."""
+
+    x: np.ndarray
+    objective: float
+    iterations: int
+    status: str  # "optimal", or "time limit" for a MIP stopped with a feasible solution
+
+
+class LinearProgram:
+    """``min cost @ x`` s.t. ``row_lower <= A x <= row_upper``, ``lower <= x <= upper``.
+
+    ``A`` is given in CSC form (``indptr``, ``indices``, ``values``) with
+    ``len(cost)`` columns and ``n_rows`` rows. ``integer`` marks integer columns
+    (a MIP, solved with ``time_limit`` seconds at most).
+    """
+
+    def __init__(self, cost, lower, upper, row_lower, row_upper, indptr, indices, values,
+                 *, integer=None, time_limit=None):
+        cost = np.asarray(cost, dtype=np.float64)
+        self.n_cols = len(cost)
+        self.n_rows = len(row_lower)
+        self.is_mip = integer is not None and bool(np.any(integer))
+        self.n_solves = 0
+        self.total_iterations = 0
+        self._highs = _new_highs()
+        if time_limit is not None:
+            self._highs.setOptionValue("time_limit", float(time_limit))
+        lp = highspy.HighsLp()
+        lp.num_col_ = self.n_cols
+        lp.num_row_ = self.n_rows
+        lp.col_cost_ = cost
+        lp.col_lower_ = np.asarray(lower, dtype=np.float64)
+        lp.col_upper_ = np.asarray(upper, dtype=np.float64)
+        lp.row_lower_ = np.asarray(row_lower, dtype=np.float64)
+        lp.row_upper_ = np.asarray(row_upper, dtype=np.float64)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.asarray(indptr, dtype=np.int32)
+        lp.a_matrix_.index_ = np.asarray(indices, dtype=np.int32)
+        lp.a_matrix_.value_ = np.asarray(values, dtype=np.float64)
+        if self.is_mip:
+            lp.integrality_ = [highspy.HighsVarType.kInteger if flag else highspy.HighsVarType.kContinuous
+                               for flag in integer]
+        status = self._highs.passModel(lp)
+        if status == highspy.HighsStatus.kError:
+            raise SolverError(f"HiGHS rejected the model ({self._size()})")
+        self._all_columns = np.arange(self.n_cols, dtype=np.int32)
+
+    def _size(self) -> str:
+        return f"{self.n_rows} rows x {self.n_cols} columns"
+
+    def set_costs(self, cost) -> None:
+        """Replace every column cost; the basis is kept for a warm re-solve."""
+        cost = np.asarray(cost, dtype=np.float64)
+        if cost.shape != (self.n_cols,):
+            raise ValueError(f"expected {self.n_cols} costs, got shape {cost.shape}")
+        self._highs.changeColsCost(self.n_cols, self._all_columns, cost)
+
+    def solve(self) -> LPResult:
+        """Solve (warm when a basis is kept); raise :class:`SolverError` unless optimal."""
+        run_status = self._highs.run()
+        model_status = self._highs.getModelStatus()
+        info = self._highs.getInfo()
+        iterations = int(info.simplex_iteration_count)
+        if self.is_mip:
+            iterations = int(info.mip_node_count) + max(iterations, 0)
+        self.n_solves += 1
+        self.total_iterations += max(iterations, 0)
+        optimal = model_status == highspy.HighsModelStatus.kOptimal
+        timed_out = (model_status == highspy.HighsModelStatus.kTimeLimit and self.is_mip
+                     and info.primal_solution_status == highspy.kSolutionStatusFeasible)
+        if run_status == highspy.HighsStatus.kError or not (optimal or timed_out):
+            raise SolverError(f"HiGHS stopped with model status "
+                              f"'{self._highs.modelStatusToString(model_status)}' on an LP of "
+                              f"{self._size()}")
+        x = np.array(self._highs.getSolution().col_value, dtype=np.float64)
+        return LPResult(x=x, objective=float(info.objective_function_value),
+                        iterations=max(iterations, 0),
+                        status="optimal" if optimal else "time limit")
