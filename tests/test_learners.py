@@ -1,0 +1,196 @@
+"""The learners against exact oracles on tiny instances.
+
+Brute force enumerates every clause (and every pair of clauses) of a tiny
+random problem, so the paper's objective has a known exact optimum.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from rulelearn.learners import LEARNERS, am, bcd, ocrl, set_cover
+from rulelearn.learners.am import assign_negatives
+from rulelearn.learners.clause import ClauseSolver, round_best_threshold
+from rulelearn.learners.problem import (CNFProblem, clause_objective, cnf_objective,
+                                        predict_cnf)
+
+SEEDS = range(12)
+
+
+def random_problem(seed, n=12, d=6, merge=True):
+    rng = np.random.default_rng(seed)
+    A = rng.integers(0, 2, size=(n, d))
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]  # both classes present
+    return A, y, CNFProblem.from_data(A, y, merge=merge)
+
+
+def all_clauses(d):
+    """Every clause over d features plus the always-true one, as bool rows."""
+    return np.array(list(itertools.product([False, True], repeat=d + 1)), dtype=bool)
+
+
+def direct_objective(A, y, W, theta, disable_cost=0.0):
+    """The paper's objective (3), written out sample by sample with explicit ideal outputs v."""
+    A_ext = np.hstack([A, np.ones((len(A), 1), dtype=int)])
+    total = 0.0
+    for a, label in zip(A_ext, y):
+        per_clause = [int(a[np.flatnonzero(clause)].sum()) for clause in W]
+        if label:  # v_ir = 1 for every clause
+            total += sum(max(0, 1 - s) for s in per_clause)
+        else:  # v_{i,r0} = 0 for the best clause, don't care elsewhere
+            total += min(per_clause)
+    for clause in W:
+        total += theta * clause[:-1].sum() + disable_cost * clause[-1]
+    return total
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("theta", [0.0, 0.3, 2.0])
+def test_cnf_objective_matches_direct_evaluation(seed, theta):
+    A, y, problem = random_problem(seed)
+    rng = np.random.default_rng(100 + seed)
+    W = rng.random((3, A.shape[1] + 1)) < 0.3
+    assert cnf_objective(problem, W, theta, 0.5) == pytest.approx(direct_objective(A, y, W, theta, 0.5))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_merging_duplicates_changes_nothing(seed):
+    A, y, merged = random_problem(seed, n=20, d=3)  # 20 rows, 16 patterns: duplicates
+    _, _, plain = random_problem(seed, n=20, d=3, merge=False)
+    assert len(merged.w_pos) + len(merged.w_neg) < 20
+    for W in all_clauses(3)[::7, None, :]:
+        assert cnf_objective(merged, W, 0.4) == pytest.approx(cnf_objective(plain, W, 0.4))
+
+
+def clause_optimum(problem, neg_weight, theta, disable_cost=0.0):
+    values = [clause_objective(problem, c, neg_weight, theta, disable_cost)
+              for c in all_clauses(problem.n_features)]
+    return min(values)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("theta", [0.01, 0.5, 1.5])
+def test_lp_bounds_the_clause_optimum_and_mip_reaches_it(seed, theta):
+    _, _, problem = random_problem(seed)
+    optimum = clause_optimum(problem, problem.w_neg, theta)
+    lp = ClauseSolver(problem).fit(problem.w_neg, theta)
+    assert lp.lp_value <= optimum + 1e-7
+    assert lp.objective >= optimum - 1e-9  # rounding gives a feasible integer clause
+    assert lp.objective == pytest.approx(
+        clause_objective(problem, lp.clause, problem.w_neg, theta, 0.0))
+    mip = ClauseSolver(problem, exact=True).fit(problem.w_neg, theta)
+    assert mip.objective == pytest.approx(optimum)
+
+
+def test_best_threshold_rounding_beats_rounding_at_one_half():
+    # Three positives, each covered by two of three features: the LP optimum is
+    # w = (1/2, 1/2, 1/2) at small θ. Rounding at 0.5 (w >= 0.5) would also work,
+    # but a level above every value gives the empty clause; the best level keeps all.
+    A = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1], [0, 0, 0]])
+    y = np.array([True, True, True, False])
+    problem = CNFProblem.from_data(A, y)
+    w = np.array([0.5, 0.5, 0.5, 0.0])
+    clause, value = round_best_threshold(problem, w, problem.w_neg, 0.1, 0.0)
+    assert clause.tolist() == [True, True, True, False]
+    assert value == pytest.approx(0.3)
+    w = np.array([0.9, 0.2, 0.6, 0.0])
+    clause, value = round_best_threshold(problem, w, problem.w_neg, 0.1, 0.0)
+    # levels 0.9 -> {0} (uncovers 1 positive), 0.6 -> {0, 2} (covers all): best is {0, 2}
+    assert clause.tolist() == [True, False, True, False]
+    assert value == pytest.approx(0.2)
+
+
+def test_rounding_prefers_the_empty_clause_when_nothing_pays():
+    A = np.array([[1, 0], [0, 1], [1, 1]])
+    y = np.array([True, False, False])
+    problem = CNFProblem.from_data(A, y)
+    clause, value = round_best_threshold(problem, np.array([0.4, 0.0, 0.0]), problem.w_neg, 5.0, 1.0)
+    assert not clause.any() and value == pytest.approx(1.0)
+
+
+def two_clause_optimum(problem, theta, disable_cost=0.0):
+    clauses = all_clauses(problem.n_features)
+    return min(cnf_objective(problem, np.array([a, b]), theta, disable_cost)
+               for i, a in enumerate(clauses) for b in clauses[i:])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("theta", [0.2, 1.0])
+def test_two_level_learners_against_brute_force(seed, theta):
+    _, _, problem = random_problem(seed, n=10, d=4)
+    optimum = two_clause_optimum(problem, theta)
+    start = set_cover(ClauseSolver(problem), theta, max_rules=2)
+    for learn in (bcd, am):
+        result = learn(ClauseSolver(problem), theta, max_rules=2, max_iter=100)
+        assert result.objective >= optimum - 1e-9
+        assert result.objective <= start.objective + 1e-9
+        assert result.objective == pytest.approx(cnf_objective(problem, result.W, theta))
+        assert all(b <= a + 1e-9 for a, b in zip(result.history, result.history[1:]))
+        assert result.history[0] == pytest.approx(start.objective)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_clause_solver_inside_bcd_reaches_a_clausewise_optimum(seed):
+    _, _, problem = random_problem(seed, n=10, d=4)
+    result = bcd(ClauseSolver(problem, exact=True), 0.5, max_rules=2)
+    # at a BCD fixed point no single clause can be changed to lower the objective
+    for r in range(2):
+        for clause in all_clauses(problem.n_features):
+            trial = result.W.copy()
+            trial[r] = clause
+            assert cnf_objective(problem, trial, 0.5) >= result.objective - 1e-9
+
+
+def test_one_clause_learner_is_optimal_on_a_separable_clause():
+    A = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 0]])
+    y = np.array([True, True, True, False, False])  # y = x0 OR x1
+    result = ocrl(ClauseSolver(CNFProblem.from_data(A, y)), 0.1)
+    assert result.W.tolist() == [[True, True, False, False]]
+    assert predict_cnf(np.hstack([A, np.ones((5, 1))]), result.W).tolist() == y.tolist()
+
+
+def test_set_cover_stops_when_every_negative_is_rejected():
+    # y = x0 AND x2: two one-literal clauses, each rejecting a different negative
+    A = np.array([[1, 0, 1, 0], [1, 1, 1, 1], [1, 0, 1, 1],
+                  [0, 1, 1, 0], [1, 1, 0, 0]])
+    y = np.array([True, True, True, False, False])
+    result = set_cover(ClauseSolver(CNFProblem.from_data(A, y)), 0.1, max_rules=5)
+    enabled = result.W[~result.W[:, -1]]
+    assert sorted(map(tuple, enabled[:, :-1].astype(int))) == [(0, 0, 1, 0), (1, 0, 0, 0)]
+    assert result.n_iter == 2
+    assert result.objective == pytest.approx(0.2)
+    assert predict_cnf(np.hstack([A, np.ones((5, 1))]), result.W).tolist() == y.tolist()
+
+
+def test_a_disabled_clause_is_cheaper_than_one_each_negative_hits_twice():
+    # Hamming loss: a negative with two selected active features pays 2, so
+    # (x0 OR x1) costs 2.2 at θ = 0.1 while disabling the clause costs 2.
+    A = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1], [0, 0, 1, 1], [1, 1, 0, 0]])
+    y = np.array([True, True, True, False, False])
+    result = set_cover(ClauseSolver(CNFProblem.from_data(A, y)), 0.1, max_rules=5)
+    assert result.W[:, -1].all() and result.objective == pytest.approx(2.0)
+
+
+def test_am_assignment_breaks_ties_by_the_nearest_cluster_centre():
+    # Clause 0 selects feature 0, clause 1 feature 1.
+    W = np.array([[True, False, False, False], [False, True, False, False]])
+    A_neg = np.array([[1, 0, 1, 1],   # count (1, 0): clause 1
+                      [0, 1, 0, 1],   # count (0, 1): clause 0
+                      [0, 0, 1, 1],   # tie (0, 0): centre of clause 0 is (0, .5, .5, 1)... nearest
+                      [0, 0, 0, 1]], dtype=np.float32)
+    w = np.ones(4)
+    assignment = assign_negatives(A_neg, w, W)
+    assert assignment[:2].tolist() == [1, 0]
+    # centres: clause 0 over rows {1,2,3} = (0, 1/3, 1/3, 1); clause 1 over {0,2,3} = (1/3, 0, 2/3, 1)
+    # row 2 = (0,0,1,1): l1 to c0 = 0+1/3+2/3 = 1, to c1 = 1/3+0+1/3 = 2/3 -> clause 1
+    # row 3 = (0,0,0,1): l1 to c0 = 2/3, to c1 = 1/3 + 2/3 = 1 -> clause 0
+    assert assignment[2:].tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("method", sorted(LEARNERS))
+def test_disable_cost_is_paid_by_disabled_clauses(method):
+    _, _, problem = random_problem(3, n=12, d=5)
+    result = LEARNERS[method](ClauseSolver(problem, disable_cost=0.7), 0.3, max_rules=3)
+    assert result.objective == pytest.approx(cnf_objective(problem, result.W, 0.3, 0.7))
