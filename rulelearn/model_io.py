@@ -1,0 +1,323 @@
+"""Model files: a fitted rule saved as JSON, loaded back, applied to a user's CSV file.
+
+A model file holds the rule (its literals name the user's own columns and values), the target
+column, the two class labels, the estimator's parameters, θ and a few facts about the training
+data::
+
+    {"format": "rulelearn-model", "format_version": 1, "rulelearn_version": "0.1.0",
+     "rule": {...}, "target": "status", "positive": 1, "negative": 0, "classes": [0, 1],
+     "features": [...], "params": {...}, "theta": 0.73,
+     "training": {"n_samples": 195, "accuracy": 0.92, "n_literals": 7, "n_clauses": 3},
+     "created": "2024-05-01T12:00:00+00:00"}
+
+Labels are stored as JSON values of their own type (an integer label stays an integer, a
+string label a string) and are matched to a CSV's text by value or by text, as the estimator
+does. Prediction from a model file needs only the :class:`~rulelearn.rules.Rule`: it reads the
+columns the rule uses, by name, from the raw CSV cells.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rulelearn import MODEL_FORMAT_VERSION, __version__
+from rulelearn.errors import DataError, ModelFileError, ParameterError
+from rulelearn.rules import Rule, values_equal
+
+#: The ``format`` entry of every model file.
+FORMAT_NAME = "rulelearn-model"
+
+
+# ------------------------------------------------------------------------------------------ saving
+
+def _native(value):
+    """``value`` as a JSON-native Python value (numpy scalars and arrays unwrapped)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return [_native(v) for v in value.tolist()]
+    if isinstance(value, dict):
+        return {str(k): _native(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_native(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def _same_label(a, b) -> bool:
+    return a == b or str(a) == str(b)
+
+
+def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=None) -> dict:
+    """The JSON document :func:`save_model` writes (see the module docstring).
+
+    ``positive`` defaults to the estimator's ``pos_label_`` and must match it if given.
+    With ``X`` and ``y`` (the training data), ``training`` also records the number of rows
+    and the training accuracy. ``extra``: more top-level entries (they may not replace ours).
+    """
+    rule = getattr(estimator, "rule_", None)
+    if not isinstance(rule, Rule):
+        raise ParameterError("save_model needs a fitted BooleanRuleClassifier (no rule_ yet)")
+    pos = estimator.pos_label_
+    if positive is not None and not _same_label(positive, pos):
+        raise ParameterError(f"positive={positive!r} is not the estimator's positive class "
+                             f"{pos!r}")
+    classes = [_native(c) for c in estimator.classes_]
+    negative = next(c for c in classes if not _same_label(c, _native(pos)))
+    training = {"n_samples": None, "accuracy": None}
+    if X is not None and y is not None:
+        training = {"n_samples": int(len(y)), "accuracy": float(estimator.score(X, y))}
+    training.update(n_literals=rule.n_literals, n_clauses=rule.n_clauses)
+    names = getattr(estimator, "feature_names_in_", None)
+    doc = {
+        "format": FORMAT_NAME,
+        "format_version": MODEL_FORMAT_VERSION,
+        "rulelearn_version": __version__,
+        "rule": rule.to_dict(),
+        "target": str(target),
+        "positive": _native(pos),
+        "negative": negative,
+        "classes": classes,
+        "features": None if names is None else [str(n) for n in names],
+        "params": _native(estimator.get_params()),
+        "theta": float(estimator.theta),
+        "training": training,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    for key, value in (extra or {}).items():
+        if key in doc:
+            raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
+        doc[key] = _native(value)
+    return doc
+
+
+def save_model(estimator, path, *, target: str, positive=None, X=None, y=None,
+               extra=None) -> Path:
+    """Write a fitted estimator's rule to ``path`` as a model file; returns the path.
+
+    The file is written to a temporary file in the same folder, then renamed over ``path``,
+    so a reader never sees half a file. ``OSError`` (e.g. the folder does not exist) is
+    raised as is. Arguments as in :func:`model_dict`.
+    """
+    path = Path(path)
+    text = json.dumps(model_dict(estimator, target=target, positive=positive, X=X, y=y,
+                                 extra=extra), indent=2, allow_nan=False) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+# ----------------------------------------------------------------------------------------- loading
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A model file, validated. ``predict`` needs only the columns in ``features``."""
+
+    rule: Rule
+    target: str
+    positive: object
+    negative: object
+    theta: float | None
+    method: str | None
+    training: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+    rulelearn_version: str = ""
+    created: str = ""
+    path: str = ""
+
+    @property
+    def form(self) -> str:
+        return self.rule.form
+
+    @property
+    def features(self) -> list[str]:
+        """The columns the rule reads (the only ones a CSV to predict on needs)."""
+        return self.rule.features
+
+    @property
+    def classes(self) -> list:
+        return [self.negative, self.positive]
+
+    def missing_columns(self, columns) -> list[str]:
+        present = set(map(str, columns))
+        return [name for name in self.features if name not in present]
+
+    def predict(self, X: pd.DataFrame) -> np.ndarray:
+        """Labels (object array): ``positive`` where the rule holds, ``negative`` elsewhere.
+
+        Raises :class:`DataError` naming every column of the rule that ``X`` lacks.
+        """
+        absent = self.missing_columns(X.columns)
+        if absent:
+            raise DataError(f"the data lacks {_plural(len(absent), 'column')} the rule uses: "
+                            f"{', '.join(map(repr, absent))}")
+        held = self.rule.evaluate(X)
+        out = np.empty(len(held), dtype=object)
+        out[:] = [self.positive if h else self.negative for h in held]
+        return out
+
+
+def _plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _is_label(value) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, (str, int, bool))
+
+
+def load_model(path) -> LoadedModel:
+    """Read and validate a model file written by :func:`save_model`.
+
+    Raises :class:`ModelFileError` when the file cannot be read, is not a rulelearn model
+    file, or has a model-format version this rulelearn does not read.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModelFileError(f"cannot read model file {path}: no such file") from None
+    except UnicodeDecodeError:
+        raise ModelFileError(f"{path} is not a rulelearn model file (not UTF-8 text)") from None
+    except OSError as exc:
+        raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
+
+    def bad(why):
+        return ModelFileError(f"{path} is not a rulelearn model file ({why})")
+
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise bad(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
+        raise bad(f"no \"format\": \"{FORMAT_NAME}\" entry")
+    version = doc.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise bad(f"bad format_version {version!r}")
+    written_by = doc.get("rulelearn_version", "unknown")
+    if version > MODEL_FORMAT_VERSION:
+        raise ModelFileError(
+            f"{path} has model format version {version} (written by rulelearn {written_by}); "
+            f"this rulelearn {__version__} reads version {MODEL_FORMAT_VERSION}: upgrade rulelearn")
+    if version != MODEL_FORMAT_VERSION:
+        raise ModelFileError(
+            f"{path} has model format version {version} (written by rulelearn {written_by}); "
+            f"this rulelearn {__version__} reads only version {MODEL_FORMAT_VERSION}: fit the "
+            f"model again")
+    try:
+        rule = Rule.from_dict(doc["rule"])
+    except KeyError:
+        raise bad("no rule") from None
+    except (TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise bad(f"bad rule: {exc}") from None
+    if not all(isinstance(lit.feature, str) for c in rule.clauses for lit in c.literals):
+        raise bad("bad rule")
+    for key in ("target", "positive", "negative"):
+        if key not in doc:
+            raise bad(f"no {key!r} entry")
+    target, positive, negative = doc["target"], doc["positive"], doc["negative"]
+    if not isinstance(target, str):
+        raise bad(f"bad target {target!r}")
+    if not (_is_label(positive) and _is_label(negative)) or _same_label(positive, negative):
+        raise bad(f"bad class labels {positive!r} and {negative!r}")
+    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+    theta = doc.get("theta")
+    training = doc.get("training") if isinstance(doc.get("training"), dict) else {}
+    return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
+                       theta=float(theta) if isinstance(theta, (int, float)) else None,
+                       method=params.get("method"), training=training, params=params,
+                       rulelearn_version=str(written_by), created=str(doc.get("created", "")),
+                       path=str(path))
+
+
+# -------------------------------------------------------------------------------- applying to CSV
+
+@dataclass(frozen=True)
+class CsvPrediction:
+    """A CSV file with a prediction column added, and the accuracy when it had the target."""
+
+    table: pd.DataFrame
+    column: str
+    n_rows: int
+    has_target: bool = False
+    accuracy: float | None = None
+    n_scored: int = 0
+    n_unknown_labels: int = 0
+
+    def summary(self, target: str) -> str:
+        """One line, e.g. ``303 rows predicted; accuracy 86.1 % against column 'disease'``."""
+        text = f"{_plural(self.n_rows, 'row')} predicted"
+        if not self.has_target:
+            return text + f" (no target column {target!r}, so no accuracy)"
+        if self.accuracy is None:
+            return text + f" (target column {target!r} has no labels, so no accuracy)"
+        text += f"; accuracy {100 * self.accuracy:.1f} % against column {target!r}"
+        notes = []
+        if self.n_scored < self.n_rows:
+            notes.append(f"on the {self.n_scored} rows that have a label")
+        if self.n_unknown_labels:
+            notes.append(f"{self.n_unknown_labels} of them with a label that is neither class "
+                         "of the model")
+        return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
+                missing_values=None) -> CsvPrediction:
+    """Apply ``model`` to the CSV file at ``path`` (header row required).
+
+    The returned table is the file's cells (leading/trailing spaces stripped), rows in file
+    order, plus ``column`` holding the predicted labels. ``missing_values`` are the cell
+    values read as missing (default: those of :func:`rulelearn.data.read_csv_dataset`).
+    If the file has the model's target column, the accuracy is computed on its labeled rows.
+    Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
+    already has a column named ``column``.
+    """
+    from rulelearn.data.parse import DEFAULT_MISSING, read_table
+
+    path = Path(path)
+    table = read_table(path, missing=())
+    if column in table.columns:
+        raise DataError(f"{path} already has a column {column!r}; choose another name for the "
+                        "prediction column (--column)")
+    absent = model.missing_columns(table.columns)
+    if absent:
+        raise DataError(f"{path} lacks {_plural(len(absent), 'column')} the rule uses: "
+                        f"{', '.join(map(repr, absent))}")
+    tokens = list(DEFAULT_MISSING if missing_values is None else missing_values)
+    cells = table.mask(table.isin(tokens))
+    predicted = model.predict(cells)
+    has_target = model.target in cells.columns
+    accuracy, n_scored, n_unknown = None, 0, 0
+    if has_target:
+        labels = cells[model.target].to_numpy()
+        scored = ~pd.isna(labels)
+        n_scored = int(scored.sum())
+        if n_scored:
+            right = [values_equal(a, p) for a, p in zip(labels[scored], predicted[scored])]
+            accuracy = float(np.mean(right))
+            n_unknown = sum(not (values_equal(a, model.positive) or
+                                 values_equal(a, model.negative)) for a in labels[scored])
+    out = table.copy()
+    out[column] = predicted
+    return CsvPrediction(out, column, len(out), has_target, accuracy, n_scored, n_unknown)
