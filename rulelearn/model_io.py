@@ -101,20 +101,30 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     return doc
 
 
+def model_json(estimator, *, target: str, positive=None, X=None, y=None, extra=None) -> str:
+    """:func:`model_dict` as the text of a model file."""
+    doc = model_dict(estimator, target=target, positive=positive, X=X, y=y, extra=extra)
+    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+
+
 def save_model(estimator, path, *, target: str, positive=None, X=None, y=None,
                extra=None) -> Path:
     """Write a fitted estimator's rule to ``path`` as a model file; returns the path.
 
-    The file is written to a temporary file in the same folder, then renamed over ``path``,
-    so a reader never sees half a file. ``OSError`` (e.g. the folder does not exist) is
-    raised as is. Arguments as in :func:`model_dict`.
+    Written atomically (:func:`write_text_atomic`): a reader never sees half a file.
+    ``OSError`` (e.g. the folder does not exist) is raised as is. Arguments as in
+    :func:`model_dict`.
     """
+    text = model_json(estimator, target=target, positive=positive, X=X, y=y, extra=extra)
+    return write_text_atomic(path, text)
+
+
+def write_text_atomic(path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to a temporary file in ``path``'s folder, then rename it to ``path``."""
     path = Path(path)
-    text = json.dumps(model_dict(estimator, target=target, positive=positive, X=X, y=y,
-                                 extra=extra), indent=2, allow_nan=False) + "\n"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
