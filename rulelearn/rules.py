@@ -110,7 +110,7 @@ class Literal:
 
 def values_equal(a, b) -> bool:
     """Equality of a data value and a literal's value; missing is never equal."""
-    if a is None or (isinstance(a, float) and math.isnan(a)):
+    if _is_missing(a):
         return False
     if a == b:
         return True
@@ -118,6 +118,16 @@ def values_equal(a, b) -> bool:
         return float(a) == float(b)
     except (TypeError, ValueError):
         return str(a) == str(b)
+
+
+def _is_missing(value) -> bool:
+    """None, NaN (any float type), ``pd.NA`` and ``pd.NaT``; never raises."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    try:
+        return bool(isinstance(value, (float, np.floating)) and math.isnan(value))
+    except TypeError:
+        return False
 
 
 def _parse_value(raw: str):
