@@ -14,6 +14,7 @@ for every column that had missing values in training.
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from dataclasses import dataclass
@@ -132,7 +133,11 @@ def _is_missing(value) -> bool:
 
 def _parse_value(raw: str):
     if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
-        return raw[1:-1].replace("\\'", "'")
+        try:  # the exact inverse of repr(), which printed it (backslashes, tabs, quotes)
+            value = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            value = None
+        return value if isinstance(value, str) else raw[1:-1].replace("\\'", "'")
     if raw in ("True", "False"):
         return raw == "True"
     try:
