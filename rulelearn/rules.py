@@ -140,11 +140,12 @@ def _parse_value(raw: str):
         return value if isinstance(value, str) else raw[1:-1].replace("\\'", "'")
     if raw in ("True", "False"):
         return raw == "True"
+    if re.fullmatch(r"[+-]?\d+", raw):  # exact, even beyond 2**53
+        return int(raw)
     try:
-        number = float(raw)
+        return float(raw)
     except ValueError:
         return raw
-    return int(number) if number.is_integer() and "." not in raw and "e" not in raw else number
 
 
 @dataclass(frozen=True)
