@@ -56,9 +56,7 @@ class Literal:
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Boolean array: where the literal holds on the rows of ``X``."""
-        if self.feature not in X.columns:
-            raise DataError(f"the data has no column {self.feature!r}, which the rule uses")
-        column = X[self.feature]
+        column = _column(X, self.feature)
         missing = column.isna().to_numpy()
         if self.op == "is missing":
             return missing
@@ -107,6 +105,16 @@ class Literal:
             raise ValueError(f"cannot parse a literal from {text!r}")
         feature, op, raw = match.groups()
         return cls(feature.strip(), op, _parse_value(raw.strip()))
+
+
+def _column(X: pd.DataFrame, feature: str) -> pd.Series:
+    """The column named ``feature``; a non-string name (``0``) matches its string (``"0"``)."""
+    if feature in X.columns:
+        return X[feature]
+    for name in X.columns:
+        if str(name) == feature:
+            return X[name]
+    raise DataError(f"the data has no column {feature!r}, which the rule uses")
 
 
 def values_equal(a, b) -> bool:
