@@ -29,6 +29,8 @@ def _write(path, text):
               help="The label column (default: the last column).")
 @click.option("--positive", "-p", metavar="VALUE", default=None,
               help="The class the rule predicts (default: the minority class).")
+@click.option("--drop", "-d", metavar="COLUMN", multiple=True,
+              help="Leave this column out of the features, e.g. an identifier (repeatable).")
 @click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
               help="Block coordinate descent, alternating minimization, set covering, "
                    "or one clause.")
@@ -49,7 +51,7 @@ def _write(path, text):
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
-def fit(data, target, positive, method, form, rules, theta, max_iter, thresholds, cv, seed,
+def fit(data, target, positive, drop, method, form, rules, theta, max_iter, thresholds, cv, seed,
         save):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
@@ -63,6 +65,10 @@ def fit(data, target, positive, method, form, rules, theta, max_iter, thresholds
 
     dataset = read_csv_dataset(data, target=target, positive=positive)
     target = target if target is not None else _target_name(data, dataset)
+    dataset = _drop_columns(dataset, drop, target)
+    for column in _identifier_like(dataset.X):
+        click.echo(f"note: column {column!r} has a different value in every row (an "
+                   f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, form=form, max_rules=rules,
                                       max_iter=max_iter, n_thresholds=thresholds,
                                       pos_label=dataset.positive)
@@ -96,6 +102,34 @@ def _target_name(data, dataset):
     header = pd.read_csv(data, nrows=0, encoding="utf-8-sig", skipinitialspace=True).columns
     features = set(map(str, dataset.X.columns))
     return next(c for c in reversed([str(h).strip() for h in header]) if c not in features)
+
+
+def _drop_columns(dataset, drop, target):
+    import dataclasses
+
+    from rulelearn.errors import DataError
+
+    for column in drop:
+        if column == target:
+            raise DataError(f"--drop {column}: that is the target column")
+        if column not in dataset.X.columns:
+            raise DataError(f"--drop {column}: no such feature column in {dataset.source} "
+                            f"(features: {', '.join(map(str, dataset.X.columns))})")
+    if not drop:
+        return dataset
+    X = dataset.X.drop(columns=list(drop))
+    if X.shape[1] == 0:
+        raise DataError("--drop left no feature column")
+    return dataclasses.replace(dataset, X=X)
+
+
+def _identifier_like(X):
+    """Categorical columns with a distinct value in every row (of at least 20 rows)."""
+    import pandas as pd
+
+    return [c for c in X.columns
+            if len(X) >= 20 and not pd.api.types.is_numeric_dtype(X[c])
+            and X[c].nunique(dropna=False) == len(X)]
 
 
 def _count(n, word):
