@@ -154,6 +154,8 @@ class LoadedModel:
     rulelearn_version: str = ""
     created: str = ""
     path: str = ""
+    #: Cell values read as missing in training (None: the defaults).
+    missing_values: tuple | None = None
 
     @property
     def form(self) -> str:
@@ -254,11 +256,16 @@ def load_model(path) -> LoadedModel:
     params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
     theta = doc.get("theta")
     training = doc.get("training") if isinstance(doc.get("training"), dict) else {}
+    missing = doc.get("missing_values")
+    if missing is not None and (not isinstance(missing, list)
+                                or not all(isinstance(m, str) for m in missing)):
+        raise bad(f"bad missing_values {missing!r}")
     return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
                        theta=float(theta) if isinstance(theta, (int, float)) else None,
                        method=params.get("method"), training=training, params=params,
                        rulelearn_version=str(written_by), created=str(doc.get("created", "")),
-                       path=str(path))
+                       path=str(path),
+                       missing_values=None if missing is None else tuple(missing))
 
 
 # -------------------------------------------------------------------------------- applying to CSV
@@ -298,7 +305,8 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
     order, plus ``column`` holding the predicted labels. ``missing_values`` are the cell
-    values read as missing (default: those of :func:`rulelearn.data.read_csv_dataset`).
+    values read as missing (default: the model's, else those of
+    :func:`rulelearn.data.read_csv_dataset`).
     If the file has the model's target column, the accuracy is computed on its labeled rows.
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column``.
@@ -314,7 +322,9 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     if absent:
         raise DataError(f"{path} lacks {_plural(len(absent), 'column')} the rule uses: "
                         f"{', '.join(map(repr, absent))}")
-    tokens = list(DEFAULT_MISSING if missing_values is None else missing_values)
+    if missing_values is None:
+        missing_values = DEFAULT_MISSING if model.missing_values is None else model.missing_values
+    tokens = list(missing_values)
     cells = table.mask(table.isin(tokens))
     predicted = model.predict(cells)
     has_target = model.target in cells.columns

@@ -24,11 +24,14 @@ def _write(path, text):
 
 
 @click.command()
-@click.argument("data", type=click.Path(dir_okay=False))
+@click.argument("data", type=click.Path())
 @click.option("--target", "-t", metavar="COLUMN", default=None,
               help="The label column (default: the last column).")
 @click.option("--positive", "-p", metavar="VALUE", default=None,
               help="The class the rule predicts (default: the minority class).")
+@click.option("--missing", metavar="TOKEN", multiple=True,
+              help="Also read this cell value as missing (repeatable; always missing: empty, "
+                   "NA, NaN, nan, ?, null, None).")
 @click.option("--drop", "-d", metavar="COLUMN", multiple=True,
               help="Leave this column out of the features, e.g. an identifier (repeatable).")
 @click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
@@ -51,7 +54,7 @@ def _write(path, text):
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
-def fit(data, target, positive, drop, method, form, rules, theta, max_iter, thresholds, cv, seed,
+def fit(data, target, positive, missing, drop, method, form, rules, theta, max_iter, thresholds, cv, seed,
         save):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
@@ -59,11 +62,13 @@ def fit(data, target, positive, drop, method, form, rules, theta, max_iter, thre
     accuracy. The target must have exactly two classes; the positive class is always printed.
     """
     from rulelearn.data import read_csv_dataset
+    from rulelearn.data.parse import DEFAULT_MISSING
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import model_json
     from rulelearn.tuning import fit_select_theta
 
-    dataset = read_csv_dataset(data, target=target, positive=positive)
+    missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
+    dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing)
     target = target if target is not None else _target_name(data, dataset)
     dataset = _drop_columns(dataset, drop, target)
     for column in _identifier_like(dataset.X):
@@ -87,7 +92,7 @@ def fit(data, target, positive, drop, method, form, rules, theta, max_iter, thre
     click.echo(rule.describe(dataset.positive, target))
     click.echo(f"training accuracy: {100 * model.score(dataset.X, dataset.y):.1f} %")
     if save:
-        extra = {"data": str(data)}
+        extra = {"data": str(data), "missing_values": missing}
         if selection is not None:
             extra["theta_selection"] = {"thetas": selection.thetas, "n_folds": selection.n_folds,
                                         "mean_errors": selection.mean_errors, "seed": seed}
@@ -149,8 +154,8 @@ def _data_line(path, dataset, target, *, given):
 
 
 @click.command()
-@click.argument("model", type=click.Path(dir_okay=False))
-@click.argument("data", type=click.Path(dir_okay=False))
+@click.argument("model", type=click.Path())
+@click.argument("data", type=click.Path())
 @click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="Where to write the CSV (- is standard output).")
 @click.option("--column", metavar="NAME", default="prediction", show_default=True,
