@@ -2,7 +2,8 @@
 
 Numeric columns give ``x <= t`` and ``x > t`` for the interior quantiles
 ``k / (n_thresholds + 1)``, ``k = 1..n_thresholds`` of the training values
-(10 thresholds, as in the paper; repeated thresholds are dropped). Each
+(10 thresholds, as in the paper; quantiles that split the training values the
+same way give one threshold, so a discrete column gets fewer). Each
 threshold is written as the shortest decimal at or above the quantile that
 splits the training data the same way and stays in the lower half of the gap
 to the next training value, so rules print as ``age <= 54.5`` and evaluate
@@ -45,21 +46,35 @@ def short_threshold(q: float, upper: float) -> float:
 
 
 def numeric_thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
-    """Distinct split points ``t`` for ``x <= t`` from interior quantiles of ``values``."""
-    distinct = np.unique(values[~np.isnan(values)])
+    """Distinct split points ``t`` for ``x <= t`` from interior quantiles of ``values``.
+
+    The quantile of level ``k / (n_thresholds + 1)`` (linear interpolation, numpy's
+    default) sits at position ``h = (n - 1) k / (n_thresholds + 1)`` of the sorted
+    values, so it splits them as ``x <= sorted[floor(h)]``. ``floor(h)`` is found in
+    exact integer arithmetic: the floating-point quantile can land a rounding error
+    below a data value it equals and would move that value to the wrong side.
+    Quantiles that split the training values the same way give one threshold.
+    """
+    finite = np.sort(values[~np.isnan(values)])
+    distinct = np.unique(finite)
     if len(distinct) < 2:
         return np.empty(0)
-    quantiles = np.quantile(values[~np.isnan(values)],
-                            np.arange(1, n_thresholds + 1) / (n_thresholds + 1))
-    thresholds = []
-    for q in quantiles:
-        above = np.searchsorted(distinct, q, side="right")
+    n, parts = len(finite), n_thresholds + 1
+    levels = np.arange(1, n_thresholds + 1)
+    lowest = {}  # first distinct value above the split -> lowest quantile making that split
+    with np.errstate(invalid="ignore"):  # inf - inf where a column holds infinities
+        quantiles = np.quantile(finite, levels / parts)
+    for k, q in zip(levels, quantiles):
+        at = float(finite[(n - 1) * int(k) // parts])
+        above = int(np.searchsorted(distinct, at, side="right"))
         if above >= len(distinct):  # x <= q holds for every training value
             continue
-        thresholds.append(short_threshold(float(q), float(distinct[above])))
-    if not thresholds:  # more than n/(n+1) of the values sit at the maximum
-        thresholds.append(short_threshold(float(distinct[-2]), float(distinct[-1])))
-    return np.unique(thresholds)
+        q = float(q) if at <= q < distinct[above] else at
+        lowest[above] = min(q, lowest.get(above, q))
+    if not lowest:  # more than n/(n+1) of the values sit at the maximum
+        lowest[len(distinct) - 1] = float(distinct[-2])
+    return np.asarray([short_threshold(q, float(distinct[above]))
+                       for above, q in sorted(lowest.items())])
 
 
 def is_categorical(column: pd.Series) -> bool:
