@@ -171,15 +171,15 @@ def predict(model, data, output, column):
 
     loaded = load_model(model)
     result = predict_csv(loaded, data, column=column)
-    rule = loaded.rule
-    click.echo(f"model: {click.format_filename(model)} ({loaded.form.upper()} rule, "
-               f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}; "
-               f"target {loaded.target!r}, positive class {loaded.positive})", err=True)
     text = result.table.to_csv(index=False, lineterminator="\n")
     if output == "-":
         click.echo(text, nl=False)
     else:
         _write(output, text)
+    rule = loaded.rule
+    click.echo(f"model: {click.format_filename(model)} ({loaded.form.upper()} rule, "
+               f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}; "
+               f"target {loaded.target!r}, positive class {loaded.positive})", err=True)
     click.echo(result.summary(loaded.target), err=True)
     if output != "-":
         click.echo(f"written: {output}", err=True)
