@@ -1,0 +1,251 @@
+"""Literal / Clause / Rule: evaluation (incl. missing values), size, str <-> parse, JSON."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulelearn.errors import DataError
+from rulelearn.rules import Clause, Literal, Rule
+
+
+@pytest.fixture
+def frame():
+    return pd.DataFrame({
+        "age": [30.0, 54.5, np.nan, 70.0],
+        "thal": ["fixed", "normal", None, "fixed"],
+        "code": ["7", "8", "7", np.nan],  # numbers stored as text, e.g. read from a CSV
+        "n": [1, 2, 3, 4],
+    })
+
+
+def held(literal_text, X):
+    return Literal.parse(literal_text).evaluate(X).tolist()
+
+
+# ------------------------------------------------------------------------ literal evaluation
+
+@pytest.mark.parametrize("text, expected", [
+    ("age <= 54.5", [True, True, False, False]),
+    ("age > 54.5", [False, False, False, True]),
+    ("age == 70", [False, False, False, True]),
+    ("age != 70", [True, True, False, False]),
+    ("age is missing", [False, False, True, False]),
+    ("age is not missing", [True, True, False, True]),
+    ("thal == 'fixed'", [True, False, False, True]),
+    ("thal != 'fixed'", [False, True, False, False]),
+    ("thal is missing", [False, False, True, False]),
+    ("thal is not missing", [True, True, False, True]),
+    ("n <= 2", [True, True, False, False]),
+    ("n != 2", [True, False, True, True]),
+])
+def test_literal_evaluate(frame, text, expected):
+    assert held(text, frame) == expected
+
+
+def test_every_comparison_with_a_missing_value_is_false(frame):
+    for text in ("age <= 1e9", "age > -1e9", "age == 1", "age != 1",
+                 "thal == 'fixed'", "thal != 'fixed'"):
+        assert held(text, frame)[2] is False, text
+    for text in ("code == 7", "code != 7", "code <= 100", "code > -100", "code != 'x'"):
+        assert held(text, frame)[3] is False, text
+
+
+def test_numbers_stored_as_text_compare_with_numbers_in_the_literal(frame):
+    assert held("code == 7", frame) == [True, False, True, False]
+    assert held("code == 7.0", frame) == [True, False, True, False]
+    assert held("code != 7", frame) == [False, True, False, False]
+    assert held("code <= 7.5", frame) == [True, False, True, False]
+    assert held("code > 7.5", frame) == [False, True, False, False]
+    assert held("code == '7'", frame) == [True, False, True, False]
+    # and the other way round: a number in the data, text in the literal
+    assert held("n == '2'", frame) == [False, True, False, False]
+
+
+def test_pandas_na_in_a_string_column_is_missing():
+    X = pd.DataFrame({"s": pd.array(["a", None, "b"], dtype="string"),
+                      "i": pd.array([1, None, 3], dtype="Int64"),
+                      "o": pd.Series(["a", pd.NA, "b"], dtype=object)})
+    assert held("s == 'a'", X) == [True, False, False]
+    assert held("s != 'a'", X) == [False, False, True]
+    assert held("o != 'a'", X) == [False, False, True]
+    assert held("i == 1", X) == [True, False, False]
+    assert held("i != 1", X) == [False, False, True]
+    assert held("i <= 2", X) == [True, False, False]
+    assert held("i is missing", X) == [False, True, False]
+
+
+def test_categorical_dtype_and_unknown_column():
+    X = pd.DataFrame({"c": pd.Categorical(["x", "y", None, "x"])})
+    assert held("c == 'x'", X) == [True, False, False, True]
+    assert held("c != 'x'", X) == [False, True, False, False]
+    with pytest.raises(DataError, match="no column 'missing_col'"):
+        Literal("missing_col", "<=", 1).evaluate(X)
+
+
+def test_non_string_column_labels_match_their_string_name():
+    X = pd.DataFrame({0: [1.0, 5.0], 1: ["a", "b"]})
+    assert held("0 <= 2", X) == [True, False]
+    assert held("1 == 'b'", X) == [False, True]
+
+
+def test_negate_is_exact_on_non_missing_values(frame):
+    for text in ("age <= 54.5", "thal == 'fixed'", "code == 7", "age is missing"):
+        literal = Literal.parse(text)
+        both = literal.evaluate(frame) | literal.negate().evaluate(frame)
+        either = literal.evaluate(frame) & literal.negate().evaluate(frame)
+        assert not either.any()
+        if not text.endswith("missing"):
+            assert both.tolist() == frame[literal.feature].notna().tolist()
+        else:
+            assert both.all()
+    assert Literal("a", "<=", 1).negate() == Literal("a", ">", 1)
+    assert Literal("a", "is missing").negate() == Literal("a", "is not missing")
+
+
+def test_unknown_operator_is_refused():
+    with pytest.raises(ValueError, match="unknown literal operator '<'"):
+        Literal("a", "<", 1)
+
+
+# ------------------------------------------------------------------------ str <-> parse
+
+@pytest.mark.parametrize("literal, text", [
+    (Literal("age", "<=", 54.5), "age <= 54.5"),
+    (Literal("age", ">", -3), "age > -3"),
+    (Literal("age", "<=", 2.0), "age <= 2"),
+    (Literal("x", "<=", 1.5e-07), "x <= 1.5e-07"),
+    (Literal("x", ">", -2.5e30), "x > -2.5e+30"),
+    (Literal("thal", "==", "fixed"), "thal == 'fixed'"),
+    (Literal("thal", "!=", "it's"), "thal != \"it's\""),
+    (Literal("chol", "is missing"), "chol is missing"),
+    (Literal("blood pressure", "is not missing"), "blood pressure is not missing"),
+    (Literal("flag", "==", True), "flag == True"),
+    (Literal("x", "==", np.int64(3)), "x == 3"),
+    (Literal("x", "<=", np.float32(0.5)), "x <= 0.5"),
+])
+def test_literal_prints_as_expected(literal, text):
+    assert str(literal) == text
+
+
+@pytest.mark.parametrize("value", [
+    54.5, -3, 0, 7, -0.25, 1.5e-07, -2.5e30, 1e22, 0.1 + 0.2, 10**17 + 1, -(10**30) + 1,
+    float("inf"), "fixed", "it's", 'say "hi"', "a'b\"c", "a\\b", "tab\there", "", "7", "ünï",
+    True, False,
+])
+def test_literal_round_trips_through_its_string(value):
+    for op in ("==", "!=", "<=", ">") if not isinstance(value, str) else ("==", "!="):
+        literal = Literal("my col", op, value)
+        back = Literal.parse(str(literal))
+        assert back == literal
+        assert type(back.value) is type(value) or isinstance(value, float) and value.is_integer()
+
+
+def test_parse_types_of_numbers():
+    assert type(Literal.parse("x <= 3").value) is int
+    assert type(Literal.parse("x <= 3.0").value) is float
+    assert type(Literal.parse("x <= 1e5").value) is float
+    assert Literal.parse("x <= 1E5").value == 100000.0
+    assert Literal.parse("x == 'it\\'s'").value == "it's"
+    assert Literal.parse("  age   <=   5  ") == Literal("age", "<=", 5)
+    with pytest.raises(ValueError, match="cannot parse a literal"):
+        Literal.parse("age is big")
+
+
+# ------------------------------------------------------------------------ rules
+
+A, B, C = Literal("a", "==", 1), Literal("b", "==", 1), Literal("c", "==", 1)
+TRUTH = pd.DataFrame([(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)],
+                     columns=["a", "b", "c"])
+
+
+def test_dnf_and_cnf_against_a_truth_table():
+    dnf = Rule("dnf", (Clause((A, B)), Clause((C,))))  # (a AND b) OR c
+    cnf = Rule("cnf", (Clause((A, B)), Clause((C,))))  # (a OR b) AND c
+    a, b, c = (TRUTH[k].to_numpy() == 1 for k in "abc")
+    assert dnf.evaluate(TRUTH).tolist() == ((a & b) | c).tolist()
+    assert cnf.evaluate(TRUTH).tolist() == ((a | b) & c).tolist()
+    assert dnf.evaluate(TRUTH).tolist() == [False, True, False, True, False, True, True, True]
+    assert cnf.evaluate(TRUTH).tolist() == [False, False, False, True, False, True, False, True]
+
+
+def test_empty_rules_and_empty_clauses():
+    n = len(TRUTH)
+    assert Rule("dnf", ()).evaluate(TRUTH).tolist() == [False] * n
+    assert Rule("cnf", ()).evaluate(TRUTH).tolist() == [True] * n
+    assert str(Rule("dnf", ())) == "FALSE" and str(Rule("cnf", ())) == "TRUE"
+    # an empty AND-clause in a DNF is true; an empty OR-clause in a CNF is false
+    assert Rule("dnf", (Clause(()),)).evaluate(TRUTH).tolist() == [True] * n
+    assert Rule("cnf", (Clause(()),)).evaluate(TRUTH).tolist() == [False] * n
+    assert Clause(()).evaluate(TRUTH, "and").tolist() == [True] * n
+    assert Clause(()).evaluate(TRUTH, "or").tolist() == [False] * n
+    assert Rule("dnf", (Clause(()), Clause((A,)))).evaluate(TRUTH).all()
+    assert not Rule("cnf", (Clause(()), Clause((A,)))).evaluate(TRUTH).any()
+
+
+def test_size_and_features():
+    rule = Rule("dnf", (Clause((Literal("age", "<=", 50), Literal("thal", "==", "fixed"))),
+                        Clause((Literal("age", ">", 60),)), Clause(())))
+    assert rule.n_clauses == 3
+    assert rule.n_literals == 3
+    assert rule.features == ["age", "thal"]
+    assert Rule("cnf", ()).n_literals == 0 and Rule("cnf", ()).features == []
+
+
+def test_form_is_checked():
+    with pytest.raises(ValueError, match="form must be 'cnf' or 'dnf', got 'DNF'"):
+        Rule("DNF", ())
+
+
+RULES = [
+    Rule("dnf", (Clause((Literal("age", "<=", 54.5), Literal("thal", "==", "fixed"))),
+                 Clause((Literal("chol", "is missing"),)))),
+    Rule("cnf", (Clause((Literal("age", ">", -3), Literal("sex", "!=", "it's"))),
+                 Clause((Literal("x (cm)", "<=", 1.5e-07),)))),
+    Rule("dnf", (Clause((Literal("age", "<=", 54.5),)),)),
+    Rule("cnf", (Clause((Literal("a", "==", "(b)"), Literal("c", "is not missing"))),)),
+    Rule("dnf", (Clause(()), Clause((A, B)))),
+    Rule("cnf", (Clause((A,)), Clause(()))),
+    Rule("dnf", ()),
+    Rule("cnf", ()),
+]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=str)
+def test_rule_round_trips_through_its_string(rule):
+    assert Rule.parse(str(rule), rule.form) == rule
+
+
+def test_rule_prints_clauses_in_parentheses():
+    assert str(RULES[0]) == "(age <= 54.5 AND thal == 'fixed') OR (chol is missing)"
+    assert str(RULES[2]) == "age <= 54.5"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=str)
+def test_rule_round_trips_through_json(rule):
+    assert Rule.from_dict(json.loads(json.dumps(rule.to_dict()))) == rule
+
+
+def test_numpy_scalars_survive_json():
+    rule = Rule("dnf", (Clause((Literal("a", "<=", np.float64(2.5)), Literal("b", "==", np.int64(3)),
+                                Literal("c", "==", np.str_("x")), Literal("d", "==", np.bool_(True)))),))
+    data = json.loads(json.dumps(rule.to_dict()))
+    back = Rule.from_dict(data)
+    assert back == rule
+    assert [type(lit["value"]) for lit in data["clauses"][0]] == [float, int, str, bool]
+
+
+def test_describe_lists_every_literal_and_the_outcome():
+    rule = RULES[0]
+    text = rule.describe(positive="sick", target="diagnosis")
+    for clause in rule.clauses:
+        for literal in clause.literals:
+            assert str(literal) in text
+    lines = text.splitlines()
+    assert lines[0].startswith("IF  1. age <= 54.5")
+    assert lines[-1] == "THEN diagnosis = sick"
+    assert any(line.startswith("OR  2. chol is missing") for line in lines)
+    assert rule.describe().splitlines()[-1] == "THEN predict positive"
+    assert Rule("dnf", ()).describe(1).startswith("never predict 1")
+    assert Rule("cnf", ()).describe(1).startswith("always predict 1")
