@@ -76,7 +76,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     negative = next(c for c in classes if not _same_label(c, _native(pos)))
     training = {"n_samples": None, "accuracy": None}
     if X is not None and y is not None:
-        training = {"n_samples": int(len(y)), "accuracy": float(estimator.score(X, y))}
+        training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
     training.update(n_literals=rule.n_literals, n_clauses=rule.n_clauses)
     names = getattr(estimator, "feature_names_in_", None)
     doc = {
@@ -99,6 +99,14 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
             raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
         doc[key] = _native(value)
     return doc
+
+
+def accuracy(estimator, X, y) -> float:
+    """Share of rows of ``X`` whose prediction equals ``y``.
+
+    Unlike scikit-learn's ``score``, it accepts float class labels (e.g. 0.5 / 1.5).
+    """
+    return float(np.mean(np.asarray(estimator.predict(X)) == np.asarray(y)))
 
 
 def model_json(estimator, *, target: str, positive=None, X=None, y=None, extra=None) -> str:

@@ -52,7 +52,8 @@ def select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: int 
     y = np.asarray(y)
     k = n_folds(y, cv)
     errors = np.zeros((k, len(thetas)))
-    for fold, (train, valid) in enumerate(stratified_folds(y, k, seed)):
+    codes = np.unique(y, return_inverse=True)[1]  # the same folds; float labels allowed
+    for fold, (train, valid) in enumerate(stratified_folds(codes, k, seed)):
         models = fit_candidates(estimator, _rows(X, train), y[train], "theta", thetas)
         errors[fold] = [error_rate(m, _rows(X, valid), y[valid]) for m in models]
     mean = [float(e) for e in errors.mean(axis=0)]

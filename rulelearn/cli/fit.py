@@ -64,7 +64,7 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     from rulelearn.data import read_csv_dataset
     from rulelearn.data.parse import DEFAULT_MISSING
     from rulelearn.estimator import BooleanRuleClassifier
-    from rulelearn.model_io import model_json
+    from rulelearn.model_io import accuracy, model_json
     from rulelearn.tuning import fit_select_theta
 
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
@@ -90,7 +90,7 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     click.echo(f"rule ({form.upper()}, {method}, R = {rules}): "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
     click.echo(rule.describe(dataset.positive, target))
-    click.echo(f"training accuracy: {100 * model.score(dataset.X, dataset.y):.1f} %")
+    click.echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
     if save:
         extra = {"data": str(data), "missing_values": missing}
         if selection is not None:

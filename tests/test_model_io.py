@@ -1,0 +1,203 @@
+"""Model files: save, load, validation, label types, prediction from a CSV."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulelearn import MODEL_FORMAT_VERSION, __version__
+from rulelearn.data import read_csv_dataset
+from rulelearn.errors import DataError, ModelFileError, ParameterError
+from rulelearn.estimator import BooleanRuleClassifier
+from rulelearn.model_io import accuracy, load_model, model_dict, predict_csv, save_model
+from rulelearn.rules import Rule
+
+
+def planted_csv(path, labels=(0, 1), n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=n).round(3), rng.normal(size=n).round(3)
+    c = rng.choice(["red", "blue", "green"], n)
+    y = np.where((a > 0.3) | ((b < -0.5) & (c == "red")), labels[1], labels[0])
+    pd.DataFrame({"a": a, "b": b, "c": c, "y": y}).to_csv(path, index=False)
+    return path
+
+
+def fitted(tmp_path, labels=(0, 1), **params):
+    ds = read_csv_dataset(planted_csv(tmp_path / "d.csv", labels))
+    params = {"max_rules": 3, "theta": 0.5, **params}
+    model = BooleanRuleClassifier(pos_label=ds.positive, **params).fit(ds.X, ds.y)
+    return ds, model
+
+
+@pytest.mark.parametrize("labels", [(0, 1), ("no", "yes"), (2, 7), (-1.5, 2.5)])
+def test_round_trip_keeps_labels_and_their_types(tmp_path, labels):
+    ds, model = fitted(tmp_path, labels)
+    path = save_model(model, tmp_path / "m.json", target="y", X=ds.X, y=ds.y)
+    loaded = load_model(path)
+    assert loaded.rule == model.rule_
+    assert loaded.target == "y" and loaded.form == "dnf" and loaded.method == "bcd"
+    assert loaded.theta == 0.5
+    assert type(loaded.positive) is type(ds.positive.item() if hasattr(ds.positive, "item")
+                                          else ds.positive)
+    assert loaded.positive == ds.positive
+    assert {loaded.positive, loaded.negative} == set(labels)
+    assert loaded.training == {"n_samples": 60, "accuracy": accuracy(model, ds.X, ds.y),
+                               "n_literals": model.rule_.n_literals,
+                               "n_clauses": model.rule_.n_clauses}
+    assert loaded.features == model.rule_.features
+    assert list(loaded.predict(ds.X)) == list(model.predict(ds.X))
+
+
+def test_file_content(tmp_path):
+    ds, model = fitted(tmp_path, ("no", "yes"))
+    doc = json.loads(save_model(model, tmp_path / "m.json", target="y",
+                                extra={"data": "d.csv"}).read_text())
+    assert doc["format"] == "rulelearn-model"
+    assert doc["format_version"] == MODEL_FORMAT_VERSION
+    assert doc["rulelearn_version"] == __version__
+    assert doc["positive"] == ds.positive and doc["classes"] == ["no", "yes"]
+    assert doc["params"]["max_rules"] == 3 and doc["data"] == "d.csv"
+    assert doc["features"] == ["a", "b", "c"]
+    assert doc["training"]["n_samples"] is None  # no X, y given
+    assert Rule.from_dict(doc["rule"]) == model.rule_
+    assert doc["created"][:2] == "20"
+
+
+def test_save_refuses_unfitted_or_inconsistent_input(tmp_path):
+    with pytest.raises(ParameterError, match="fitted"):
+        save_model(BooleanRuleClassifier(), tmp_path / "m.json", target="y")
+    _, model = fitted(tmp_path)
+    with pytest.raises(ParameterError, match="positive"):
+        model_dict(model, target="y", positive=0)
+    assert model_dict(model, target="y", positive="1")["positive"] == 1  # matched by text
+    with pytest.raises(ParameterError, match="rule"):
+        model_dict(model, target="y", extra={"rule": 1})
+
+
+def test_save_is_atomic_and_leaves_no_temp_file(tmp_path):
+    _, model = fitted(tmp_path)
+    target = tmp_path / "m.json"
+    target.write_text("old")
+    save_model(model, target, target="y")
+    assert load_model(target).rule == model.rule_
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "m.json"]
+    with pytest.raises(OSError):
+        save_model(model, tmp_path / "no" / "m.json", target="y")
+    assert not (tmp_path / "no").exists()
+
+
+def test_empty_and_cnf_rules_round_trip(tmp_path):
+    ds, model = fitted(tmp_path, theta=1000.0)  # too costly to use any literal
+    assert model.rule_.n_clauses == 0
+    loaded = load_model(save_model(model, tmp_path / "m.json", target="y"))
+    assert (loaded.predict(ds.X) == loaded.negative).all()
+    ds, model = fitted(tmp_path, form="cnf", theta=0.2)
+    loaded = load_model(save_model(model, tmp_path / "m.json", target="y"))
+    assert loaded.form == "cnf" and loaded.rule == model.rule_
+    assert list(loaded.predict(ds.X)) == list(model.predict(ds.X))
+
+
+def write_model(tmp_path, doc):
+    path = tmp_path / "m.json"
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return path
+
+
+@pytest.fixture
+def good_doc(tmp_path):
+    _, model = fitted(tmp_path)
+    return model_dict(model, target="y")
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda d: "{not json", r"not a rulelearn model file \(not JSON"),
+    (lambda d: [1, 2], r'not a rulelearn model file \(no "format"'),
+    (lambda d: {**d, "format": "sklearn"}, "not a rulelearn model file"),
+    (lambda d: {k: v for k, v in d.items() if k != "format_version"}, "bad format_version"),
+    (lambda d: {**d, "format_version": "1"}, "bad format_version"),
+    (lambda d: {**d, "format_version": MODEL_FORMAT_VERSION + 1, "rulelearn_version": "9.0"},
+     f"version {MODEL_FORMAT_VERSION + 1} \\(written by rulelearn 9.0\\); this rulelearn "
+     f"{__version__} reads version {MODEL_FORMAT_VERSION}: upgrade"),
+    (lambda d: {**d, "format_version": 0}, f"reads only version {MODEL_FORMAT_VERSION}"),
+    (lambda d: {k: v for k, v in d.items() if k != "rule"}, "no rule"),
+    (lambda d: {**d, "rule": {"form": "xnf", "clauses": []}}, "bad rule"),
+    (lambda d: {**d, "rule": {"form": "dnf", "clauses": [[{"feature": "a", "op": "~"}]]}},
+     "bad rule"),
+    (lambda d: {**d, "rule": {"form": "dnf", "clauses": 3}}, "bad rule"),
+    (lambda d: {k: v for k, v in d.items() if k != "positive"}, "no 'positive'"),
+    (lambda d: {**d, "negative": d["positive"]}, "bad class labels"),
+    (lambda d: {**d, "positive": [1]}, "bad class labels"),
+    (lambda d: {**d, "target": 3}, "bad target"),
+])
+def test_load_refuses_bad_files(tmp_path, good_doc, change, match):
+    with pytest.raises(ModelFileError, match=match) as info:
+        load_model(write_model(tmp_path, change(dict(good_doc))))
+    assert "\n" not in str(info.value)
+
+
+def test_load_refuses_unreadable_files(tmp_path):
+    with pytest.raises(ModelFileError, match="cannot read model file .*: no such file"):
+        load_model(tmp_path / "absent.json")
+    with pytest.raises(ModelFileError, match="cannot read model file"):
+        load_model(tmp_path)
+    (tmp_path / "bin").write_bytes(b"\x89PNG\xff\xfe\x00")
+    with pytest.raises(ModelFileError, match="not a rulelearn model file"):
+        load_model(tmp_path / "bin")
+
+
+def test_predict_names_missing_columns(tmp_path):
+    ds, model = fitted(tmp_path)
+    loaded = load_model(save_model(model, tmp_path / "m.json", target="y"))
+    with pytest.raises(DataError, match="lacks 1 column the rule uses: 'a'"):
+        loaded.predict(ds.X.drop(columns="a"))
+
+
+def test_predict_csv_needs_only_the_rule_columns_and_scores_labels(tmp_path):
+    ds, model = fitted(tmp_path, ("no", "yes"))
+    loaded = load_model(save_model(model, tmp_path / "m.json", target="y"))
+    raw = pd.read_csv(tmp_path / "d.csv", dtype=str)
+    expected = model.predict(ds.X)
+
+    keep = raw[loaded.features]
+    keep.to_csv(tmp_path / "p.csv", index=False)
+    out = predict_csv(loaded, tmp_path / "p.csv")
+    assert list(out.table.columns) == [*loaded.features, "prediction"]
+    assert list(out.table["prediction"]) == list(expected)
+    assert not out.has_target and out.accuracy is None
+    assert "no target column 'y'" in out.summary("y")
+
+    labeled = raw.copy()
+    labeled.loc[0, "y"] = ""        # unlabeled row: not scored
+    labeled.loc[1, "y"] = "maybe"   # not a class: scored as wrong
+    labeled.to_csv(tmp_path / "q.csv", index=False)
+    out = predict_csv(loaded, tmp_path / "q.csv")
+    assert out.n_scored == 59 and out.n_unknown_labels == 1
+    right = np.asarray(labeled["y"][2:]) == expected[2:]
+    assert out.accuracy == pytest.approx(right.sum() / 59)
+    assert "on the 59 rows that have a label" in out.summary("y")
+    assert list(out.table["y"][:2]) == ["", "maybe"]  # cells written back as they were
+
+    with pytest.raises(DataError, match="already has a column 'prediction'"):
+        predict_csv(loaded, _with_prediction(tmp_path, raw))
+    with pytest.raises(DataError, match="already has a column 'y'"):
+        predict_csv(loaded, tmp_path / "d.csv", column="y")
+    with pytest.raises(DataError, match="lacks 2 columns the rule uses"):
+        raw.drop(columns=["a", "c"]).to_csv(tmp_path / "r.csv", index=False)
+        predict_csv(loaded, tmp_path / "r.csv")
+
+
+def _with_prediction(tmp_path, raw):
+    raw.assign(prediction=1).to_csv(tmp_path / "s.csv", index=False)
+    return tmp_path / "s.csv"
+
+
+def test_labels_compared_by_value(tmp_path):
+    ds, model = fitted(tmp_path, (0, 1))
+    loaded = load_model(save_model(model, tmp_path / "m.json", target="y"))
+    raw = pd.read_csv(tmp_path / "d.csv", dtype=str)
+    raw["y"] = raw["y"].map({"0": "0.0", "1": " 1"})  # the same labels, written differently
+    raw.to_csv(tmp_path / "p.csv", index=False)
+    out = predict_csv(loaded, tmp_path / "p.csv")
+    assert out.accuracy == pytest.approx(model.score(ds.X, ds.y))
+    assert out.n_unknown_labels == 0
