@@ -34,13 +34,14 @@ from rulelearn.rules import Literal, values_equal
 
 def short_threshold(q: float, upper: float) -> float:
     """The shortest decimal ``t`` with ``q <= t < upper`` in the lower half of ``[q, upper)``."""
-    limit = q + (upper - q) / 2
     q_dec = Decimal(q)
     for places in range(-15, 18):
         step = Decimal(1).scaleb(-places)
         candidate = (q_dec / step).to_integral_value(rounding=ROUND_CEILING) * step
         value = float(candidate)
-        if q <= value <= limit and value < upper:
+        # compare the two distances, not value and a rounded midpoint q + (upper - q) / 2,
+        # which can sit an ulp past the true midpoint
+        if q <= value < upper and value - q <= upper - value:
             return value
     return float(q)
 
