@@ -122,6 +122,8 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                 values = sorted({v for v in column.dropna()}, key=str)
                 if len(values) == 2 and not missing:
                     values = values[:1]
+                elif len(values) == 1:  # "x == v" is "x is not missing" on the training data
+                    values = []
                 literals = [lit for v in values for lit in self._pair(name, "==", v)]
                 kind = "categorical"
             else:
@@ -162,7 +164,8 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                 high = numbers[:, None] > np.asarray(values, dtype=float)[None, :]
             else:
                 text = column.astype(object).to_numpy()
-                low = np.column_stack([_equals(text, v) for v in values])
+                low = np.column_stack([_equals(text, v) for v in values] or
+                                      [np.zeros((len(X), 0), dtype=bool)])
                 high = ~low
             low &= ~isna[:, None]
             high &= ~isna[:, None]
