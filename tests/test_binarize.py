@@ -1,0 +1,299 @@
+"""QuantileBinarizer: thresholds, categorical and missing literals, transform == evaluate, sklearn."""
+
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.pipeline import Pipeline
+from sklearn.tree import DecisionTreeClassifier
+
+from rulelearn.binarize import QuantileBinarizer, numeric_thresholds, short_threshold
+from rulelearn.rules import Literal
+
+
+def fit(X, **params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning unless a test expects one
+        return QuantileBinarizer(**params).fit(X)
+
+
+def exact_quantile(sorted_values, level: Fraction) -> Fraction:
+    """numpy's default (linear) quantile in exact arithmetic."""
+    n = len(sorted_values)
+    h = (n - 1) * level
+    lo = h.numerator // h.denominator
+    hi = min(lo + 1, n - 1)
+    low = Fraction(sorted_values[lo])
+    return low + (h - lo) * (Fraction(sorted_values[hi]) - low)
+
+
+# ------------------------------------------------------------------------ numeric thresholds
+
+def test_many_distinct_values_give_ten_thresholds_and_twenty_literals():
+    X = pd.DataFrame({"age": np.linspace(20, 80, 200)})
+    binarizer = fit(X)
+    assert len(binarizer.literals_) == 20
+    ops = [lit.op for lit in binarizer.literals_]
+    assert ops == ["<=", ">"] * 10
+    thresholds = [lit.value for lit in binarizer.literals_[::2]]
+    assert thresholds == sorted(thresholds) and len(set(thresholds)) == 10
+    assert [lit.value for lit in binarizer.literals_[1::2]] == thresholds
+
+
+def test_n_thresholds_and_negations():
+    X = pd.DataFrame({"x": np.arange(100.0)})
+    assert len(fit(X, n_thresholds=4).literals_) == 8
+    assert [lit.op for lit in fit(X, n_thresholds=4, negations=False).literals_] == ["<="] * 4
+    with pytest.raises(ValueError, match="'n_thresholds' parameter of QuantileBinarizer"):
+        QuantileBinarizer(n_thresholds=0).fit(X)
+
+
+def test_thresholds_split_training_values_as_the_exact_quantiles_do():
+    """Property test: each threshold t splits like one exact quantile q, every quantile
+    split (except "everything") is represented once, and t lies in [q, next value)."""
+    rng = np.random.default_rng(20160601)
+    for trial in range(400):
+        n = int(rng.integers(2, 80))
+        kind = trial % 4
+        if kind == 0:
+            x = rng.integers(-5, 8, size=n).astype(float)
+        elif kind == 1:
+            x = np.round(rng.normal(size=n) * 10, int(rng.integers(0, 3)))
+        elif kind == 2:
+            x = rng.exponential(size=n) * 10.0 ** rng.integers(-6, 7)
+        else:
+            x = np.repeat(rng.normal(size=4), rng.integers(1, 30, size=4))[:n]
+            n = len(x)
+        if trial % 5 == 0:
+            x = np.where(rng.random(n) < 0.2, np.nan, x)
+        finite = np.sort(x[~np.isnan(x)])
+        thresholds = numeric_thresholds(x, 10)
+        if len(np.unique(finite)) < 2:
+            assert len(thresholds) == 0
+            continue
+        exact = sorted(Fraction(v) for v in finite)
+        wanted = {}
+        for k in range(1, 11):
+            q = exact_quantile(exact, Fraction(k, 11))
+            split = tuple(v <= q for v in exact)
+            if not all(split):
+                wanted.setdefault(split, q)
+        got = [tuple(v <= Fraction(t) for v in exact) for t in thresholds]
+        assert len(got) == len(set(got)), (x, thresholds)  # one threshold per split
+        if wanted:
+            assert set(got) == set(wanted), (x, thresholds)
+        for t, split in zip(thresholds, got):
+            # at or above the lowest quantile making this split, in the lower half of the
+            # gap up to the next training value (up to the float rounding of the quantile)
+            q = float(wanted[split])
+            upper = float(min(v for v in exact if v > Fraction(t)))
+            slack = 1e-12 * max(1.0, abs(q))
+            assert q - slack <= t < upper, (x, t, q, upper)
+            assert t - q <= upper - t + slack, (x, t, q, upper)
+
+
+def test_float_quantile_rounding_does_not_move_a_value_across_the_threshold():
+    # 56 values: the 3/11 and 6/11 quantiles are exactly x[15] and x[30], but numpy's
+    # float quantile returns 14.999999999999998 and 29.999999999999996
+    x = np.arange(56.0)
+    thresholds = numeric_thresholds(x, 10)
+    assert thresholds.tolist() == [5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0]
+    assert [int((x <= t).sum()) for t in thresholds] == [6, 11, 16, 21, 26, 31, 36, 41, 46, 51]
+
+
+def test_short_threshold_is_short_and_in_the_lower_half_of_the_gap():
+    assert short_threshold(54.25, 55.0) == 54.3
+    assert short_threshold(54.25, 54.75) == 54.3
+    assert short_threshold(54.21, 54.3) == 54.22
+    assert short_threshold(3.0, 4.0) == 3.0
+    assert short_threshold(1234.5, 2000.0) == 1300.0
+    assert short_threshold(0.0, 1.0) == 0.0
+    assert short_threshold(2.9999999999999996, 3.0) == 2.9999999999999996
+    assert short_threshold(-1.37, -1.0) == -1.3
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        q = float(rng.normal() * 10.0 ** rng.integers(-8, 9))
+        upper = q + float(rng.exponential() * 10.0 ** rng.integers(-8, 9))
+        if upper <= q:
+            continue
+        t = short_threshold(q, upper)
+        assert q <= t < upper
+        assert t - q <= upper - t
+
+
+def test_discrete_column_gets_one_threshold_per_gap():
+    X = pd.DataFrame({"x": [0, 1, 2, 3]})
+    binarizer = fit(X)
+    assert len(binarizer.literals_) == 6
+    assert [(lit.op, lit.value) for lit in binarizer.literals_[::2]] == \
+        [("<=", 0.3), ("<=", 1.1), ("<=", 2.2)]
+    assert [lit.value for lit in fit(pd.DataFrame({"x": [1.0, 3.0]})).literals_] == [2.0, 2.0]
+    repeated = fit(pd.DataFrame({"x": np.arange(100) % 4}))
+    assert [lit.value for lit in repeated.literals_[::2]] == [0, 1, 2]
+
+
+def test_mostly_one_value_still_gives_a_split():
+    X = pd.DataFrame({"x": [0.0] * 30 + [1.0]})
+    assert [str(lit) for lit in fit(X).literals_] == ["x <= 0", "x > 0"]
+
+
+def test_boolean_column_is_numeric():
+    X = pd.DataFrame({"b": [True, False, True]})
+    assert [str(lit) for lit in fit(X).literals_] == ["b <= 0.2", "b > 0.2"]
+
+
+# ------------------------------------------------------------------------ categorical, missing
+
+def test_categorical_three_values_give_six_literals():
+    X = pd.DataFrame({"thal": ["normal", "fixed", "reversible", "fixed"]})
+    assert [str(lit) for lit in fit(X).literals_] == [
+        "thal == 'fixed'", "thal != 'fixed'", "thal == 'normal'", "thal != 'normal'",
+        "thal == 'reversible'", "thal != 'reversible'"]
+
+
+def test_two_valued_categorical_without_missing_gives_one_pair():
+    X = pd.DataFrame({"sex": ["m", "f", "f"]})
+    assert [str(lit) for lit in fit(X).literals_] == ["sex == 'f'", "sex != 'f'"]
+
+
+def test_category_and_string_dtypes_are_categorical():
+    X = pd.DataFrame({"c": pd.Categorical(["a", "b", "c"]),
+                      "s": pd.array(["a", "b", "c"], dtype="string")})
+    assert [lit.op for lit in fit(X).literals_] == ["==", "!="] * 6
+
+
+def test_missing_values_add_the_two_missing_literals():
+    X = pd.DataFrame({"sex": ["m", None, "f"], "age": [1.0, 2.0, np.nan]})
+    names = [str(lit) for lit in fit(X).literals_]
+    assert names == ["sex == 'f'", "sex != 'f'", "sex == 'm'", "sex != 'm'",
+                     "sex is missing", "sex is not missing",
+                     "age <= 1.1", "age > 1.1", "age is missing", "age is not missing"]
+
+
+@pytest.mark.parametrize("column", [[3.0, 3.0, 3.0], ["a", "a", "a"], [np.nan] * 3, [None] * 3])
+def test_constant_or_empty_column_is_dropped_with_a_warning(column):
+    X = pd.DataFrame({"keep": [1.0, 2.0, 3.0], "bad": column})
+    with pytest.warns(UserWarning, match=r"dropped 1 constant or empty column\(s\): bad"):
+        binarizer = QuantileBinarizer().fit(X)
+    assert {lit.feature for lit in binarizer.literals_} == {"keep"}
+    assert binarizer.transform(X).shape == (3, len(binarizer.literals_))
+
+
+@pytest.mark.parametrize("column", [["a", None, "a"], [3.0, np.nan, 3.0]])
+def test_one_value_and_missing_gives_the_missing_literals_only(column):
+    X = pd.DataFrame({"c": column})
+    binarizer = fit(X)
+    assert [str(lit) for lit in binarizer.literals_] == ["c is missing", "c is not missing"]
+    assert binarizer.transform(X).tolist() == [[0, 1], [1, 0], [0, 1]]
+
+
+# ------------------------------------------------------------------------ transform
+
+@pytest.fixture
+def train():
+    rng = np.random.default_rng(3)
+    n = 60
+    return pd.DataFrame({
+        "age": np.where(rng.random(n) < 0.1, np.nan, rng.normal(50, 10, n).round(1)),
+        "thal": rng.choice(["normal", "fixed", "reversible", None], n),
+        "sex": rng.choice(["m", "f"], n),
+        "count": rng.integers(0, 4, n),
+        "code": rng.choice(["7", "8", "9"], n),  # digits as text stay categorical
+        "s": pd.array(rng.choice(["a", "b", None], n), dtype="string"),
+    })
+
+
+@pytest.fixture
+def new_data():
+    return pd.DataFrame({
+        "age": [np.nan, -1e9, 1e9, 50.0],
+        "thal": ["unseen", None, "fixed", "normal"],
+        "sex": [None, "x", "m", "f"],  # missing and unseen, though training had neither
+        "count": [-5, 100, 2, 0],
+        "code": [7, "8", None, "nine"],
+        "s": pd.array([None, "zzz", "a", "b"], dtype="string"),
+    })
+
+
+def test_transform_matches_literal_evaluation(train, new_data):
+    binarizer = fit(train)
+    for X in (train, new_data):
+        B = binarizer.transform(X)
+        assert B.dtype == np.uint8 and B.shape == (len(X), len(binarizer.literals_))
+        for j, literal in enumerate(binarizer.literals_):
+            assert B[:, j].tolist() == literal.evaluate(X).astype(int).tolist(), str(literal)
+
+
+def test_transform_on_new_data_exact_rows(train, new_data):
+    binarizer = fit(train)
+    names = list(binarizer.get_feature_names_out())
+    B = binarizer.transform(new_data)
+    column = {name: B[:, j].tolist() for j, name in enumerate(names)}
+    assert column["thal is missing"] == [0, 1, 0, 0]
+    assert column["thal == 'fixed'"] == [0, 0, 1, 0]
+    assert column["thal != 'fixed'"] == [1, 0, 0, 1]  # unseen category: != holds, missing: not
+    assert column["sex == 'f'"] == [0, 0, 0, 1]
+    assert column["sex != 'f'"] == [0, 1, 1, 0]
+    assert column["code == '7'"] == [1, 0, 0, 0]
+    low = [j for j, name in enumerate(names) if name.startswith("age <=")]
+    high = [j for j, name in enumerate(names) if name.startswith("age >")]
+    assert B[0, low + high].sum() == 0  # missing age: every comparison false
+    assert B[1, low].all() and not B[1, high].any()  # far below the training range
+    assert B[2, high].all() and not B[2, low].any()  # far above
+
+
+def test_fitted_on_training_data_only(train, new_data):
+    binarizer = fit(train)
+    before = list(binarizer.literals_)
+    binarizer.transform(new_data)
+    binarizer.transform(pd.concat([new_data] * 20, ignore_index=True))
+    assert binarizer.literals_ == before
+    assert fit(train).literals_ == before
+
+
+def test_unknown_column_at_transform(train):
+    binarizer = fit(train)
+    with pytest.raises(ValueError, match="column 'age' seen in fit is missing"):
+        binarizer.transform(train.drop(columns="age"))
+
+
+def test_numpy_input_names_columns_x0_x1():
+    X = np.column_stack([np.arange(20.0), np.arange(20.0) % 2])
+    binarizer = fit(X)
+    assert binarizer.n_features_in_ == 2
+    assert binarizer.feature_names_in_.tolist() == ["x0", "x1"]
+    assert {lit.feature for lit in binarizer.literals_} == {"x0", "x1"}
+    assert binarizer.transform(X).shape == (20, 22)
+
+
+def test_integer_column_labels(train):
+    X = pd.DataFrame({0: np.arange(30.0), 1: ["a", "b", "c"] * 10})
+    binarizer = fit(X)
+    B = binarizer.transform(X)
+    for j, literal in enumerate(binarizer.literals_):
+        assert B[:, j].tolist() == literal.evaluate(X).astype(int).tolist()
+
+
+def test_get_feature_names_out(train):
+    binarizer = fit(train)
+    names = binarizer.get_feature_names_out()
+    assert names.tolist() == [str(lit) for lit in binarizer.literals_]
+    assert [Literal.parse(name) for name in names] == binarizer.literals_
+
+
+def test_inside_a_pipeline_and_clone(train):
+    y = (train["age"].fillna(0) > 50).to_numpy()
+    pipe = Pipeline([("bin", QuantileBinarizer(n_thresholds=3)),
+                     ("tree", DecisionTreeClassifier(random_state=0))])
+    pipe.fit(train, y)
+    assert pipe.score(train, y) == 1.0  # "age > t" at the median separates y exactly
+    assert len(pipe.named_steps["bin"].literals_) == len(fit(train, n_thresholds=3).literals_)
+    copy = clone(pipe)
+    assert copy.get_params()["bin__n_thresholds"] == 3
+    assert not hasattr(copy.named_steps["bin"], "literals_")
+    copy.set_params(bin__n_thresholds=5).fit(train, y)
+    assert copy.named_steps["bin"].n_thresholds == 5
+    assert pipe.named_steps["bin"].n_thresholds == 3
