@@ -128,7 +128,7 @@ def save_model(estimator, path, *, target: str, positive=None, X=None, y=None,
 
 
 def write_text_atomic(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to a temporary file in ``path``'s folder, then rename it to ``path``."""
+    """Write ``text`` (UTF-8) to a temporary file in ``path``'s folder, then rename it."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

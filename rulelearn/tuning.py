@@ -1,9 +1,10 @@
 """Choosing θ for a single fit: stratified K-fold CV over a log grid, then a refit on all data.
 
 This is what ``rulelearn fit`` does without ``--theta``. The benchmark's nested protocol lives
-in :mod:`rulelearn.selection`; both use the same folds (:func:`~rulelearn.selection.stratified_folds`),
-the same θ path (one LP model per fold serves the whole grid) and the same tie rule (equal mean
-validation errors go to the larger θ, the sparser rule).
+in :mod:`rulelearn.selection`; both use the same folds
+(:func:`~rulelearn.selection.stratified_folds`), the same θ path (one LP model per fold serves
+the whole grid) and the same tie rule (equal mean validation errors go to the larger θ, the
+sparser rule).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class ThetaSelection:
         return self.mean_errors[self.thetas.index(self.theta)]
 
     def describe(self) -> str:
-        """E.g. ``chosen by 5-fold stratified CV over 8 values in [0.0001, 50]; CV error 17.2 %``."""
+        """E.g. ``chosen by 5-fold stratified CV over 8 values in [0.0001, 50]; CV error 9.1 %``."""
         return (f"chosen by {self.n_folds}-fold stratified CV over {len(self.thetas)} values in "
                 f"[{min(self.thetas):g}, {max(self.thetas):g}]; CV error "
                 f"{100 * self.cv_error:.1f} %")

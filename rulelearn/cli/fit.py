@@ -54,8 +54,8 @@ def _write(path, text):
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
-def fit(data, target, positive, missing, drop, method, form, rules, theta, max_iter, thresholds, cv, seed,
-        save):
+def fit(data, target, positive, missing, drop, method, form, rules, theta, max_iter, thresholds,
+        cv, seed, save):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     Prints the rule in your own column names and values, its size and its training
@@ -149,8 +149,8 @@ def _data_line(path, dataset, target, *, given):
     why = "given by --positive" if given else "the minority class"
     return (f"data: {click.format_filename(path)} ({_count(len(dataset.y), 'row')}, "
             f"{_count(dataset.X.shape[1], 'feature')}); target {target!r}, "
-            f"positive class {dataset.positive} ({int(is_pos.sum())} rows, {why}), "
-            f"negative {negative} ({int((~is_pos).sum())} rows)")
+            f"positive class {dataset.positive} ({_count(int(is_pos.sum()), 'row')}, {why}), "
+            f"negative {negative} ({_count(int((~is_pos).sum()), 'row')})")
 
 
 @click.command()

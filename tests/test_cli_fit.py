@@ -1,0 +1,349 @@
+"""``rulelearn fit`` and ``rulelearn predict`` through Click's test runner."""
+
+import importlib
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from rulelearn import MODEL_FORMAT_VERSION
+from rulelearn.cli import main
+from rulelearn.data import read_csv_dataset
+from rulelearn.estimator import FORMS, METHODS, BooleanRuleClassifier
+
+FAST = ["--theta", "0.5", "--rules", "3"]
+
+
+def planted(n=60, labels=(0, 1), seed=0):
+    """a > 0.3 OR (b < -0.5 AND c == red) -> labels[1]; the positive class is the minority."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=n).round(3), rng.normal(size=n).round(3)
+    c = rng.choice(["red", "blue", "green"], n)
+    y = np.where((a > 0.3) | ((b < -0.5) & (c == "red")), labels[1], labels[0])
+    return pd.DataFrame({"a": a, "b": b, "c": c, "y": y})
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """Invoke ``rulelearn ARGS...`` in ``tmp_path``."""
+    monkeypatch.chdir(tmp_path)
+
+    def invoke(*args):
+        return CliRunner().invoke(main, [str(a) for a in args])
+    return invoke
+
+
+@pytest.fixture
+def data(tmp_path):
+    planted().to_csv(tmp_path / "d.csv", index=False)
+    return tmp_path / "d.csv"
+
+
+def assert_one_line_error(result, *words, usage=False):
+    """Non-zero exit, no traceback, exactly one ``Error:`` line on stderr naming ``words``."""
+    assert result.exit_code == (2 if usage else 1), (result.exit_code, result.output)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        repr(result.exception)
+    assert "Traceback" not in result.stderr + result.stdout
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1, result.stderr
+    if not usage:  # library errors: the one line is all there is
+        assert result.stderr.strip() == errors[0]
+    for word in words:
+        assert word in errors[0], (word, errors[0])
+    return errors[0]
+
+
+def test_cli_choices_follow_the_estimator():
+    fit_module = importlib.import_module("rulelearn.cli.fit")
+    assert set(fit_module.METHODS) == set(METHODS)
+    assert set(fit_module.FORMS) == set(FORMS)
+
+
+# ------------------------------------------------------------------------------------------- fit
+
+def test_fit_prints_data_rule_size_and_accuracy(run, data):
+    r = run("fit", data, *FAST)
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    ds = read_csv_dataset(data)
+    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=1).fit(ds.X, ds.y)
+    n_pos = int((ds.y == 1).sum())
+    assert out.splitlines()[0] == (
+        f"data: {data} (60 rows, 3 features); target 'y', positive class 1 "
+        f"({n_pos} rows, the minority class), negative 0 ({60 - n_pos} rows)")
+    assert "theta = 0.5 (given)" in out
+    rule = model.rule_
+    assert (f"rule (DNF, bcd, R = 3): {rule.n_clauses} clauses, {rule.n_literals} literals"
+            in out)
+    assert rule.describe(1, "y") in out and "THEN y = 1" in out
+    assert f"training accuracy: {100 * model.score(ds.X, ds.y):.1f} %" in out
+    assert r.stderr == ""
+
+
+def test_fit_chooses_theta_by_cv(run, data):
+    r = run("fit", data, "--rules", "2")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.stdout.splitlines() if x.startswith("theta = "))
+    assert "(chosen by 5-fold stratified CV over 8 values in [0.0001, 50]; CV error " in line
+
+
+def test_fit_cv_folds_shrink_to_the_minority_class(run, tmp_path):
+    df = planted(40)
+    df["y"] = 0
+    df.loc[:2, "y"] = 1  # 3 positives
+    df.to_csv(tmp_path / "few.csv", index=False)
+    r = run("fit", "few.csv", "--rules", "1", "--cv", "10")
+    assert r.exit_code == 0, r.output
+    assert "chosen by 3-fold stratified CV" in r.stdout
+
+
+def test_fit_options_target_positive_form_method(run, tmp_path):
+    df = planted(labels=("healthy", "sick"))
+    df = df[["y", "a", "b", "c"]].rename(columns={"y": "status"})  # target not last
+    df.to_csv(tmp_path / "s.csv", index=False)
+    r = run("fit", "s.csv", "--target", "status", "--positive", "healthy", "--form", "cnf",
+            "--method", "sc", *FAST)
+    assert r.exit_code == 0, r.output
+    assert "target 'status', positive class healthy (" in r.stdout
+    assert "given by --positive" in r.stdout
+    assert "rule (CNF, sc, R = 3)" in r.stdout and "THEN status = healthy" in r.stdout
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_fit_every_method(run, data, method):
+    r = run("fit", data, "--method", method, *FAST)
+    assert r.exit_code == 0, r.output
+    assert f"(DNF, {method}, R = 3)" in r.stdout
+
+
+def test_fit_drop_and_identifier_note(run, tmp_path):
+    df = planted()
+    df.insert(0, "id", [f"row{i}" for i in range(len(df))])
+    df.to_csv(tmp_path / "i.csv", index=False)
+    r = run("fit", "i.csv", *FAST)
+    assert r.exit_code == 0, r.output
+    assert "note: column 'id' has a different value in every row" in r.stderr
+    assert "(60 rows, 4 features)" in r.stdout
+    r = run("fit", "i.csv", "--drop", "id", *FAST)
+    assert r.exit_code == 0 and r.stderr == ""
+    assert "(60 rows, 3 features)" in r.stdout
+
+
+def test_fit_missing_token_and_mostly_text_column(run, tmp_path):
+    df = planted().astype({"a": object})
+    df.loc[3, "a"] = "n/a"
+    df.to_csv(tmp_path / "m.csv", index=False)
+    assert_one_line_error(run("fit", "m.csv", *FAST), "'a'", "non-numeric", "'n/a'")
+    r = run("fit", "m.csv", "--missing", "n/a", *FAST, "--save", "model.json")
+    assert r.exit_code == 0, r.output
+    assert "n/a" in json.loads((tmp_path / "model.json").read_text())["missing_values"]
+    r = run("predict", "model.json", "m.csv")
+    assert r.exit_code == 0, r.output
+    # a column that is mostly text is categorical
+    df = planted()
+    df["c"] = df["c"].where(np.arange(len(df)) % 10 != 0, "7")
+    df.to_csv(tmp_path / "cat.csv", index=False)
+    assert run("fit", "cat.csv", *FAST).exit_code == 0
+
+
+def test_fit_float_labels(run, tmp_path):
+    planted(labels=(0.5, 1.5)).to_csv(tmp_path / "f.csv", index=False)
+    r = run("fit", "f.csv", "--rules", "2", "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    assert "positive class 1.5" in r.stdout
+    r = run("predict", "m.json", "f.csv")
+    assert r.exit_code == 0, r.output
+    assert set(pd.read_csv(io.StringIO(r.stdout)).prediction) <= {0.5, 1.5}
+
+
+# -------------------------------------------------------------------------- fit -> save -> predict
+
+@pytest.mark.parametrize("labels", [(0, 1), ("benign", "malignant")])
+def test_round_trip_fit_save_predict(run, tmp_path, labels):
+    df = planted(labels=labels)
+    df.to_csv(tmp_path / "d.csv", index=False)
+    r = run("fit", "d.csv", *FAST, "--save", "model.json")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.rstrip().endswith("saved: model.json")
+
+    # the estimator on the same data gives the same predictions
+    ds = read_csv_dataset(tmp_path / "d.csv")
+    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=ds.positive).fit(ds.X, ds.y)
+    expected = [str(v) for v in model.predict(ds.X)]
+
+    # new rows, in a shuffled order, to stdout
+    new = planted(30, labels=labels, seed=5).sample(frac=1, random_state=2)
+    new.to_csv(tmp_path / "new.csv", index=False)
+    r = run("predict", "model.json", "new.csv")
+    assert r.exit_code == 0, r.output
+    out = pd.read_csv(io.StringIO(r.stdout), dtype=str)
+    assert list(out.columns) == ["a", "b", "c", "y", "prediction"]
+    assert list(out["a"]) == list(new["a"].astype(str))  # rows in input order
+    truth = [str(v) for v in model.predict(read_csv_dataset(tmp_path / "new.csv").X)]
+    assert list(out["prediction"]) == truth
+    assert set(out["prediction"]) <= {str(v) for v in labels}
+    acc = np.mean(np.asarray(truth) == new["y"].astype(str).to_numpy())
+    assert f"30 rows predicted; accuracy {100 * acc:.1f} % against column 'y'" in r.stderr
+
+    # the training file, to a file
+    r = run("predict", "model.json", "d.csv", "-o", "out.csv")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == "" and "written: out.csv" in r.stderr
+    out = pd.read_csv(tmp_path / "out.csv", dtype=str)
+    assert list(out["prediction"]) == expected
+    assert list(out["y"]) == [str(v) for v in df["y"]]  # rows in order
+
+
+def test_predict_needs_only_the_rule_columns(run, tmp_path, data):
+    run("fit", data, *FAST, "--save", "model.json")
+    rule_columns = json.loads((tmp_path / "model.json").read_text())["rule"]["clauses"]
+    used = sorted({lit["feature"] for clause in rule_columns for lit in clause})
+    pd.read_csv(data)[used].to_csv(tmp_path / "few.csv", index=False)
+    r = run("predict", "model.json", "few.csv")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == ",".join(used + ["prediction"])
+    assert "no target column 'y', so no accuracy" in r.stderr
+
+
+def test_predict_column_option(run, tmp_path, data):
+    run("fit", data, *FAST, "--save", "model.json")
+    pd.read_csv(data).assign(prediction=1).to_csv(tmp_path / "p.csv", index=False)
+    r = run("predict", "model.json", "p.csv", "--column", "rule_says")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0].endswith(",prediction,rule_says")
+
+
+# ------------------------------------------------------------------------------------ bad input
+
+def csv(tmp_path, name, text):
+    (tmp_path / name).write_text(text)
+    return name
+
+
+def three_classes(tmp_path):
+    df = planted()
+    df.loc[:5, "y"] = 2
+    df.to_csv(tmp_path / "x.csv", index=False)
+    return "x.csv"
+
+
+def one_class(tmp_path):
+    planted().assign(y="a").to_csv(tmp_path / "x.csv", index=False)
+    return "x.csv"
+
+
+def all_missing(tmp_path):
+    planted().assign(c="").to_csv(tmp_path / "x.csv", index=False)
+    return "x.csv"
+
+
+def junk(tmp_path):
+    df = planted().astype({"b": object})
+    df.loc[7, "b"] = "1,5"
+    df.to_csv(tmp_path / "x.csv", index=False)
+    return "x.csv"
+
+
+def unlabeled(tmp_path):
+    planted().astype({"y": object}).assign(y=lambda d: d.y.where(d.index != 4, "")).to_csv(
+        tmp_path / "x.csv", index=False)
+    return "x.csv"
+
+
+def one_positive(tmp_path):
+    planted().assign(y=lambda d: (d.index == 0).astype(int)).to_csv(tmp_path / "x.csv",
+                                                                    index=False)
+    return "x.csv"
+
+
+def good(tmp_path):
+    planted().to_csv(tmp_path / "x.csv", index=False)
+    return "x.csv"
+
+
+@pytest.mark.parametrize("make, extra, words", [
+    (lambda p: "absent.csv", FAST, ["cannot read absent.csv", "no such file"]),
+    (lambda p: ".", FAST, ["cannot read .", "directory"]),
+    (lambda p: csv(p, "x.csv", ""), FAST, ["x.csv is empty"]),
+    (lambda p: csv(p, "x.csv", "a,b,y\n"), FAST, ["x.csv has a header but no data rows"]),
+    (lambda p: csv(p, "x.csv", "a\n1\n2\n"), FAST, ["1 column"]),
+    (good, [*FAST, "--target", "yy"], ["no target column 'yy'", "did you mean 'y'"]),
+    (good, [*FAST, "--target", "zzz"], ["no target column 'zzz'", "columns: a, b, c, y"]),
+    (one_class, FAST, ["target 'y' has 1 class (a)", "exactly 2"]),
+    (three_classes, FAST, ["target 'y' has 3 classes (0, 1, 2)", "binarize"]),
+    (all_missing, FAST, ["'c'", "all missing"]),
+    (junk, FAST, ["column 'b'", "non-numeric", "'1,5'", "row 8"]),
+    (unlabeled, FAST, ["target 'y' is missing in 1 data row(s) (5)"]),
+    (good, [*FAST, "--positive", "maybe"], ["positive class 'maybe'", "values: 0, 1"]),
+    (good, [*FAST, "--drop", "zzz"], ["--drop zzz", "no such feature column"]),
+    (good, [*FAST, "--drop", "y"], ["--drop y", "target"]),
+    (good, [*FAST, "--drop", "a", "--drop", "b", "--drop", "c"], ["no feature column"]),
+    (one_positive, ["--rules", "2"], ["class 1 has only 1 row", "--theta"]),
+    (good, [*FAST, "--save", "no/such/folder/m.json"], ["cannot write no/such/folder/m.json",
+                                                        "No such file or directory"]),
+])
+def test_fit_bad_input(run, tmp_path, make, extra, words):
+    assert_one_line_error(run("fit", make(tmp_path), *extra), *words)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--theta", "-0.1"], ["'--theta'", "-0.1", "x>=0"]),
+    (["--rules", "0"], ["'--rules'", "0", "x>=1"]),
+    (["--method", "xyz"], ["'--method'", "'xyz'"]),
+    (["--cv", "1"], ["'--cv'"]),
+])
+def test_fit_bad_option(run, data, args, words):
+    assert_one_line_error(run("fit", data, *args), *words, usage=True)
+
+
+@pytest.fixture
+def saved(run, tmp_path, data):
+    r = run("fit", data, *FAST, "--save", "model.json")
+    assert r.exit_code == 0, r.output
+    return json.loads((tmp_path / "model.json").read_text())
+
+
+def model_file(tmp_path, content):
+    path = tmp_path / "bad.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return "bad.json"
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p, d: "absent.json", ["cannot read model file absent.json: no such file"]),
+    (lambda p, d: ".", ["cannot read model file .", "directory"]),
+    (lambda p, d: model_file(p, "a,b\n1,2\n"),
+     ["bad.json is not a rulelearn model file (not JSON"]),
+    (lambda p, d: model_file(p, {"coef": [1, 2]}),
+     ["bad.json is not a rulelearn model file", "format"]),
+    (lambda p, d: model_file(p, {**d, "format_version": MODEL_FORMAT_VERSION + 1,
+                                 "rulelearn_version": "9.9"}),
+     [f"version {MODEL_FORMAT_VERSION + 1}", "rulelearn 9.9", f"reads version "
+      f"{MODEL_FORMAT_VERSION}", "upgrade"]),
+    (lambda p, d: model_file(p, {**d, "format_version": 0}),
+     ["version 0", f"only version {MODEL_FORMAT_VERSION}", "fit the model again"]),
+    (lambda p, d: model_file(p, {**d, "rule": {"form": "dnf"}}), ["not a rulelearn model file"]),
+])
+def test_predict_bad_model(run, tmp_path, data, saved, make, words):
+    assert_one_line_error(run("predict", make(tmp_path, saved), data), *words)
+
+
+def test_predict_bad_data(run, tmp_path, data, saved):
+    used = sorted({lit["feature"] for clause in saved["rule"]["clauses"] for lit in clause})
+    assert used, "the planted rule uses at least one column"
+    pd.read_csv(data).drop(columns=used).to_csv(tmp_path / "lacks.csv", index=False)
+    assert_one_line_error(run("predict", "model.json", "lacks.csv"),
+                          "lacks.csv lacks", *[repr(c) for c in used])
+    assert_one_line_error(run("predict", "model.json", "absent.csv"),
+                          "cannot read absent.csv: no such file")
+    csv(tmp_path, "empty.csv", "")
+    assert_one_line_error(run("predict", "model.json", "empty.csv"), "empty.csv is empty")
+    pd.read_csv(data).assign(prediction=0).to_csv(tmp_path / "p.csv", index=False)
+    assert_one_line_error(run("predict", "model.json", "p.csv"),
+                          "already has a column 'prediction'", "--column")
+    assert_one_line_error(run("predict", "model.json", data, "-o", "no/dir/out.csv"),
+                          "cannot write no/dir/out.csv")
