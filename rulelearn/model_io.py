@@ -289,6 +289,8 @@ class CsvPrediction:
     accuracy: float | None = None
     n_scored: int = 0
     n_unknown_labels: int = 0
+    #: Remarks on the data, e.g. non-numeric cells in a column the rule compares with numbers.
+    notes: tuple[str, ...] = ()
 
     def summary(self, target: str) -> str:
         """One line, e.g. ``303 rows predicted; accuracy 86.1 % against column 'disease'``."""
@@ -335,6 +337,7 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     tokens = list(missing_values)
     cells = table.mask(table.isin(tokens))
     predicted = model.predict(cells)
+    notes = tuple(_non_numeric_notes(model.rule, cells))
     has_target = model.target in cells.columns
     accuracy, n_scored, n_unknown = None, 0, 0
     if has_target:
@@ -348,4 +351,17 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
                                  values_equal(a, model.negative)) for a in labels[scored])
     out = table.copy()
     out[column] = predicted
-    return CsvPrediction(out, column, len(out), has_target, accuracy, n_scored, n_unknown)
+    return CsvPrediction(out, column, len(out), has_target, accuracy, n_scored, n_unknown, notes)
+
+
+def _non_numeric_notes(rule: Rule, cells: pd.DataFrame):
+    """A note per column that the rule compares with a number but that has non-numeric cells."""
+    numeric = dict.fromkeys(lit.feature for clause in rule.clauses for lit in clause.literals
+                            if lit.op in ("<=", ">"))
+    for name in numeric:
+        column = cells[name]
+        bad = column.notna() & pd.to_numeric(column, errors="coerce").isna()
+        if bad.any():
+            example = column[bad].iloc[0]
+            yield (f"column {name!r} has {_plural(int(bad.sum()), 'non-numeric value')} "
+                   f"(e.g. {example!r}), where comparisons with numbers are false")

@@ -209,6 +209,19 @@ def test_predict_needs_only_the_rule_columns(run, tmp_path, data):
     assert "no target column 'y', so no accuracy" in r.stderr
 
 
+def test_predict_notes_non_numeric_cells(run, tmp_path):
+    df = planted()
+    df.to_csv(tmp_path / "d.csv", index=False)
+    r = run("fit", "d.csv", "--theta", "5", "--rules", "1", "--save", "model.json")
+    assert "a > " in r.stdout  # the planted rule's strongest part
+    df.astype({"a": object}).assign(a=lambda d: d.a.where(d.index != 2, "oops")).to_csv(
+        tmp_path / "p.csv", index=False)
+    r = run("predict", "model.json", "p.csv")
+    assert r.exit_code == 0, r.output
+    assert ("note: column 'a' has 1 non-numeric value (e.g. 'oops'), where comparisons with "
+            "numbers are false") in r.stderr
+
+
 def test_predict_column_option(run, tmp_path, data):
     run("fit", data, *FAST, "--save", "model.json")
     pd.read_csv(data).assign(prediction=1).to_csv(tmp_path / "p.csv", index=False)

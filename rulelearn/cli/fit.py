@@ -180,6 +180,8 @@ def predict(model, data, output, column):
     click.echo(f"model: {click.format_filename(model)} ({loaded.form.upper()} rule, "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}; "
                f"target {loaded.target!r}, positive class {loaded.positive})", err=True)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     click.echo(result.summary(loaded.target), err=True)
     if output != "-":
         click.echo(f"written: {output}", err=True)
