@@ -252,7 +252,8 @@ def test_bad_inputs():
     model = small().fit(TABLE, TARGET)
     with pytest.raises(DataError, match="X has 2 features, but the rule was fitted with 3"):
         model.predict(TABLE[:, :2])
-    with pytest.raises(DataError, match="every column is constant or empty"):
+    with pytest.raises(DataError, match="every column is constant or empty"), \
+            pytest.warns(UserWarning, match="dropped 2 constant"):
         small().fit(np.full((6, 2), 3.0), [0, 1] * 3)
 
 
