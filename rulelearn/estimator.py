@@ -99,6 +99,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Learn the rule; returns ``self``."""
         fitted = self.fit_path(X, y, [self.theta], sample_weight=sample_weight)[0]
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, name)  # nothing of an earlier fit survives
         self.__dict__.update({k: v for k, v in fitted.__dict__.items() if k.endswith("_")})
         return self
 
@@ -114,6 +116,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             _check_number("theta", theta, 0)
         start = time.perf_counter()
         frame, y = self._validate_data(X, y)
+        sample_weight = _check_weights(sample_weight, len(y))
         classes, pos_label = self._classes(y)
         binarizer, A, literals = self._binarize(frame)
         positive = np.asarray(y) == pos_label
@@ -155,7 +158,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         _check_choice("method", self.method, METHODS)
         _check_choice("form", self.form, FORMS)
         _check_choice("clause_solver", self.clause_solver, CLAUSE_SOLVERS)
-        _check_choice("binarize", self.binarize, ("auto", True, False))
+        if not (self.binarize is True or self.binarize is False or self.binarize == "auto"):
+            _check_choice("binarize", self.binarize, ("auto", True, False))
         _check_number("max_rules", self.max_rules, 1, integer=True)
         _check_number("max_iter", self.max_iter, 0, integer=True)
         _check_number("n_thresholds", self.n_thresholds, 1, integer=True)
@@ -164,6 +168,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         _check_number("time_limit", self.time_limit, 0)
 
     def _validate_data(self, X, y):
+        if y is None:
+            raise DataError("BooleanRuleClassifier requires y to be passed, but the target y is None")
         frame = _as_frame(X)
         y = np.asarray(y)
         if y.ndim != 1:
@@ -219,11 +225,17 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         negative = self.classes_[0] if self.classes_[1] == self.pos_label_ else self.classes_[1]
         return np.where(held, self.pos_label_, negative)
 
+    def score(self, X, y, sample_weight=None):
+        """Accuracy of :meth:`predict` on ``X`` against ``y`` (any two labels, floats included)."""
+        correct = self.predict(X) == np.asarray(y).ravel()
+        return float(np.average(correct, weights=sample_weight))
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True
         tags.input_tags.string = True
+        tags.input_tags.sparse = True
         tags.classifier_tags.multi_class = False
         return tags
 
@@ -241,6 +253,8 @@ def _as_frame(X, names=None) -> pd.DataFrame:
     if hasattr(X, "toarray"):
         X = X.toarray()
     array = np.asarray(X)
+    if np.iscomplexobj(array):
+        raise DataError("Complex data not supported: X has complex values")
     if array.ndim == 1:
         raise DataError("expected a 2-d array of samples x features, got a 1-d array; "
                         "reshape it with X.reshape(-1, 1) for one feature")
@@ -249,6 +263,19 @@ def _as_frame(X, names=None) -> pd.DataFrame:
     columns = list(names) if names is not None and len(names) == array.shape[1] else \
         [f"x{j}" for j in range(array.shape[1])]
     return pd.DataFrame(array, columns=columns)
+
+
+def _check_weights(sample_weight, n_samples):
+    if sample_weight is None:
+        return None
+    weights = np.asarray(sample_weight, dtype=float).ravel()
+    if weights.shape != (n_samples,):
+        raise DataError(f"sample_weight has {weights.size} values for {n_samples} samples")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise DataError("sample_weight must be finite and non-negative")
+    if not np.any(weights > 0):
+        raise DataError("sample_weight is zero everywhere; nothing to fit")
+    return weights
 
 
 def _is_binary(frame: pd.DataFrame) -> bool:

@@ -74,6 +74,7 @@ class LinearProgram:
         self.is_mip = integer is not None and bool(np.any(integer))
         self.n_solves = 0
         self.total_iterations = 0
+        self.n_fallbacks = 0  # warm re-solves that stalled and were redone cold
         self._highs = _new_highs()
         if time_limit is not None:
             self._highs.setOptionValue("time_limit", float(time_limit))
@@ -107,10 +108,25 @@ class LinearProgram:
             raise ValueError(f"expected {self.n_cols} costs, got shape {cost.shape}")
         self._highs.changeColsCost(self.n_cols, self._all_columns, cost)
 
-    def solve(self) -> LPResult:
-        """Solve (warm when a basis is kept); raise :class:`SolverError` unless optimal."""
+    def solve(self, warm: bool = True) -> LPResult:
+        """Solve and raise :class:`SolverError` unless optimal.
+
+        ``warm=True`` re-solves from the kept basis. If that stalls (HiGHS's
+        primal simplex can cycle on these degenerate LPs), it stops at an
+        iteration limit and the LP is solved again from scratch.
+        ``warm=False`` always starts from scratch (with presolve), so the
+        answer depends on the LP only, never on what was solved before.
+        """
+        if not warm:
+            self._highs.clearSolver()
+        limit = 10 * (self.n_rows + self.n_cols) + 1000 if warm and not self.is_mip else None
+        self._highs.setOptionValue("simplex_iteration_limit", limit or 2**31 - 1)
         run_status = self._highs.run()
         model_status = self._highs.getModelStatus()
+        if limit and model_status == highspy.HighsModelStatus.kIterationLimit:
+            self.n_fallbacks += 1
+            self.total_iterations += max(int(self._highs.getInfo().simplex_iteration_count), 0)
+            return self.solve(warm=False)
         info = self._highs.getInfo()
         iterations = int(info.simplex_iteration_count)
         if self.is_mip:

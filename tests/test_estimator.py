@@ -271,10 +271,6 @@ def test_fit_path_returns_one_model_per_theta_in_order(cancer, method):
         assert model.predict(X).shape == (len(X),)
 
 
-@pytest.mark.xfail(strict=True, reason="bug in estimator.fit_path/lp warm start: the clause LP "
-                   "has several optimal vertices; the re-solve warm-started from the previous θ "
-                   "lands on another vertex than a cold fit, and best-threshold rounding turns "
-                   "that into a different rule")
 def test_fit_path_equals_separate_fits(cancer):
     X, y = cancer
     thetas = [0.5, 2.0, 1.0, 5.0, 0.1]
@@ -303,14 +299,8 @@ _NOT_APPLICABLE = {
     # by design
     "check_sample_weight_equivalence_on_dense_data": "the quantile binarizer ignores "
                                                      "sample_weight, so weights != repeated rows",
-    # genuine bugs in estimator.py, reported
-    "check_all_zero_sample_weights_error": "bug: all-zero sample_weight is accepted silently",
-    "check_sample_weights_shape": "bug: a sample_weight of the wrong length raises IndexError "
-                                  "from CNFProblem.from_data, not a ValueError",
-    "check_complex_data": "bug: complex X is not refused (the imaginary part is dropped)",
-    "check_estimator_sparse_tag": "bug: sparse X is densified and accepted, but the "
-                                  "input_tags.sparse tag says False",
-    "check_requires_y_none": "bug: fit(X, None) raises TypeError 'len() of unsized object'",
+    "check_sample_weight_equivalence_on_sparse_data": "the quantile binarizer ignores "
+                                                      "sample_weight, so weights != repeated rows",
 }
 
 
@@ -326,9 +316,6 @@ def test_sklearn_checks(estimator, check):
         check(estimator)
 
 
-@pytest.mark.xfail(strict=True, reason="bug in estimator.fit: attributes of an earlier fit are "
-                   "kept; feature_names_in_ from a DataFrame fit survives a refit on a numpy "
-                   "array, and predict then renames the columns to those stale names")
 def test_refit_on_an_array_after_a_dataframe_forgets_the_names():
     X = np.random.default_rng(0).normal(size=(40, 2))
     y = (X[:, 0] > 0).astype(int)

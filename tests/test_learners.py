@@ -84,21 +84,22 @@ def test_lp_bounds_the_clause_optimum_and_mip_reaches_it(seed, theta):
     assert mip.objective == pytest.approx(optimum)
 
 
-def test_best_threshold_rounding_beats_rounding_at_one_half():
-    # Three positives, each covered by two of three features: the LP optimum is
-    # w = (1/2, 1/2, 1/2) at small θ. Rounding at 0.5 (w >= 0.5) would also work,
-    # but a level above every value gives the empty clause; the best level keeps all.
+def test_best_threshold_rounding_then_pruning():
+    # Three positives, each holding two of three features; one negative with none.
     A = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1], [0, 0, 0]])
     y = np.array([True, True, True, False])
     problem = CNFProblem.from_data(A, y)
-    w = np.array([0.5, 0.5, 0.5, 0.0])
-    clause, value = round_best_threshold(problem, w, problem.w_neg, 0.1, 0.0)
-    assert clause.tolist() == [True, True, True, False]
-    assert value == pytest.approx(0.3)
-    w = np.array([0.9, 0.2, 0.6, 0.0])
-    clause, value = round_best_threshold(problem, w, problem.w_neg, 0.1, 0.0)
-    # levels 0.9 -> {0} (uncovers 1 positive), 0.6 -> {0, 2} (covers all): best is {0, 2}
+    # w = (.9, .2, .6): level .9 gives {0} (one positive uncovered: 1.1), level .6
+    # gives {0, 2} (all covered: 0.2), level .2 gives {0, 1, 2} (0.3): {0, 2} wins.
+    clause, value = round_best_threshold(problem, np.array([0.9, 0.2, 0.6, 0.0]),
+                                         problem.w_neg, 0.1, 0.0)
     assert clause.tolist() == [True, False, True, False]
+    assert value == pytest.approx(0.2)
+    # w = (.5, .5, .5): the only level gives {0, 1, 2}; pruning drops feature 0,
+    # which every positive can do without, and keeps 1 and 2.
+    clause, value = round_best_threshold(problem, np.array([0.5, 0.5, 0.5, 0.0]),
+                                         problem.w_neg, 0.1, 0.0)
+    assert clause.tolist() == [False, True, True, False]
     assert value == pytest.approx(0.2)
 
 

@@ -56,8 +56,9 @@ class ClauseSolver:
     """Learns one clause for given negative weights and θ, reusing one HiGHS model."""
 
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
-                 time_limit: float | None = 60.0):
+                 time_limit: float | None = 60.0, warm: bool = False):
         self.problem = problem
+        self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
         self._model = _clause_model(problem, exact, time_limit if exact else None)
@@ -82,7 +83,7 @@ class ClauseSolver:
         """Solve the clause LP (or MIP) and round it to the best integer clause."""
         costs = np.concatenate([self.column_costs(neg_weight, theta), self.problem.w_pos])
         self._model.set_costs(costs)
-        result = self._model.solve()
+        result = self._model.solve(warm=self.warm)
         w = result.x[: self._n_cols]
         if self.exact:
             clause = normalize(w > 0.5)
@@ -106,7 +107,7 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
     """Best integer clause ``w >= t`` over every distinct positive value ``t`` of ``w``.
 
     The empty clause (``t`` above every value) is a candidate too. Ties keep the
-    larger threshold, i.e. the sparser clause.
+    larger threshold, i.e. the sparser clause. The winner is then :func:`prune`-d.
     """
     levels = np.unique(w[w > tol])[::-1]
     best = np.zeros(len(w), dtype=bool)
@@ -121,4 +122,21 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
         objective = clause_objective(problem, candidate, neg_weight, theta, disable_cost)
         if objective < best_objective - 1e-9:
             best, best_objective = candidate, objective
-    return best, best_objective
+    return prune(problem, best, best_objective, w, neg_weight, theta, disable_cost)
+
+
+def prune(problem, clause, objective, w, neg_weight, theta, disable_cost):
+    """Drop selected features, weakest LP value first, while the objective does not rise.
+
+    Removes redundant literals that rounding can leave in (``x <= 166.8`` beside
+    ``x <= 198.7`` in one AND-term), which cost θ and change no prediction.
+    """
+    clause = clause.copy()
+    for j in sorted(np.flatnonzero(clause[:-1]), key=lambda j: (w[j], j)):
+        clause[j] = False
+        value = clause_objective(problem, clause, neg_weight, theta, disable_cost)
+        if value <= objective + 1e-12:
+            objective = value
+        else:
+            clause[j] = True
+    return clause, objective
