@@ -195,3 +195,21 @@ def test_disable_cost_is_paid_by_disabled_clauses(method):
     _, _, problem = random_problem(3, n=12, d=5)
     result = LEARNERS[method](ClauseSolver(problem, disable_cost=0.7), 0.3, max_rules=3)
     assert result.objective == pytest.approx(cnf_objective(problem, result.W, 0.3, 0.7))
+
+
+class _NoCache(dict):
+    def __setitem__(self, key, value):
+        pass
+
+
+@pytest.mark.parametrize("learn", [bcd, am])
+@pytest.mark.parametrize("seed", range(4))
+def test_answer_cache_changes_nothing_but_the_lp_count(learn, seed):
+    _, _, problem = random_problem(seed, n=12, d=6)
+    cached = ClauseSolver(problem)
+    plain = ClauseSolver(problem)
+    plain._cache = _NoCache()
+    a = learn(cached, 0.2, max_rules=3)
+    b = learn(plain, 0.2, max_rules=3)
+    assert a.W.tolist() == b.W.tolist() and a.objective == b.objective
+    assert cached.n_solves + cached.cache_hits == plain.n_solves

@@ -63,6 +63,8 @@ class ClauseSolver:
         self.exact = exact
         self._model = _clause_model(problem, exact, time_limit if exact else None)
         self._n_cols = problem.A_pos.shape[1]
+        self.cache_hits = 0
+        self._cache = {}
 
     @property
     def n_solves(self) -> int:
@@ -80,7 +82,16 @@ class ClauseSolver:
         return cost
 
     def fit(self, neg_weight: np.ndarray, theta: float) -> ClauseFit:
-        """Solve the clause LP (or MIP) and round it to the best integer clause."""
+        """Solve the clause LP (or MIP) and round it to the best integer clause.
+
+        The same (negative weights, θ) asked again returns the stored answer:
+        BCD asks for the clause it has just updated once more in its next
+        iteration, with nothing changed.
+        """
+        key = (neg_weight.tobytes(), float(theta))
+        if key in self._cache:
+            self.cache_hits += 1
+            return self._cache[key]
         costs = np.concatenate([self.column_costs(neg_weight, theta), self.problem.w_pos])
         self._model.set_costs(costs)
         result = self._model.solve(warm=self.warm)
@@ -91,7 +102,10 @@ class ClauseSolver:
         else:
             clause, objective = round_best_threshold(self.problem, w, neg_weight, theta,
                                                      self.disable_cost)
-        return ClauseFit(clause, objective, result.objective, result.iterations)
+        fit = ClauseFit(clause, objective, result.objective, result.iterations)
+        if len(self._cache) < 10_000:
+            self._cache[key] = fit
+        return fit
 
 
 def normalize(clause: np.ndarray) -> np.ndarray:
