@@ -38,3 +38,7 @@ table1:
 
 table2:
 	$(RULELEARN) table results/$(EXP) --show 2
+
+# Speed benchmark (not a test): fast path vs the straightforward loop, MAGIC scaling, peak memory.
+perf:
+	RULELEARN_MIRROR=$(MIRROR) $(PY) -m rulelearn.perf

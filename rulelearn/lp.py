@@ -63,11 +63,12 @@ class LinearProgram:
 
     ``A`` is given in CSC form (``indptr``, ``indices``, ``values``) with
     ``len(cost)`` columns and ``n_rows`` rows. ``integer`` marks integer columns
-    (a MIP, solved with ``time_limit`` seconds at most).
+    (a MIP, solved with ``time_limit`` seconds at most). LPs skip HiGHS's
+    presolve unless ``presolve=True`` (MIPs always use it).
     """
 
     def __init__(self, cost, lower, upper, row_lower, row_upper, indptr, indices, values,
-                 *, integer=None, time_limit=None):
+                 *, integer=None, time_limit=None, presolve=False):
         cost = np.asarray(cost, dtype=np.float64)
         self.n_cols = len(cost)
         self.n_rows = len(row_lower)
@@ -90,7 +91,7 @@ class LinearProgram:
         lp.a_matrix_.start_ = np.asarray(indptr, dtype=np.int32)
         lp.a_matrix_.index_ = np.asarray(indices, dtype=np.int32)
         lp.a_matrix_.value_ = np.asarray(values, dtype=np.float64)
-        if not self.is_mip:  # measured: presolve costs 8x more than it saves on clause LPs
+        if not (self.is_mip or presolve):  # measured: presolve costs 8x what it saves here
             self._highs.setOptionValue("presolve", "off")
         if self.is_mip:
             lp.integrality_ = [highspy.HighsVarType.kInteger if flag else highspy.HighsVarType.kContinuous

@@ -36,7 +36,9 @@ class ClauseFit:
     iterations: int
 
 
-def _clause_model(problem: CNFProblem, exact: bool, time_limit: float | None) -> LinearProgram:
+def clause_model(problem: CNFProblem, exact: bool = False, time_limit: float | None = None,
+                 presolve: bool = False) -> LinearProgram:
+    """The clause LP (or MIP) over ``problem``'s positives, with zero costs on ``w``."""
     A = problem.A_pos
     n_pos, n_cols = A.shape
     nonzero = A != 0
@@ -49,7 +51,8 @@ def _clause_model(problem: CNFProblem, exact: bool, time_limit: float | None) ->
     upper = np.concatenate([np.ones(n_cols), np.full(n_pos, INF)])
     integer = np.concatenate([np.ones(n_cols, bool), np.zeros(n_pos, bool)]) if exact else None
     return LinearProgram(cost, np.zeros(n_cols + n_pos), upper, np.ones(n_pos), np.full(n_pos, INF),
-                         indptr, indices, values, integer=integer, time_limit=time_limit)
+                         indptr, indices, values, integer=integer, time_limit=time_limit,
+                         presolve=presolve)
 
 
 class ClauseSolver:
@@ -61,7 +64,7 @@ class ClauseSolver:
         self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
-        self._model = _clause_model(problem, exact, time_limit if exact else None)
+        self._model = clause_model(problem, exact, time_limit if exact else None)
         self._n_cols = problem.A_pos.shape[1]
         self.cache_hits = 0
         self._cache = {}
