@@ -108,16 +108,13 @@ def average_ranks(summary: pd.DataFrame, column: str, *, decimals: int = DECIMAL
     Values are rounded to ``decimals`` first (what the table prints); ties share the
     average rank.  NaN for every method if no dataset has all methods.
     """
-    from scipy.stats import rankdata
-
     methods = list(dict.fromkeys(summary["method"]))
     wide = summary.pivot(index="dataset", columns="method", values=column)
     wide = wide.reindex(columns=methods).dropna(axis=0, how="any")
     if wide.empty:
         return pd.Series(float("nan"), index=methods, name=column)
-    rounded = wide.to_numpy(dtype=float).round(decimals)
-    ranks = np.vstack([rankdata(row, method="average") for row in rounded])
-    return pd.Series(ranks.mean(axis=0), index=methods, name=column)
+    ranks = wide.round(decimals).rank(axis=1, method="average")
+    return pd.Series(ranks.mean(axis=0).to_numpy(), index=methods, name=column)
 
 
 def table1(summary: pd.DataFrame) -> pd.DataFrame:

@@ -237,7 +237,7 @@ class Rule:
             never = "never" if self.form == "dnf" else "always"
             return f"{never} {outcome} (empty {self.form.upper()} rule)"
         outer = "OR" if self.form == "dnf" else "AND"
-        inner = f" {self._inner.upper()}\n" + " " * 8
+        inner = f" {self._inner.upper()}\n" + " " * 7
         lines = []
         for number, clause in enumerate(self.clauses, 1):
             body = inner.join(str(lit) for lit in clause.literals) or clause.render(self._inner)

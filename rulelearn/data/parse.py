@@ -124,6 +124,14 @@ def read_table(source, *, sep=",", header=True, columns=None, missing=DEFAULT_MI
         raise DataError(f"{name} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot parse {name}: {str(exc).strip().splitlines()[-1]}") from None
+    if header:
+        first = pd.read_csv(io.BytesIO(raw), sep=sep, header=None, nrows=1, dtype=str,
+                            encoding="utf-8-sig", skipinitialspace=True).iloc[0]
+        names = [str(c).strip() for c in first]
+        repeated = sorted({c for c in names if names.count(c) > 1})
+        if repeated:
+            raise DataError(f"{name}: the header repeats column name(s) "
+                            f"{', '.join(map(repr, repeated))}; rename them")
     if columns is not None:
         if df.shape[1] != len(columns):
             raise DataError(f"{name}: expected {len(columns)} columns, got {df.shape[1]}")
