@@ -13,6 +13,7 @@ import os
 import platform
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -174,11 +175,14 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
         est = make_estimator(
             m, pos_label=data.positive,
             random_state=selection.stable_seed(unit.seed, unit.dataset, "estimator", unit.fold))
-        res = selection.evaluate_fold(
-            est, data.X, data.y, train, test, param=m.tuned, grid=m.grid, prefer=m.prefer,
-            inner_folds=unit.inner_folds,
-            seed=selection.inner_seed(unit.seed, unit.dataset, unit.fold))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UserWarning)
+            res = selection.evaluate_fold(
+                est, data.X, data.y, train, test, param=m.tuned, grid=m.grid, prefer=m.prefer,
+                inner_folds=unit.inner_folds,
+                seed=selection.inner_seed(unit.seed, unit.dataset, unit.fold))
         rec = base_record(unit)
+        rec["warnings"] = sorted({str(w.message) for w in caught})
         rec.update(baselines.describe(res.model))
         rec.update(
             status="ok", error=None, chosen=res.chosen,

@@ -91,8 +91,9 @@ class LinearProgram:
         lp.a_matrix_.start_ = np.asarray(indptr, dtype=np.int32)
         lp.a_matrix_.index_ = np.asarray(indices, dtype=np.int32)
         lp.a_matrix_.value_ = np.asarray(values, dtype=np.float64)
-        if not (self.is_mip or presolve):  # measured: presolve costs 8x what it saves here
-            self._highs.setOptionValue("presolve", "off")
+        self._presolve = "choose" if (self.is_mip or presolve) else "off"
+        self._highs.setOptionValue("presolve", self._presolve)  # measured: off is 8x faster here
+        self._rescuing = False
         if self.is_mip:
             lp.integrality_ = [highspy.HighsVarType.kInteger if flag else highspy.HighsVarType.kContinuous
                                for flag in integer]
@@ -130,6 +131,9 @@ class LinearProgram:
             self.n_fallbacks += 1
             self.total_iterations += max(int(self._highs.getInfo().simplex_iteration_count), 0)
             return self.solve(warm=False)
+        if (model_status != highspy.HighsModelStatus.kOptimal and not self.is_mip
+                and not self._rescuing):
+            return self._rescue(model_status)
         info = self._highs.getInfo()
         iterations = int(info.simplex_iteration_count)
         if self.is_mip:
@@ -147,3 +151,27 @@ class LinearProgram:
         return LPResult(x=x, objective=float(info.objective_function_value),
                         iterations=max(iterations, 0),
                         status="optimal" if optimal else "time limit")
+
+    def _rescue(self, model_status) -> LPResult:
+        """Solve again from scratch with presolve, then with the interior-point method.
+
+        Seen here: with presolve off, HiGHS's simplex occasionally ends an
+        ionosphere clause LP with model status 'Unknown'.
+        """
+        self.n_fallbacks += 1
+        self._rescuing = True
+        try:
+            for option, value, default in (("presolve", "on", self._presolve),
+                                           ("solver", "ipm", "choose")):
+                self._highs.setOptionValue(option, value)
+                try:
+                    return self.solve(warm=False)
+                except SolverError:
+                    continue
+                finally:
+                    self._highs.setOptionValue(option, default)
+        finally:
+            self._rescuing = False
+        raise SolverError(f"HiGHS stopped with model status "
+                          f"'{self._highs.modelStatusToString(model_status)}' on an LP of "
+                          f"{self._size()}, also when solved again with presolve and with IPM")

@@ -1,0 +1,98 @@
+"""The HiGHS LP core: building from CSC, warm re-solves, status checks."""
+
+import highspy
+import numpy as np
+import pytest
+
+from rulelearn.errors import SolverError
+from rulelearn.learners.clause import ClauseSolver, clause_model
+from rulelearn.learners.problem import CNFProblem
+from rulelearn.lp import INF, LinearProgram
+
+
+def small_lp(cost=(1.0, 2.0), row_lower=(1.0,)):
+    # min c.x  s.t.  x0 + x1 >= 1,  0 <= x <= 1   (CSC: column 0 row 0, column 1 row 0)
+    return LinearProgram(cost, [0, 0], [1, 1], row_lower, [INF], [0, 1, 2], [0, 0], [1.0, 1.0])
+
+
+def test_solves_a_tiny_lp_and_follows_cost_changes():
+    lp = small_lp()
+    result = lp.solve()
+    assert result.status == "optimal"
+    assert result.x.tolist() == pytest.approx([1.0, 0.0])
+    assert result.objective == pytest.approx(1.0)
+    lp.set_costs([3.0, 2.0])
+    assert lp.solve().x.tolist() == pytest.approx([0.0, 1.0])
+    assert lp.n_solves == 2
+
+
+def test_an_infeasible_lp_raises_a_solver_error_naming_its_size():
+    lp = small_lp(row_lower=(3.0,))  # x0 + x1 <= 2 < 3
+    with pytest.raises(SolverError, match="1 rows x 2 columns"):
+        lp.solve()
+
+
+def test_set_costs_checks_the_length():
+    with pytest.raises(ValueError, match="expected 2 costs"):
+        small_lp().set_costs([1.0])
+
+
+def random_clause_problem(seed=0, n=300, d=60):
+    rng = np.random.default_rng(seed)
+    A = (rng.random((n, d)) < 0.3).astype(np.uint8)
+    y = (A[:, :3].sum(axis=1) > 0) ^ (rng.random(n) < 0.1)
+    return CNFProblem.from_data(A, y)
+
+
+def test_a_warm_resolve_after_a_theta_change_needs_far_fewer_iterations():
+    problem = random_clause_problem()
+    solver = ClauseSolver(problem)
+    model = clause_model(problem)
+    tail = problem.w_pos
+    model.set_costs(np.concatenate([solver.column_costs(problem.w_neg, 1.0), tail]))
+    cold = model.solve(warm=False)
+    model.set_costs(np.concatenate([solver.column_costs(problem.w_neg, 1.02), tail]))
+    warm = model.solve(warm=True)
+    assert cold.iterations > 50
+    assert warm.iterations <= cold.iterations / 10
+    # and the warm answer is optimal: the cold solve of the same costs agrees on the value
+    again = model.solve(warm=False)
+    assert warm.objective == pytest.approx(again.objective)
+
+
+def test_cold_solves_do_not_depend_on_what_was_solved_before():
+    problem = random_clause_problem(1)
+    solver = ClauseSolver(problem)
+    first = solver.fit(problem.w_neg, 0.5)
+    other = ClauseSolver(problem)
+    other.fit(problem.w_neg * 0.5, 3.0)  # something else first
+    assert other.fit(problem.w_neg, 0.5).clause.tolist() == first.clause.tolist()
+
+
+class _UnknownOnce:
+    """A HiGHS stand-in whose first solve ends with model status 'Unknown'."""
+
+    def __init__(self, highs):
+        self._highs = highs
+        self.calls = 0
+
+    def run(self):
+        self.calls += 1
+        return self._highs.run()
+
+    def getModelStatus(self):
+        if self.calls == 1:
+            return highspy.HighsModelStatus.kUnknown
+        return self._highs.getModelStatus()
+
+    def __getattr__(self, name):
+        return getattr(self._highs, name)
+
+
+def test_a_non_optimal_status_is_rescued_by_solving_again():
+    lp = small_lp()
+    lp._highs = _UnknownOnce(lp._highs)
+    result = lp.solve(warm=False)
+    assert result.x.tolist() == pytest.approx([1.0, 0.0])
+    assert lp.n_fallbacks == 1
+    assert lp._highs.getOptionValue("presolve")[1] == "off"  # the option is restored
