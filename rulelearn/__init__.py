@@ -4,3 +4,11 @@ __version__ = "0.1.0"
 
 #: Version of the model-file format written by ``rulelearn fit --save``.
 MODEL_FORMAT_VERSION = 1
+
+
+def __getattr__(name):  # the estimator loads scikit-learn and HiGHS: import it on first use
+    if name == "BooleanRuleClassifier":
+        from rulelearn.estimator import BooleanRuleClassifier
+
+        return BooleanRuleClassifier
+    raise AttributeError(f"module 'rulelearn' has no attribute {name!r}")

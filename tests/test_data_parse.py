@@ -195,7 +195,6 @@ def test_checksumless_file_put_into_the_cache_by_hand(monkeypatch, tmp_path, dat
 
 
 def test_a_header_that_repeats_a_column_name_is_refused(tmp_path):
-
     path = tmp_path / "dup.csv"
     path.write_text("a,a,y\n1,2,0\n3,4,1\n")
     with pytest.raises(DataError, match="repeats column name.*'a'"):
