@@ -56,7 +56,6 @@ class LPResult:
     objective: float
     iterations: int
     status: str  # "optimal", or "time limit" for a MIP stopped with a feasible solution
-    row_dual: np.ndarray | None = None  # LPs only: reduced cost of x is cost - A.T @ row_dual
 
 
 class LinearProgram:
@@ -148,12 +147,10 @@ class LinearProgram:
             raise SolverError(f"HiGHS stopped with model status "
                               f"'{self._highs.modelStatusToString(model_status)}' on an LP of "
                               f"{self._size()}")
-        solution = self._highs.getSolution()
-        x = np.array(solution.col_value, dtype=np.float64)
-        row_dual = None if self.is_mip else np.array(solution.row_dual, dtype=np.float64)
+        x = np.array(self._highs.getSolution().col_value, dtype=np.float64)
         return LPResult(x=x, objective=float(info.objective_function_value),
                         iterations=max(iterations, 0),
-                        status="optimal" if optimal else "time limit", row_dual=row_dual)
+                        status="optimal" if optimal else "time limit")
 
     def _rescue(self, model_status) -> LPResult:
         """Solve again from scratch with presolve, then with the interior-point method.

@@ -14,17 +14,6 @@ The LP optimum is often fractional. :func:`round_best_threshold` tries each
 distinct value of ``w`` as a threshold and keeps the integer clause with the
 lowest clause objective (the long version of the paper, arXiv 1511.07361).
 ``exact=True`` instead solves the same problem as a MIP with a time limit.
-
-``columns="generate"`` (off by default) solves the LP by column generation
-over the literal columns: with only a subset ``K`` of literals, positives
-whose rows agree on ``K`` are merged (their weights summed), which shrinks
-MAGIC's first clause LP from 12k rows to a few hundred (1.3 s -> 0.03 s).
-The row duals, split over each merged row in proportion to the weights, price
-the other literals; literals with a negative reduced cost join ``K`` until none
-is left (then the restricted optimum is optimal for the full LP). When the
-merged LP grows past half the positives it solves the full LP instead. The LP
-value is always the full LP's; the optimal *vertex* may differ from the full
-cold solve when the LP has several optima, and then so may the rounded clause.
 """
 
 from __future__ import annotations
@@ -34,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulelearn.learners.problem import CNFProblem, clause_objective
-from rulelearn.lp import INF, LinearProgram, LPResult
+from rulelearn.lp import INF, LinearProgram
 
 
 @dataclass(frozen=True)
@@ -66,26 +55,13 @@ def clause_model(problem: CNFProblem, exact: bool = False, time_limit: float | N
                          presolve=presolve)
 
 
-COLUMN_MODES = ("all", "generate")
-
-
 class ClauseSolver:
-    """Learns one clause for given negative weights and θ, reusing one HiGHS model.
-
-    ``columns``: ``"all"`` solves the full LP cold; ``"generate"`` solves it by
-    column generation over merged rows (see the module notes; LPs only).
-    """
+    """Learns one clause for given negative weights and θ, reusing one HiGHS model."""
 
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
-                 time_limit: float | None = 60.0, warm: bool = False, columns: str = "all"):
-        if columns not in COLUMN_MODES:
-            raise ValueError(f"columns must be one of {COLUMN_MODES}, got {columns!r}")
+                 time_limit: float | None = 60.0, warm: bool = False):
         self.problem = problem
         self.warm = warm
-        self.columns = columns
-        self._sub_solves = 0
-        self._sub_iterations = 0
-        self.n_full_fallbacks = 0
         self.disable_cost = float(disable_cost)
         self.exact = exact
         self._model = clause_model(problem, exact, time_limit if exact else None)
@@ -95,11 +71,11 @@ class ClauseSolver:
 
     @property
     def n_solves(self) -> int:
-        return self._model.n_solves + self._sub_solves
+        return self._model.n_solves
 
     @property
     def total_iterations(self) -> int:
-        return self._model.total_iterations + self._sub_iterations
+        return self._model.total_iterations
 
     def column_costs(self, neg_weight: np.ndarray, theta: float) -> np.ndarray:
         """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight."""
@@ -119,12 +95,9 @@ class ClauseSolver:
         if key in self._cache:
             self.cache_hits += 1
             return self._cache[key]
-        column_costs = self.column_costs(neg_weight, theta)
-        if self.columns == "generate" and not self.exact:
-            result = self._generate(column_costs)
-        else:
-            self._model.set_costs(np.concatenate([column_costs, self.problem.w_pos]))
-            result = self._model.solve(warm=self.warm)
+        costs = np.concatenate([self.column_costs(neg_weight, theta), self.problem.w_pos])
+        self._model.set_costs(costs)
+        result = self._model.solve(warm=self.warm)
         w = result.x[: self._n_cols]
         if self.exact:
             clause = normalize(w > 0.5)
@@ -136,54 +109,6 @@ class ClauseSolver:
         if len(self._cache) < 10_000:
             self._cache[key] = fit
         return fit
-
-
-    def _generate(self, column_costs: np.ndarray, first: int = 20, add: int = 20,
-                  max_share: float = 0.5, tol: float = 1e-7) -> LPResult:
-        """The clause LP by column generation over merged rows; x holds ``w`` only.
-
-        Starts from the ``first`` literals with the most covered positive
-        weight per unit cost (plus always-true), adds at most ``add`` literals
-        of most negative reduced cost per round. Depends on the costs only.
-        """
-        A, c = self.problem.A_pos, self.problem.w_pos
-        d = self._n_cols
-        score = (c @ A) / np.maximum(column_costs, 1e-12)
-        order = np.lexsort((np.arange(d), -score))
-        K = np.union1d(order[:first], [d - 1])
-        iterations = 0
-        for rounds in range(1, d + 1 if len(c) else 1):
-            packed = np.packbits(A[:, K] != 0, axis=1)
-            unique, inverse = np.unique(packed, axis=0, return_inverse=True)
-            inverse = inverse.ravel()
-            if rounds > 1 and len(unique) > max_share * len(c):
-                break
-            merged_weight = np.bincount(inverse, weights=c, minlength=len(unique))
-            rows = np.unpackbits(unique, axis=1, count=len(K)).astype(np.float32)
-            sub = CNFProblem(rows, merged_weight, rows[:0], c[:0])
-            model = clause_model(sub)
-            model.set_costs(np.concatenate([column_costs[K], merged_weight]))
-            result = model.solve(warm=False)
-            self._sub_solves += 1
-            self._sub_iterations += result.iterations
-            iterations += result.iterations
-            dual = result.row_dual[inverse] * (c / merged_weight[inverse])
-            reduced = column_costs - (dual @ A)
-            outside = np.ones(d, dtype=bool)
-            outside[K] = False
-            entering = np.flatnonzero(outside & (reduced < -tol))
-            if len(entering) == 0:
-                x = np.zeros(d)
-                x[K] = result.x[: len(K)]
-                return LPResult(x=x, objective=result.objective, iterations=iterations,
-                                status=result.status)
-            entering = entering[np.lexsort((entering, reduced[entering]))[:add]]
-            K = np.union1d(K, entering)
-        self.n_full_fallbacks += 1
-        self._model.set_costs(np.concatenate([column_costs, c]))
-        result = self._model.solve(warm=False)
-        return LPResult(x=result.x, objective=result.objective,
-                        iterations=iterations + result.iterations, status=result.status)
 
 
 def normalize(clause: np.ndarray) -> np.ndarray:
