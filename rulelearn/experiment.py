@@ -92,7 +92,7 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
     for d in datasets:
         for m in config.methods:
             params = {"method": m.to_dict(), "dataset": d.to_dict(),
-                      "inner_folds": config.inner_folds}
+                      "positive": _planned_positive(d), "inner_folds": config.inner_folds}
             for k in range(config.outer_folds):
                 key = run_key(dataset=d.name, label=m.label, params=params, fold=k,
                               seed=config.seed, n_outer=config.outer_folds)
@@ -100,6 +100,16 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                                   n_outer=config.outer_folds, inner_folds=config.inner_folds,
                                   seed=config.seed, experiment=config.name, key_params=params))
     return units
+
+
+def _planned_positive(d: DatasetConfig):
+    """The positive class a unit will use, so that records of another choice are not reused."""
+    if d.positive is not None or d.path is not None:
+        return d.positive
+    from rulelearn.data import REGISTRY
+
+    spec = REGISTRY.get(d.name)
+    return None if spec is None else spec.positive
 
 
 def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:

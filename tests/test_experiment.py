@@ -197,3 +197,16 @@ def test_kill_half_way_then_resume(tmp_path, monkeypatch):
         json.loads(line)  # the torn line is gone
     experiment.run(cfg, output=tmp_path / "whole", progress=False)
     assert comparable(killed) == comparable(tmp_path / "whole")
+
+
+def test_unit_keys_change_with_the_registry_positive_class(tmp_path, monkeypatch):
+    import dataclasses
+
+    from rulelearn.data import REGISTRY
+
+    config = make_config(tmp_path, datasets="[sonar]")
+    before = [u.key for u in experiment.plan(config)]
+    flipped = dataclasses.replace(REGISTRY["sonar"], positive="M")
+    monkeypatch.setitem(REGISTRY, "sonar", flipped)
+    after = [u.key for u in experiment.plan(config)]
+    assert len(before) == len(after) and not set(before) & set(after)
