@@ -107,8 +107,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def fit_path(self, X, y, thetas, sample_weight=None) -> list["BooleanRuleClassifier"]:
         """One fitted copy per θ in ``thetas`` (in that order), sharing one LP model.
 
-        The data are binarized once and one HiGHS model serves every θ; the θ
-        values are solved from the largest down, each re-solve warm.
+        The data are binarized once and one HiGHS model serves every θ. Each
+        model equals a separate ``fit`` with that θ (every LP is solved from
+        scratch, so no answer depends on the θ values solved before it).
         """
         self._validate_params()
         thetas = [float(t) for t in np.atleast_1d(thetas)]

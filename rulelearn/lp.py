@@ -3,8 +3,9 @@
 A :class:`LinearProgram` is built once, in one ``passModel`` call, from
 column-wise (CSC) numpy arrays. When only the column costs change (another
 clause, another BCD/AM iteration, another θ) :meth:`LinearProgram.set_costs`
-keeps the HiGHS object and its basis, so the next :meth:`~LinearProgram.solve`
-is a warm primal-simplex re-solve instead of a cold start.
+keeps the HiGHS object, so nothing is rebuilt. :meth:`~LinearProgram.solve`
+can re-solve warm from the kept basis or start from scratch; the learners
+start from scratch (see :class:`rulelearn.learners.clause.ClauseSolver`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ For weights ``c`` on positives ``P`` and (active) negatives ``N``::
 
 Only the positives are rows; the negatives and θ only change column costs.
 So one HiGHS model per training set serves every clause, every BCD/AM
-iteration and every θ, re-solved warm from the last basis.
+iteration and every θ. Each solve starts from scratch (``warm=False``, the
+default): measured faster than warm re-solves on these LPs, and the optimal
+vertex, hence the rounded clause, then depends on the LP alone.
 
 The LP optimum is often fractional. :func:`round_best_threshold` tries each
 distinct value of ``w`` as a threshold and keeps the integer clause with the
