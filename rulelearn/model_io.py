@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -32,6 +30,7 @@ import pandas as pd
 from rulelearn import MODEL_FORMAT_VERSION, __version__
 from rulelearn.errors import DataError, ModelFileError, ParameterError
 from rulelearn.rules import Rule, values_equal
+from rulelearn.store import atomic_write_text
 
 #: The ``format`` entry of every model file.
 FORMAT_NAME = "rulelearn-model"
@@ -128,21 +127,8 @@ def save_model(estimator, path, *, target: str, positive=None, X=None, y=None,
 
 
 def write_text_atomic(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to a temporary file in ``path``'s folder, then rename it."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    """Write ``text`` atomically; the folder must exist (a typo is an error, not a new folder)."""
+    return atomic_write_text(path, text, make_parents=False)
 
 
 # ----------------------------------------------------------------------------------------- loading

@@ -24,7 +24,6 @@ import platform
 import resource
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from tabulate import tabulate
@@ -33,6 +32,7 @@ from rulelearn.binarize import QuantileBinarizer
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.clause import ClauseSolver, clause_model
 from rulelearn.learners.problem import CNFProblem
+from rulelearn.store import atomic_write_text
 
 COMPARE = [("sonar", None), ("wdbc", None), ("ionosphere", None), ("pima", None),
            ("parkinsons", None), ("magic", 2000), ("musk", 600)]
@@ -220,11 +220,7 @@ def main(argv=None):
     scaling_rows, exponent = ([], float("nan")) if args.skip_scaling else scaling(args.mirror)
     memory_rows = [] if args.skip_memory else memory(args.mirror)
     text = render(compare_rows, scaling_rows, exponent, memory_rows, time.perf_counter() - start)
-    output = Path(args.output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    temporary = output.with_suffix(".tmp")
-    temporary.write_text(text + "\n")
-    os.replace(temporary, output)
+    output = atomic_write_text(args.output, text + "\n")
     print(text)
     print(f"written: {output}", file=sys.stderr)
 

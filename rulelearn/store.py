@@ -25,21 +25,28 @@ def run_key(*, dataset: str, label: str, params: dict, fold: int, seed: int, n_o
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def atomic_write_text(path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
+def atomic_write_text(path, text: str, *, make_parents: bool = True) -> Path:
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace``.
+
+    A reader sees the old file or the new one, never half of one. The file is
+    readable by all (0644), as a plain ``open(path, "w")`` would leave it.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    if make_parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    return path
 
 
 def read_records(path) -> list[dict]:
