@@ -22,7 +22,8 @@ test:
 
 # The benchmark (configs/*.yaml; results in results/<experiment>/). JOBS= sets --jobs;
 # EXP= picks the experiment whose tables make table1 / table2 re-render (default: paper).
-BENCH_FLAGS = $(if $(JOBS),--jobs $(JOBS),)
+# ONLY="ilpd sonar" restricts make paper to those datasets (MAGIC and Musk take hours).
+BENCH_FLAGS = $(if $(JOBS),--jobs $(JOBS),) $(foreach d,$(ONLY),--only-dataset $(d))
 EXP ?= paper
 
 quick:
