@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from rulelearn.errors import ConfigError
+from rulelearn.errors import ConfigError, DataError
 
 #: Rule learners of the paper (all go through ``BooleanRuleClassifier``).
 RULE_METHODS = ("bcd", "am", "ocrl", "sc")
@@ -39,10 +39,6 @@ METHOD_PARAMS = {
 #: (chosen on ties).
 TUNED = {**{m: ("theta", "larger") for m in RULE_METHODS}, "cart": ("max_depth", "smaller")}
 DEFAULT_DEPTHS = (1, 2, 3, 4, 5, 6, 8, 10)
-
-#: Registry names, used for "did you mean" when the data layer cannot be asked.
-KNOWN_DATASETS = ("ilpd", "ionosphere", "liver", "magic", "musk", "parkinsons", "pima", "sonar",
-                  "transfusion", "wdbc", "wdbc_bundled")
 
 TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
             "binarization", "outer_folds", "inner_folds", "seed", "jobs", "executor", "scheduler",
@@ -350,15 +346,11 @@ class _Validator:
         return tuple(out)
 
     def registry_name(self, name, path):
-        try:
-            from rulelearn.data import get_spec
-        except ImportError:  # data layer not importable: check against the known names
-            if name not in KNOWN_DATASETS:
-                self.fail(path, f"unknown dataset '{name}'.{did_you_mean(name, KNOWN_DATASETS)}")
-            return
+        from rulelearn.data import get_spec
+
         try:
             get_spec(name)
-        except Exception as exc:  # DataError with its own "did you mean"
+        except DataError as exc:  # with its own "did you mean"
             self.fail(path, str(exc))
 
     def methods(self, value, defaults) -> tuple:

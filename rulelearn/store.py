@@ -14,6 +14,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 RECORDS = "records.jsonl"
 
 
@@ -121,16 +123,9 @@ class RecordStore:
 
 
 def _jsonable(obj):
-    try:
-        import numpy as np
-        if isinstance(obj, np.integer):
-            return int(obj)
-        if isinstance(obj, np.floating):
-            return float(obj)
-        if isinstance(obj, np.bool_):
-            return bool(obj)
-        if isinstance(obj, np.ndarray):
-            return obj.tolist()
-    except ImportError:  # pragma: no cover
-        pass
+    """numpy scalars and arrays as plain JSON values; anything else as its str."""
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
     return str(obj)
