@@ -32,7 +32,7 @@ def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.
 
 
 def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-       init: LearnResult | None = None, **_) -> LearnResult:
+       **_) -> LearnResult:
     """AM from the set-covering rule.
 
     Alternates the v-step (:func:`assign_negatives`) with R independent clause
@@ -42,7 +42,7 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     ``max_iter``.
     """
     problem = solver.problem
-    start = init if init is not None else set_cover(solver, theta, max_rules)
+    start = set_cover(solver, theta, max_rules)
     W = start.W.copy()
     objective = start.objective
     history = [objective]

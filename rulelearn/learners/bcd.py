@@ -11,7 +11,7 @@ from rulelearn.learners.sc import set_cover
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        init: LearnResult | None = None, **_) -> LearnResult:
+        **_) -> LearnResult:
     """Greedy BCD from the set-covering rule.
 
     Each iteration re-learns every clause in turn with the others fixed (the
@@ -20,7 +20,7 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     It stops when no update lowers the objective, or after ``max_iter``.
     """
     problem = solver.problem
-    start = init if init is not None else set_cover(solver, theta, max_rules)
+    start = set_cover(solver, theta, max_rules)
     W = start.W.copy()
     objective = start.objective
     history = [objective]
