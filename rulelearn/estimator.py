@@ -104,12 +104,17 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.__dict__.update({k: v for k, v in fitted.__dict__.items() if k.endswith("_")})
         return self
 
-    def fit_path(self, X, y, thetas, sample_weight=None) -> list["BooleanRuleClassifier"]:
+    def fit_path(self, X, y, thetas, sample_weight=None,
+                 warm_across_theta=True) -> list["BooleanRuleClassifier"]:
         """One fitted copy per θ in ``thetas`` (in that order), sharing one LP model.
 
-        The data are binarized once and one HiGHS model serves every θ. Each
-        model equals a separate ``fit`` with that θ (every LP is solved from
-        scratch, so no answer depends on the θ values solved before it).
+        The data are binarized once and one HiGHS model serves every θ, walked
+        from the largest θ to the smallest. An LP met before at a larger θ (same
+        negative weights) starts from that solve's final basis: several times
+        fewer simplex iterations, the same optimum. Where that LP has several
+        optimal vertices the rounded rule can differ from a separate ``fit``;
+        ``warm_across_theta=False`` solves every LP from scratch, and then each
+        model equals a separate ``fit`` with its θ.
         """
         self._validate_params()
         thetas = [float(t) for t in np.atleast_1d(thetas)]
@@ -126,7 +131,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         else:
             problem = CNFProblem.from_data(1 - A, ~positive, sample_weight)
         solver = ClauseSolver(problem, disable_cost=self.disable_cost,
-                              exact=self.clause_solver == "mip", time_limit=self.time_limit)
+                              exact=self.clause_solver == "mip", time_limit=self.time_limit,
+                              warm_across_theta=warm_across_theta)
         learn = LEARNERS[self.method]
         setup_seconds = time.perf_counter() - start
         fitted = [None] * len(thetas)

@@ -57,6 +57,8 @@ class LPResult:
     objective: float
     iterations: int
     status: str  # "optimal", or "time limit" for a MIP stopped with a feasible solution
+    row_dual: np.ndarray | None = None  # the rows' dual values (LPs only)
+    basis: object = None  # the final simplex basis (LPs only), for ``solve(start=...)``
 
 
 class LinearProgram:
@@ -113,7 +115,17 @@ class LinearProgram:
             raise ValueError(f"expected {self.n_cols} costs, got shape {cost.shape}")
         self._highs.changeColsCost(self.n_cols, self._all_columns, cost)
 
-    def solve(self, warm: bool = True) -> LPResult:
+    def set_row_bounds(self, row_lower, row_upper) -> None:
+        """Replace every row's bounds; the basis is kept for a warm re-solve."""
+        lower = np.asarray(row_lower, dtype=np.float64)
+        upper = np.asarray(row_upper, dtype=np.float64)
+        if lower.shape != (self.n_rows,) or upper.shape != (self.n_rows,):
+            raise ValueError(f"expected {self.n_rows} row bounds, got shapes {lower.shape} "
+                             f"and {upper.shape}")
+        self._highs.changeRowsBounds(self.n_rows, np.arange(self.n_rows, dtype=np.int32),
+                                     lower, upper)
+
+    def solve(self, warm: bool = True, start=None) -> LPResult:
         """Solve and raise :class:`SolverError` unless optimal.
 
         ``warm=True`` re-solves from the kept basis. If that stalls (HiGHS's
@@ -121,8 +133,13 @@ class LinearProgram:
         iteration limit and the LP is solved again from scratch.
         ``warm=False`` always starts from scratch (from the slack basis), so the
         answer depends on the LP only, never on what was solved before.
+        ``start``, a basis from an earlier :class:`LPResult` of this model, is
+        where a warm solve starts (with the same fallback).
         """
-        if not warm:
+        if start is not None and not self.is_mip:
+            warm = True
+            self._highs.setBasis(start)
+        elif not warm:
             self._highs.clearSolver()
         limit = 10 * (self.n_rows + self.n_cols) + 1000 if warm and not self.is_mip else None
         self._highs.setOptionValue("simplex_iteration_limit", limit or 2**31 - 1)
@@ -148,10 +165,14 @@ class LinearProgram:
             raise SolverError(f"HiGHS stopped with model status "
                               f"'{self._highs.modelStatusToString(model_status)}' on an LP of "
                               f"{self._size()}")
-        x = np.array(self._highs.getSolution().col_value, dtype=np.float64)
+        solution = self._highs.getSolution()
+        x = np.array(solution.col_value, dtype=np.float64)
+        row_dual = None if self.is_mip else np.array(solution.row_dual, dtype=np.float64)
+        basis = None if self.is_mip else self._highs.getBasis()
         return LPResult(x=x, objective=float(info.objective_function_value),
                         iterations=max(iterations, 0),
-                        status="optimal" if optimal else "time limit")
+                        status="optimal" if optimal else "time limit", row_dual=row_dual,
+                        basis=basis)
 
     def _rescue(self, model_status) -> LPResult:
         """Solve again from scratch with presolve, then with the interior-point method.

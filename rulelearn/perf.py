@@ -30,7 +30,7 @@ from tabulate import tabulate
 
 from rulelearn.binarize import QuantileBinarizer
 from rulelearn.learners import LEARNERS
-from rulelearn.learners.clause import ClauseSolver, clause_model
+from rulelearn.learners.clause import ClauseLP, ClauseSolver
 from rulelearn.learners.problem import CNFProblem
 from rulelearn.store import atomic_write_text
 
@@ -45,7 +45,7 @@ class ReferenceClauseSolver(ClauseSolver):
     """The straightforward loop: a new HiGHS model (presolve on) for every clause LP."""
 
     def __init__(self, problem, **kwargs):
-        super().__init__(problem, **kwargs)
+        super().__init__(problem, formulation="primal", **kwargs)
         self._solves = 0
         self._iterations = 0
 
@@ -58,7 +58,7 @@ class ReferenceClauseSolver(ClauseSolver):
         return self._iterations
 
     def fit(self, neg_weight, theta):
-        self._model = clause_model(self.problem, presolve=True)
+        self._lp = ClauseLP(self.problem, "primal", presolve=True)
         self._cache = {}
         fit = super().fit(neg_weight, theta)
         self._solves += 1

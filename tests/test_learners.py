@@ -72,10 +72,11 @@ def clause_optimum(problem, neg_weight, theta, disable_cost=0.0):
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("theta", [0.01, 0.5, 1.5])
-def test_lp_bounds_the_clause_optimum_and_mip_reaches_it(seed, theta):
+@pytest.mark.parametrize("formulation", ["primal", "dual"])
+def test_lp_bounds_the_clause_optimum_and_mip_reaches_it(seed, theta, formulation):
     _, _, problem = random_problem(seed)
     optimum = clause_optimum(problem, problem.w_neg, theta)
-    lp = ClauseSolver(problem).fit(problem.w_neg, theta)
+    lp = ClauseSolver(problem, formulation=formulation).fit(problem.w_neg, theta)
     assert lp.lp_value <= optimum + 1e-7
     assert lp.objective >= optimum - 1e-9  # rounding gives a feasible integer clause
     assert lp.objective == pytest.approx(
@@ -119,12 +120,14 @@ def two_clause_optimum(problem, theta, disable_cost=0.0):
 
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("theta", [0.2, 1.0])
-def test_two_level_learners_against_brute_force(seed, theta):
+@pytest.mark.parametrize("formulation", ["primal", "dual"])
+def test_two_level_learners_against_brute_force(seed, theta, formulation):
     _, _, problem = random_problem(seed, n=10, d=4)
     optimum = two_clause_optimum(problem, theta)
-    start = set_cover(ClauseSolver(problem), theta, max_rules=2)
+    start = set_cover(ClauseSolver(problem, formulation=formulation), theta, max_rules=2)
     for learn in (bcd, am):
-        result = learn(ClauseSolver(problem), theta, max_rules=2, max_iter=100)
+        result = learn(ClauseSolver(problem, formulation=formulation), theta, max_rules=2,
+                       max_iter=100)
         assert result.objective >= optimum - 1e-9
         assert result.objective <= start.objective + 1e-9
         assert result.objective == pytest.approx(cnf_objective(problem, result.W, theta))

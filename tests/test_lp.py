@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from rulelearn.errors import SolverError
-from rulelearn.learners.clause import ClauseSolver, clause_model
-from rulelearn.learners.problem import CNFProblem
+from rulelearn.learners.clause import ClauseLP, ClauseSolver, clause_model
+from rulelearn.learners.problem import CNFProblem, clause_objective
 from rulelearn.lp import INF, LinearProgram
 
 
@@ -96,3 +96,74 @@ def test_a_non_optimal_status_is_rescued_by_solving_again():
     assert result.x.tolist() == pytest.approx([1.0, 0.0])
     assert lp.n_fallbacks == 1
     assert lp._highs.getOptionValue("presolve")[1] == "off"  # the option is restored
+
+
+def clause_lp_objective(problem, w, costs):
+    """The clause LP's objective at ``w`` with the best slacks ``xi = max(0, 1 - A w)``."""
+    uncovered = np.maximum(0.0, 1.0 - problem.A_pos.astype(float) @ w)
+    return float(problem.w_pos @ uncovered + costs @ w)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("theta", [0.05, 1.0, 4.0])
+def test_the_dual_formulation_reaches_the_primal_optimum_with_a_feasible_w(seed, theta):
+    problem = random_clause_problem(seed, n=200, d=25)
+    primal = ClauseLP(problem, "primal")
+    dual = ClauseLP(problem, "dual")
+    # half the negatives active, as in a BCD step
+    weights = problem.w_neg * (np.arange(len(problem.w_neg)) % 2)
+    costs = ClauseSolver(problem).column_costs(weights, theta)
+    value_p = primal.solve(costs).value
+    solution = dual.solve(costs)
+    w_d, value_d = solution.w, solution.value
+    assert value_d == pytest.approx(value_p, rel=1e-9, abs=1e-7)
+    assert np.all((w_d >= 0) & (w_d <= 1))
+    assert clause_lp_objective(problem, w_d, costs) == pytest.approx(value_p, rel=1e-9, abs=1e-7)
+
+
+def test_auto_picks_the_dual_for_tall_problems_and_never_for_the_mip():
+    tall = random_clause_problem(0, n=400, d=10)
+    wide = random_clause_problem(0, n=40, d=60)
+    assert ClauseLP(tall).formulation == "dual"
+    assert ClauseLP(wide).formulation == "primal"
+    assert ClauseLP(tall, exact=True).formulation == "primal"
+    with pytest.raises(ValueError, match="primal"):
+        ClauseLP(tall, "dual", exact=True)
+
+
+def test_row_bounds_are_checked_and_followed():
+    lp = small_lp()
+    with pytest.raises(ValueError, match="expected 1 row bounds"):
+        lp.set_row_bounds([1.0, 1.0], [INF, INF])
+    lp.set_row_bounds([0.5], [INF])
+    assert lp.solve().objective == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("formulation", ["primal", "dual"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_theta_path_warm_start_reaches_the_cold_optimum_in_fewer_iterations(formulation, seed):
+    problem = random_clause_problem(seed, n=300, d=40)
+    walked = ClauseSolver(problem, formulation=formulation)
+    rng = np.random.default_rng(seed)
+    weight_sets = [problem.w_neg, problem.w_neg * (rng.random(len(problem.w_neg)) < 0.5)]
+    warm_iterations = cold_iterations = 0
+    for theta in (8.0, 2.0, 0.5, 0.1, 0.01):
+        for weights in weight_sets:  # interleaved, as BCD does: another LP comes in between
+            fit = walked.fit(weights, theta)
+            cold = ClauseSolver(problem, formulation=formulation).fit(weights, theta)
+            assert fit.lp_value == pytest.approx(cold.lp_value, rel=1e-9, abs=1e-7)
+            assert fit.objective == pytest.approx(clause_objective(problem, fit.clause, weights,
+                                                                   theta, 0.0))
+            warm_iterations += fit.iterations
+            cold_iterations += cold.iterations
+    assert walked.warm_starts == 8  # every weight set after its first θ
+    assert warm_iterations < cold_iterations / 2
+
+
+def test_without_warm_across_theta_every_lp_starts_from_scratch():
+    problem = random_clause_problem(2, n=300, d=40)
+    solver = ClauseSolver(problem, warm_across_theta=False)
+    for theta in (2.0, 0.5):
+        fit = solver.fit(problem.w_neg, theta)
+        assert fit.clause.tolist() == ClauseSolver(problem).fit(problem.w_neg, theta).clause.tolist()
+    assert solver.warm_starts == 0

@@ -12,6 +12,12 @@ iteration and every θ. Each solve starts from scratch (``warm=False``, the
 default): measured faster than warm re-solves on these LPs, and the optimal
 vertex, hence the rounded clause, then depends on the LP alone.
 
+When positives far outnumber features (MAGIC: 12,000 rows, 201 columns) the
+LP's dual is solved instead (:func:`dual_clause_model`): one row per feature,
+so the simplex basis is 201 x 201 rather than 12,000 x 12,000, and the clause
+weights ``w`` are read off its row duals (a vertex of the clause LP). Measured
+on a full MAGIC clause LP: 0.2 s and ~450 iterations against 1.4 s and ~7,000.
+
 The LP optimum is often fractional. :func:`round_best_threshold` tries each
 distinct value of ``w`` as a threshold and keeps the integer clause with the
 lowest clause objective (the long version of the paper, arXiv 1511.07361).
@@ -57,19 +63,126 @@ def clause_model(problem: CNFProblem, exact: bool = False, time_limit: float | N
                          presolve=presolve)
 
 
+def dual_clause_model(problem: CNFProblem, presolve: bool = False) -> LinearProgram:
+    """The LP dual of the clause LP, with the feature costs as row bounds (zero here).
+
+    For costs ``d_j`` of ``w_j`` and weights ``c_i`` of the positives::
+
+        max  sum_i y_i - sum_j u_j
+        s.t. sum_{i in P} a_ij y_i - u_j <= d_j     for every feature j
+             0 <= y_i <= c_i,  u_j >= 0
+
+    (written as a minimization of the negated objective). The clause LP's
+    ``w_j`` is minus the dual value of row ``j``.
+    """
+    A = problem.A_pos
+    n_pos, n_cols = A.shape
+    samples, features = np.nonzero(A)  # row-major: grouped by positive = by column of the dual
+    counts = np.bincount(samples, minlength=n_pos)
+    indptr = np.concatenate([[0], np.cumsum(counts), len(features) + 1 + np.arange(n_cols)])
+    indices = np.concatenate([features, np.arange(n_cols)])
+    values = np.concatenate([np.ones(len(features)), -np.ones(n_cols)])
+    cost = np.concatenate([-np.ones(n_pos), np.ones(n_cols)])
+    upper = np.concatenate([problem.w_pos, np.full(n_cols, INF)])
+    return LinearProgram(cost, np.zeros(n_pos + n_cols), upper, np.full(n_cols, -INF),
+                         np.zeros(n_cols), indptr, indices, values, presolve=presolve)
+
+
+FORMULATIONS = ("auto", "primal", "dual")
+
+
+def choose_formulation(problem: CNFProblem, exact: bool = False) -> str:
+    """"dual" when positives outnumber features at least twice (LPs only), else "primal".
+
+    Measured (full-data clause LPs): MAGIC 12,173 x 201 dual 7x faster; Pima
+    500 x 145 2-3x; Musk 5,350 x 3,243 (dense) dual 2x slower; similar elsewhere.
+    """
+    n_pos, n_cols = problem.A_pos.shape
+    return "dual" if not exact and n_pos >= 2 * n_cols else "primal"
+
+
+@dataclass(frozen=True)
+class LPSolution:
+    """An optimal ``w`` of the clause LP, the optimum, simplex iterations, the final basis."""
+
+    w: np.ndarray
+    value: float
+    iterations: int
+    basis: object = None
+
+
+class ClauseLP:
+    """The clause LP in one of its two formulations; ``solve(costs)`` gives ``w``."""
+
+    def __init__(self, problem: CNFProblem, formulation: str = "auto", exact: bool = False,
+                 time_limit: float | None = None, presolve: bool = False):
+        if formulation not in FORMULATIONS:
+            raise ValueError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
+        if formulation == "auto":
+            formulation = choose_formulation(problem, exact)
+        if exact and formulation == "dual":
+            raise ValueError("the exact (MIP) clause solver needs the primal formulation")
+        self.formulation = formulation
+        self.problem = problem
+        self._n_cols = problem.A_pos.shape[1]
+        self._n_pos = problem.A_pos.shape[0]
+        if formulation == "dual":
+            self.model = dual_clause_model(problem, presolve)
+        else:
+            self.model = clause_model(problem, exact, time_limit, presolve)
+
+    def solve(self, w_costs: np.ndarray, warm: bool = False, start=None) -> LPSolution:
+        """The optimum for the feature costs ``w_costs``.
+
+        ``start``: a basis kept from an earlier solve (:attr:`LPSolution.basis`)
+        to start from; otherwise from scratch, or from the last basis if ``warm``.
+        """
+        if self.formulation == "dual":
+            self.model.set_row_bounds(np.full(self._n_cols, -INF), w_costs)
+        else:
+            self.model.set_costs(np.concatenate([w_costs, self.problem.w_pos]))
+        result = self.model.solve(warm=warm, start=start)
+        if self.formulation == "dual":
+            w = np.clip(-result.row_dual, 0.0, 1.0)
+            return LPSolution(w, -result.objective, result.iterations, result.basis)
+        return LPSolution(result.x[: self._n_cols], result.objective, result.iterations,
+                          result.basis)
+
+
 class ClauseSolver:
-    """Learns one clause for given negative weights and θ, reusing one HiGHS model."""
+    """Learns one clause for given negative weights and θ, reusing one HiGHS model.
+
+    Two kinds of reuse, both exact (every answer is an optimum of its own LP):
+    an answer cache (the same negative weights and θ asked again: BCD asks for
+    the clause it has just updated once more in its next iteration), and, when
+    ``warm_across_theta``, a θ path warm start: the final basis of every solve
+    is kept per set of negative weights, and the same weights at another θ
+    start from it. On a θ path most LPs differ from an earlier one only in θ
+    (MAGIC, BCD over 8 θ values: 53 LPs, 10 distinct negative weights), and
+    from the kept basis they take 0-300 simplex iterations instead of 500-2,300.
+    The rule at one θ can then depend on the θ values solved before it (when
+    its LP has several optimal vertices); with ``warm_across_theta=False`` (or
+    a single θ) every LP starts from scratch.
+    """
 
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
-                 time_limit: float | None = 60.0, warm: bool = False):
+                 time_limit: float | None = 60.0, warm: bool = False, formulation: str = "auto",
+                 warm_across_theta: bool = True):
         self.problem = problem
         self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
-        self._model = clause_model(problem, exact, time_limit if exact else None)
-        self._n_cols = problem.A_pos.shape[1]
+        self.warm_across_theta = warm_across_theta and not exact
+        self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None)
+        self._model = self._lp.model
         self.cache_hits = 0
+        self.warm_starts = 0  # LPs started from a basis kept for the same negative weights
         self._cache = {}
+        self._bases = {}  # negative weights -> the final basis of their last solve
+
+    @property
+    def formulation(self) -> str:
+        return self._lp.formulation
 
     @property
     def n_solves(self) -> int:
@@ -87,27 +200,25 @@ class ClauseSolver:
         return cost
 
     def fit(self, neg_weight: np.ndarray, theta: float) -> ClauseFit:
-        """Solve the clause LP (or MIP) and round it to the best integer clause.
-
-        The same (negative weights, θ) asked again returns the stored answer:
-        BCD asks for the clause it has just updated once more in its next
-        iteration, with nothing changed.
-        """
-        key = (neg_weight.tobytes(), float(theta))
+        """Solve the clause LP (or MIP) and round it to the best integer clause."""
+        weights_key = neg_weight.tobytes()
+        key = (weights_key, float(theta))
         if key in self._cache:
             self.cache_hits += 1
             return self._cache[key]
-        costs = np.concatenate([self.column_costs(neg_weight, theta), self.problem.w_pos])
-        self._model.set_costs(costs)
-        result = self._model.solve(warm=self.warm)
-        w = result.x[: self._n_cols]
+        start = self._bases.get(weights_key) if self.warm_across_theta else None
+        self.warm_starts += start is not None
+        solution = self._lp.solve(self.column_costs(neg_weight, theta), self.warm, start)
+        if self.warm_across_theta and len(self._bases) < 2_000:
+            self._bases[weights_key] = solution.basis
+        w = solution.w
         if self.exact:
             clause = normalize(w > 0.5)
             objective = clause_objective(self.problem, clause, neg_weight, theta, self.disable_cost)
         else:
             clause, objective = round_best_threshold(self.problem, w, neg_weight, theta,
                                                      self.disable_cost)
-        fit = ClauseFit(clause, objective, result.objective, result.iterations)
+        fit = ClauseFit(clause, objective, solution.value, solution.iterations)
         if len(self._cache) < 10_000:
             self._cache[key] = fit
         return fit
