@@ -22,8 +22,10 @@ test:
 
 # The benchmark (configs/*.yaml; results in results/<experiment>/). JOBS= sets --jobs;
 # EXP= picks the experiment whose tables make table1 / table2 re-render (default: paper).
-# ONLY="ilpd sonar" restricts make paper to those datasets (MAGIC and Musk take hours).
-BENCH_FLAGS = $(if $(JOBS),--jobs $(JOBS),) $(foreach d,$(ONLY),--only-dataset $(d))
+# ONLY="ilpd sonar" restricts make paper to those datasets (Musk takes hours);
+# FORCE=1 recomputes units already in the results (after a change to the learners).
+BENCH_FLAGS = $(if $(JOBS),--jobs $(JOBS),) $(foreach d,$(ONLY),--only-dataset $(d)) \
+	$(if $(FORCE),--force,)
 EXP ?= paper
 
 quick:
