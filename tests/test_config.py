@@ -32,6 +32,17 @@ def test_shipped_configs_load(name):
     assert c.name == name and c.datasets[0].name == "wdbc_bundled"
 
 
+@pytest.mark.parametrize("name, dataset, methods", [
+    ("magic-reduced", "magic", ["bcd", "am", "ocrl", "sc"]),
+    ("musk-partial", "musk", ["ocrl", "cart", "ripper"]),
+])
+def test_partial_paper_configs_state_what_they_leave_out(name, dataset, methods):
+    c = load_config(ROOT / "configs" / f"{name}.yaml")
+    assert [d.name for d in c.datasets] == [dataset]
+    assert [m.name for m in c.methods] == methods
+    assert c.deviations and any("only" in text for text in c.deviations)
+
+
 def test_theta_forms():
     assert parse_config(MIN + "theta: [5, 0.1, 0.1]").theta == (0.1, 5.0)
     assert parse_config(MIN + "theta: 2").theta == (2.0,)
