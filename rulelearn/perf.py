@@ -76,6 +76,17 @@ def _dnf_problem(dataset, n_rows, seed=0, merge=True):
     return CNFProblem.from_data(1 - A, ~positive, merge=merge), len(y)
 
 
+def _compared_problems(mirror):
+    """(label, merged problem, unmerged problem) for each dataset of :data:`COMPARE`."""
+    from rulelearn.data import load_dataset
+
+    for name, n_rows in COMPARE:
+        dataset = load_dataset(name, mirror=mirror)
+        fast_problem, n = _dnf_problem(dataset, n_rows)
+        plain_problem, _ = _dnf_problem(dataset, n_rows, merge=False)
+        yield (name if n_rows is None else f"{name}[{n}]"), fast_problem, plain_problem
+
+
 def _run(solver, method, theta):
     start = time.perf_counter()
     result = LEARNERS[method](solver, theta, max_rules=5, max_iter=100)
@@ -84,13 +95,8 @@ def _run(solver, method, theta):
 
 def compare(mirror=None):
     """Rows of (dataset, n, method, θ, fast s, reference s, speed-up, LPs, iterations, same)."""
-    from rulelearn.data import load_dataset
-
     rows = []
-    for name, n_rows in COMPARE:
-        dataset = load_dataset(name, mirror=mirror)
-        fast_problem, n = _dnf_problem(dataset, n_rows)
-        plain_problem, _ = _dnf_problem(dataset, n_rows, merge=False)
+    for label, fast_problem, plain_problem in _compared_problems(mirror):
         for method in METHODS:
             for theta in THETAS:
                 fast = ClauseSolver(fast_problem)
@@ -100,7 +106,7 @@ def compare(mirror=None):
                 same = np.array_equal(fast_result.W, ref_result.W)
                 gap = fast_result.objective - ref_result.objective
                 rows.append({
-                    "dataset": name if n_rows is None else f"{name}[{n}]",
+                    "dataset": label,
                     "method": method, "theta": theta,
                     "fast s": round(fast_s, 3), "reference s": round(ref_s, 3),
                     "speed-up": round(ref_s / fast_s, 1),
@@ -125,13 +131,8 @@ def compare_paths(mirror=None):
     answer cache and the θ warm starts carry over). Reference: the
     straightforward loop, separately for every θ.
     """
-    from rulelearn.data import load_dataset
-
     rows = []
-    for name, n_rows in COMPARE:
-        dataset = load_dataset(name, mirror=mirror)
-        fast_problem, n = _dnf_problem(dataset, n_rows)
-        plain_problem, _ = _dnf_problem(dataset, n_rows, merge=False)
+    for label, fast_problem, plain_problem in _compared_problems(mirror):
         for method in PATH_METHODS:
             fast = ClauseSolver(fast_problem)
             fast_s = ref_s = 0.0
@@ -149,7 +150,7 @@ def compare_paths(mirror=None):
                 lower += gap < -1e-9
                 higher += gap > 1e-9
             rows.append({
-                "dataset": name if n_rows is None else f"{name}[{n}]", "method": method,
+                "dataset": label, "method": method,
                 "θ values": len(PATH_THETAS), "fast s": round(fast_s, 3),
                 "reference s": round(ref_s, 3), "speed-up": round(ref_s / fast_s, 1),
                 "LPs fast/ref": f"{fast.n_solves}/{ref_lps}",

@@ -8,9 +8,10 @@ For weights ``c`` on positives ``P`` and (active) negatives ``N``::
 
 Only the positives are rows; the negatives and θ only change column costs.
 So one HiGHS model per training set serves every clause, every BCD/AM
-iteration and every θ. Each solve starts from scratch (``warm=False``, the
-default): measured faster than warm re-solves on these LPs, and the optimal
-vertex, hence the rounded clause, then depends on the LP alone.
+iteration and every θ. An LP for new negative weights starts from scratch:
+measured faster than a warm re-solve from another clause's basis. The same
+weights at another θ start from the basis kept from their earlier solve
+(:class:`ClauseSolver`, ``warm_across_theta``).
 
 When positives far outnumber features (MAGIC: 12,000 rows, 201 columns) the
 LP's dual is solved instead (:func:`dual_clause_model`): one row per feature,
