@@ -7,7 +7,7 @@ import numpy as np
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import clause_counts, clause_objective, cnf_objective
 from rulelearn.learners.result import LearnResult
-from rulelearn.learners.sc import set_cover
+from rulelearn.learners.sc import descend
 
 
 def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.ndarray:
@@ -42,12 +42,8 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     ``max_iter``.
     """
     problem = solver.problem
-    start = set_cover(solver, theta, max_rules)
-    W = start.W.copy()
-    objective = start.objective
-    history = [objective]
-    n_iter = 0
-    while n_iter < max_iter:
+
+    def step(W):
         assignment = assign_negatives(problem.A_neg, problem.w_neg, W)
         trial = W.copy()
         for r in range(len(W)):
@@ -56,10 +52,6 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
             old = clause_objective(problem, W[r], weights, theta, solver.disable_cost)
             if fit.objective < old - 1e-9:
                 trial[r] = fit.clause
-        n_iter += 1
-        value = cnf_objective(problem, trial, theta, solver.disable_cost)
-        if value >= objective - 1e-9:
-            break
-        objective, W = value, trial
-        history.append(objective)
-    return LearnResult(W, objective, n_iter=n_iter, history=history)
+        return cnf_objective(problem, trial, theta, solver.disable_cost), trial
+
+    return descend(solver, theta, max_rules, max_iter, step)

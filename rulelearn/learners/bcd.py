@@ -7,7 +7,7 @@ import numpy as np
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import clause_counts, cnf_objective
 from rulelearn.learners.result import LearnResult
-from rulelearn.learners.sc import set_cover
+from rulelearn.learners.sc import descend
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
@@ -20,12 +20,8 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     It stops when no update lowers the objective, or after ``max_iter``.
     """
     problem = solver.problem
-    start = set_cover(solver, theta, max_rules)
-    W = start.W.copy()
-    objective = start.objective
-    history = [objective]
-    n_iter = 0
-    while n_iter < max_iter:
+
+    def step(W):
         rejected = np.column_stack([clause_counts(problem.A_neg, c) == 0 for c in W])
         best = None
         for r in range(len(W)):
@@ -38,9 +34,6 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
             value = cnf_objective(problem, trial, theta, solver.disable_cost)
             if best is None or value < best[0]:
                 best = (value, trial)
-        n_iter += 1
-        if best is None or best[0] >= objective - 1e-9:
-            break
-        objective, W = best
-        history.append(objective)
-    return LearnResult(W, objective, n_iter=n_iter, history=history)
+        return best
+
+    return descend(solver, theta, max_rules, max_iter, step)

@@ -38,3 +38,22 @@ def ocrl(solver: ClauseSolver, theta: float, **_) -> LearnResult:
     W = fit.clause[None, :]
     objective = cnf_objective(solver.problem, W, theta, solver.disable_cost)
     return LearnResult(W, objective, n_iter=1, history=[objective])
+
+
+def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
+            step) -> LearnResult:
+    """From the set-covering rule, apply ``step(W) -> (objective, W) or None`` while it helps.
+
+    Stops when a step does not lower the objective (or proposes nothing), or
+    after ``max_iter`` steps; the objective never increases.
+    """
+    start = set_cover(solver, theta, max_rules)
+    W, objective, history, n_iter = start.W.copy(), start.objective, [start.objective], 0
+    while n_iter < max_iter:
+        proposal = step(W)
+        n_iter += 1
+        if proposal is None or proposal[0] >= objective - 1e-9:
+            break
+        objective, W = proposal
+        history.append(objective)
+    return LearnResult(W, objective, n_iter=n_iter, history=history)
