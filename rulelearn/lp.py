@@ -1,11 +1,12 @@
 """The LP core: the only module that imports ``highspy``.
 
 A :class:`LinearProgram` is built once, in one ``passModel`` call, from
-column-wise (CSC) numpy arrays. When only the column costs change (another
-clause, another BCD/AM iteration, another θ) :meth:`LinearProgram.set_costs`
-keeps the HiGHS object, so nothing is rebuilt. :meth:`~LinearProgram.solve`
-can re-solve warm from the kept basis or start from scratch; the learners
-start from scratch (see :class:`rulelearn.learners.clause.ClauseSolver`).
+column-wise (CSC) numpy arrays. When only the column costs or the row bounds
+change (another clause, another BCD/AM iteration, another θ)
+:meth:`LinearProgram.set_costs` and :meth:`LinearProgram.set_row_bounds` keep
+the HiGHS object, so nothing is rebuilt. :meth:`~LinearProgram.solve` starts
+from scratch, from the kept basis, or from a basis kept from an earlier solve;
+which one the learners use is said in :class:`rulelearn.learners.clause.ClauseSolver`.
 """
 
 from __future__ import annotations

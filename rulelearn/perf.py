@@ -4,9 +4,11 @@ The *reference loop* is the obvious implementation: every clause LP is built
 from scratch in a new HiGHS model with HiGHS's defaults (presolve on), on the
 unmerged samples, with no answer reuse. The *fast path* is what rulelearn
 runs: identical samples merged into weights, one HiGHS model per training set
-whose costs change between solves, presolve off, and repeated sub-problems
-answered from a cache. Both run the same learner on the same (dataset, θ)
-task; the table says whether they reach the same rule and objective.
+changed between solves, presolve off, the LP dual when positives outnumber
+features twice, repeated sub-problems answered from a cache, and on a θ path
+each LP started from the basis kept for the same negative weights. Both run
+the same learner on the same (dataset, θ) tasks, one θ at a time and along the
+inner CV's θ grid; the tables say whether they reach the same rule and objective.
 
 Also measured: how BCD's fit time grows with the number of samples on MAGIC
 (fitted log-log exponent) and the peak memory (RSS) of single fits, each in
