@@ -160,7 +160,7 @@ class ClauseSolver:
     is kept per set of negative weights, and the same weights at another θ
     start from it. On a θ path most LPs differ from an earlier one only in θ
     (MAGIC, BCD over 8 θ values: 53 LPs, 10 distinct negative weights), and
-    from the kept basis they take 0-300 simplex iterations instead of 500-2,300.
+    from the kept basis they take 0-300 simplex iterations instead of 450-2,300.
     The rule at one θ can then depend on the θ values solved before it (when
     its LP has several optimal vertices); with ``warm_across_theta=False`` (or
     a single θ) every LP starts from scratch.
