@@ -3,6 +3,7 @@
 Data: ``mirror_dir`` (the raw UCI files named by ``RULELEARN_MIRROR``; tests using it skip without
 it), ``data_env`` (a private cache, no mirror from the environment) and ``http_mirror`` (a loopback
 HTTP server with switchable faults).
+Learners: ``degenerate_data`` (small binarized data whose clause LPs have tied optima).
 """
 
 import functools
@@ -92,3 +93,27 @@ def http_mirror(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ---------------------------------------------------------------------------------------- learners
+
+def _degenerate_data(seed, n=80, d=10):
+    import numpy as np
+    import pandas as pd
+
+    from rulelearn.binarize import QuantileBinarizer
+
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, d)).round(1), columns=[f"x{j}" for j in range(d)])
+    y = (X["x0"] > 0.3) & (X["x1"] < 0.5) | (rng.random(n) < 0.08)
+    return QuantileBinarizer(n_thresholds=10).fit_transform(X), y.to_numpy()
+
+
+@pytest.fixture
+def degenerate_data():
+    """``seed -> (A, y)``: quantile-binarized data with repeated values and negations.
+
+    Their clause LPs have several optimal vertices, as in real use: without the
+    tie-break the clause differs between solve paths at seeds 2 and 3.
+    """
+    return _degenerate_data

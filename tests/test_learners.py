@@ -157,7 +157,8 @@ def test_one_clause_learner_is_optimal_on_a_separable_clause():
 
 def test_set_cover_stops_when_every_negative_is_rejected():
     # y = x0 AND x2: two one-literal clauses, each rejecting a different negative
-    A = np.array([[1, 0, 1, 0], [1, 1, 1, 1], [1, 0, 1, 1],
+    # (x3 covers one positive only, so no clause ties with x0 or x2 at θ = 0.1)
+    A = np.array([[1, 0, 1, 0], [1, 1, 1, 1], [1, 0, 1, 0],
                   [0, 1, 1, 0], [1, 1, 0, 0]])
     y = np.array([True, True, True, False, False])
     result = set_cover(ClauseSolver(CNFProblem.from_data(A, y)), 0.1, max_rules=5)

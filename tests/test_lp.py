@@ -167,3 +167,58 @@ def test_without_warm_across_theta_every_lp_starts_from_scratch():
         fit = solver.fit(problem.w_neg, theta)
         assert fit.clause.tolist() == ClauseSolver(problem).fit(problem.w_neg, theta).clause.tolist()
     assert solver.warm_starts == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_tie_break_makes_the_clause_independent_of_the_solve_path(seed, degenerate_data):
+    A, y = degenerate_data(seed)
+    merged = CNFProblem.from_data(A, y)
+    plain = CNFProblem.from_data(A, y, merge=False)
+    active = merged.w_neg * (np.random.default_rng(seed).random(len(merged.w_neg)) < 0.6)
+    walked = [ClauseSolver(merged, formulation=f) for f in ("primal", "dual")]
+    for theta in (4.0, 1.0, 0.3, 0.01):  # a θ path: warm starts from the second θ on
+        clauses = {tuple(solver.fit(active, theta).clause) for solver in walked}
+        cold = ClauseSolver(merged, warm_across_theta=False, formulation="primal")
+        clauses.add(tuple(cold.fit(active, theta).clause))
+        # the unmerged rows, solved with presolve on from scratch: another path to the optimum
+        reference = ClauseSolver(plain, formulation="primal")
+        reference._lp = ClauseLP(plain, "primal", presolve=True)
+        clauses.add(tuple(reference.fit(_unmerged_weights(A, y, merged, active), theta).clause))
+        assert len(clauses) == 1, theta
+
+
+def _unmerged_weights(A, y, merged, active):
+    """The merged negatives' weights ``active`` spread over the unmerged rows (0 or 1 each)."""
+    negatives = np.asarray(A)[~np.asarray(y, bool)].astype(np.float32)
+    keys = {row.tobytes(): i for i, row in enumerate(merged.A_neg[:, :-1])}
+    on = active > 0
+    return np.array([float(on[keys[row.tobytes()]]) for row in negatives])
+
+
+def test_tie_break_costs_are_fixed_small_and_scaled_by_the_smallest_weight():
+    from rulelearn.learners.clause import TIE_BREAK, tie_break_costs
+
+    problem = random_clause_problem(0, n=100, d=12)
+    costs = tie_break_costs(problem)
+    assert costs.shape == (13,)
+    assert np.all((costs >= TIE_BREAK) & (costs < 2 * TIE_BREAK))
+    assert np.array_equal(costs, tie_break_costs(problem))
+    assert len(np.unique(costs)) == 13  # no two features tie
+    light = CNFProblem(problem.A_pos, problem.w_pos * 0.01, problem.A_neg, problem.w_neg)
+    assert tie_break_costs(light) == pytest.approx(costs * 0.01)
+    heavy = CNFProblem(problem.A_pos, problem.w_pos * 50, problem.A_neg, problem.w_neg * 50)
+    assert np.array_equal(tie_break_costs(heavy), costs)  # ε never exceeds TIE_BREAK
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_tie_break_moves_the_lp_value_by_at_most_its_own_size(seed, degenerate_data):
+    from rulelearn.learners.clause import TIE_BREAK
+
+    A, y = degenerate_data(seed)
+    problem = CNFProblem.from_data(A, y)
+    for theta in (0.01, 1.0):
+        solver = ClauseSolver(problem)
+        fit = solver.fit(problem.w_neg, theta)
+        plain = ClauseLP(problem).solve(solver.column_costs(problem.w_neg, theta))
+        n_cols = problem.A_pos.shape[1]
+        assert plain.value - 1e-7 <= fit.lp_value <= plain.value + 2 * TIE_BREAK * n_cols

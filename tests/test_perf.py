@@ -1,0 +1,23 @@
+"""The benchmark's reference loop: it must learn the same rules as the fast path."""
+
+import numpy as np
+import pytest
+
+from rulelearn.learners import LEARNERS
+from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.problem import CNFProblem
+from rulelearn.perf import ReferenceClauseSolver
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("method", ["bcd", "am", "sc", "ocrl"])
+def test_the_fast_path_and_the_reference_loop_learn_the_same_rules(seed, method, degenerate_data):
+    A, y = degenerate_data(seed)
+    fast = ClauseSolver(CNFProblem.from_data(A, y))  # merged rows, one model, warm θ path
+    for theta in (2.0, 0.3, 0.01):
+        reference = ReferenceClauseSolver(CNFProblem.from_data(A, y, merge=False))
+        got = LEARNERS[method](fast, theta, max_rules=3, max_iter=20)
+        want = LEARNERS[method](reference, theta, max_rules=3, max_iter=20)
+        assert np.array_equal(got.W, want.W), theta
+        assert got.objective == pytest.approx(want.objective)
+    assert reference.n_solves >= 1
