@@ -130,6 +130,26 @@ class LinearProgram:
         self._highs.changeRowsBounds(self.n_rows, np.arange(self.n_rows, dtype=np.int32),
                                      lower, upper)
 
+    def add_rows(self, lower, upper, indptr, indices, values) -> None:
+        """Append rows given in CSR form; the basis is kept (the new rows' slacks basic)."""
+        lower = np.asarray(lower, dtype=np.float64)
+        self._highs.addRows(len(lower), lower, np.asarray(upper, dtype=np.float64),
+                            len(indices), np.asarray(indptr[:-1], dtype=np.int32),
+                            np.asarray(indices, dtype=np.int32),
+                            np.asarray(values, dtype=np.float64))
+        self.n_rows += len(lower)
+
+    def add_columns(self, cost, lower, upper, indptr, indices, values) -> None:
+        """Append columns given in CSC form; the basis is kept (the new columns nonbasic)."""
+        cost = np.asarray(cost, dtype=np.float64)
+        self._highs.addCols(len(cost), cost, np.asarray(lower, dtype=np.float64),
+                            np.asarray(upper, dtype=np.float64), len(indices),
+                            np.asarray(indptr[:-1], dtype=np.int32),
+                            np.asarray(indices, dtype=np.int32),
+                            np.asarray(values, dtype=np.float64))
+        self.n_cols += len(cost)
+        self._all_columns = np.arange(self.n_cols, dtype=np.int32)
+
     def solve(self, warm: bool = True, start=None) -> LPResult:
         """Solve and raise :class:`SolverError` unless optimal.
 

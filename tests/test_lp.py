@@ -121,14 +121,38 @@ def test_the_dual_formulation_reaches_the_primal_optimum_with_a_feasible_w(seed,
     assert clause_lp_objective(problem, w_d, costs) == pytest.approx(value_p, rel=1e-9, abs=1e-7)
 
 
-def test_auto_picks_the_dual_for_tall_problems_and_never_for_the_mip():
+def test_auto_picks_the_dual_for_tall_problems_sifting_for_big_ones_never_for_the_mip():
+    from rulelearn.learners.clause import SIFT_MIN
+
     tall = random_clause_problem(0, n=400, d=10)
     wide = random_clause_problem(0, n=40, d=60)
+    big = random_clause_problem(0, n=2 * SIFT_MIN + 200, d=SIFT_MIN)
     assert ClauseLP(tall).formulation == "dual"
     assert ClauseLP(wide).formulation == "primal"
+    assert ClauseLP(big).formulation == "sifted"
     assert ClauseLP(tall, exact=True).formulation == "primal"
-    with pytest.raises(ValueError, match="primal"):
-        ClauseLP(tall, "dual", exact=True)
+    for formulation in ("dual", "sifted"):
+        with pytest.raises(ValueError, match="primal"):
+            ClauseLP(tall, formulation, exact=True)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sifting_reaches_the_full_lp_optimum_with_a_subset_of_the_features(seed):
+    problem = random_clause_problem(seed, n=200, d=300)
+    weights = problem.w_neg * (np.arange(len(problem.w_neg)) % 3 > 0)
+    for theta in (0.05, 1.0):
+        costs = ClauseSolver(problem).column_costs(weights, theta)
+        full = ClauseLP(problem, "primal").solve(costs)
+        sifted_lp = ClauseLP(problem, "sifted")
+        sifted = sifted_lp.solve(costs)
+        assert sifted.value == pytest.approx(full.value, rel=1e-9, abs=1e-7)
+        assert clause_lp_objective(problem, sifted.w, costs) == pytest.approx(full.value, abs=1e-7)
+        rows, _ = sifted.basis  # the features of the restricted model
+        assert len(rows) < problem.A_pos.shape[1] and np.all(sifted.w[np.setdiff1d(
+            np.arange(problem.A_pos.shape[1]), rows)] == 0)
+        # from the kept rows and basis, the same LP needs no iteration
+        again = sifted_lp.solve(costs, start=sifted.basis)
+        assert again.iterations == 0 and again.value == pytest.approx(full.value)
 
 
 def test_row_bounds_are_checked_and_followed():
@@ -175,7 +199,7 @@ def test_the_tie_break_makes_the_clause_independent_of_the_solve_path(seed, dege
     merged = CNFProblem.from_data(A, y)
     plain = CNFProblem.from_data(A, y, merge=False)
     active = merged.w_neg * (np.random.default_rng(seed).random(len(merged.w_neg)) < 0.6)
-    walked = [ClauseSolver(merged, formulation=f) for f in ("primal", "dual")]
+    walked = [ClauseSolver(merged, formulation=f) for f in ("primal", "dual", "sifted")]
     for theta in (4.0, 1.0, 0.3, 0.01):  # a θ path: warm starts from the second θ on
         clauses = {tuple(solver.fit(active, theta).clause) for solver in walked}
         cold = ClauseSolver(merged, warm_across_theta=False, formulation="primal")
