@@ -46,7 +46,7 @@ def _new_highs() -> highspy.Highs:
             os.close(saved)
         _banner_shown = True
     # Tighter than HiGHS's 1e-7 feasibility tolerances, so that the clause LPs'
-    # tie-break costs (1e-6 scale) decide ties the same way on every solve path.
+    # tie-break costs (1e-5 scale) decide ties the same way on every solve path.
     for option, value in (("output_flag", False), ("threads", 1), ("random_seed", 0),
                           ("primal_feasibility_tolerance", 1e-9),
                           ("dual_feasibility_tolerance", 1e-9)):
