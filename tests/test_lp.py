@@ -246,3 +246,34 @@ def test_the_tie_break_moves_the_lp_value_by_at_most_its_own_size(seed, degenera
         plain = ClauseLP(problem).solve(solver.column_costs(problem.w_neg, theta))
         n_cols = problem.A_pos.shape[1]
         assert plain.value - 1e-7 <= fit.lp_value <= plain.value + 2 * TIE_BREAK * n_cols
+
+
+def test_complement_partners_pairs_columns_that_are_complements_on_every_row():
+    from rulelearn.learners.clause import complement_partners, rows_via_total
+
+    A = np.array([[1, 0, 1, 1, 0],
+                  [0, 1, 1, 1, 0],
+                  [1, 0, 1, 0, 1]])
+    assert complement_partners(A).tolist() == [1, 0, -1, 4, 3]
+    support, via_total = rows_via_total(A)
+    # columns 0 and 3 (two ones each) are written through their complements (one one)
+    assert via_total.tolist() == [True, False, False, True, False]
+    assert support.tolist() == [1, 1, 2, 4, 4]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("formulation", ["dual", "sifted"])
+def test_rows_through_the_total_give_the_primal_optimum(seed, formulation, degenerate_data):
+    from rulelearn.learners.clause import rows_via_total
+
+    A, y = degenerate_data(seed)
+    problem = CNFProblem.from_data(A, y)
+    assert rows_via_total(problem.A_pos)[1].sum() > 50  # negations: the trick is in use
+    weights = problem.w_neg * (np.random.default_rng(seed).random(len(problem.w_neg)) < 0.5)
+    solver = ClauseSolver(problem)
+    for theta in (0.02, 0.5, 3.0):
+        costs = solver.column_costs(weights, theta) + solver.tie_break
+        want = ClauseLP(problem, "primal").solve(costs)
+        got = ClauseLP(problem, formulation).solve(costs)
+        assert got.value == pytest.approx(want.value, rel=1e-9, abs=1e-7)
+        assert np.round(got.w, 6).tolist() == np.round(want.w, 6).tolist()
