@@ -35,6 +35,7 @@ def test_shipped_configs_load(name):
 @pytest.mark.parametrize("name, dataset, methods", [
     ("magic-reduced", "magic", ["bcd", "am", "ocrl", "sc"]),
     ("musk-partial", "musk", ["ocrl", "cart", "ripper"]),
+    ("musk-reduced", "musk", ["bcd", "am", "sc"]),
 ])
 def test_partial_paper_configs_state_what_they_leave_out(name, dataset, methods):
     c = load_config(ROOT / "configs" / f"{name}.yaml")
