@@ -180,7 +180,7 @@ def choose_formulation(problem: CNFProblem, exact: bool = False) -> str:
     7x faster than the primal; Pima 500 x 145: 2-3x); "sifted" when both
     number :data:`SIFT_MIN` or more (Musk 5,350 x 3,243, dense: the full dual is
     2x slower than the primal, the sifted dual :class:`SiftedDualLP` about 2x
-    faster; the 8-θ BCD path on 1,500 Musk samples 83 s -> 48 s, same rules);
+    faster: the 8-θ BCD path on 1,500 Musk samples 83 s -> 40 s, same rules);
     else "primal".
     """
     n_pos, n_cols = problem.A_pos.shape
@@ -212,8 +212,9 @@ class SiftedDualLP:
     re-solved from its basis, until none is negative. Then ``y`` is feasible for
     the full dual, hence optimal, and ``w`` (zero on the features left out) is
     the clause LP's optimum. Every LP starts a new restricted model, from the
-    features with the best cost per positive weight covered (``y`` = the
-    weights), or from the rows and basis kept from an earlier solve (``start``).
+    ``batch`` features priced lowest with ``y`` = the positives' weights (cost
+    minus the weight they cover), or from the rows and basis kept from an
+    earlier solve (``start``).
     """
 
     def __init__(self, problem: CNFProblem, batch: int = 50):
@@ -258,7 +259,11 @@ class SiftedDualLP:
         return candidates[np.argsort(reduced[candidates], kind="stable")[: self.batch]]
 
     def solve(self, w_costs: np.ndarray, warm: bool = False, start=None) -> LPSolution:
-        """As :meth:`ClauseLP.solve`; ``start`` is the ``basis`` of an earlier solution."""
+        """As :meth:`ClauseLP.solve`; ``start`` is the ``basis`` of an earlier solution.
+
+        ``warm`` is ignored: every LP is a new restricted model, so there is no
+        last basis to start from (only a kept one, ``start``).
+        """
         n = self._n_pos  # columns: y_i, then the total T (row 0: T - sum_i y_i = 0)
         model = LinearProgram(np.append(-np.ones(n), 0.0), np.append(np.zeros(n), -INF),
                               np.append(self._w_pos, INF), [0.0], [0.0], np.arange(n + 2),
@@ -271,7 +276,7 @@ class SiftedDualLP:
         else:
             rows = self._add(model, rows, self._most_negative(w_costs, self._w_pos, rows),
                              w_costs)
-        warm = False
+        warm = False  # the first solve: from ``basis`` if kept, else from scratch
         while True:
             result = model.solve(warm=warm, start=basis)
             new = self._most_negative(w_costs, result.x[: self._n_pos], rows)
