@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rulelearn._labels import default_positive, same_label
 from rulelearn.errors import DataError
 
 #: Tokens read as "missing" in a user's CSV unless told otherwise.
@@ -280,10 +281,10 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
                 "; binarize it first, e.g. make a column that is 1 for one class and 0 otherwise"
                 if len(labels) > 2 else ""))
     if positive is None:
-        positive = min(reversed(labels), key=lambda k: counts[k])
+        positive = default_positive(y.tolist())
         reason = f"the minority class ({counts[positive]}/{len(y)})"
     else:
-        match = [k for k in labels if k == positive or str(k) == str(positive)]
+        match = [k for k in labels if same_label(k, positive)]
         if not match:
             raise DataError(f"positive class {positive!r} is not a value of target {target!r} "
                             f"(values: {', '.join(map(str, labels))})")
