@@ -42,8 +42,10 @@ from hypothesis import strategies as st
 
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.learners import LEARNERS
-from rulelearn.learners.clause import ClauseSolver
-from rulelearn.learners.problem import CNFProblem, cnf_objective, disabled_clause
+from rulelearn.binarize import QuantileBinarizer
+from rulelearn.learners.clause import TIE_BREAK, ClauseSolver, round_best_threshold
+from rulelearn.learners.problem import (CNFProblem, clause_objective, cnf_objective,
+                                        disabled_clause)
 from rulelearn.model_io import load_model, save_model
 
 SCALE = float(os.environ.get("RULELEARN_INVARIANT_SCALE", "1"))
@@ -270,6 +272,67 @@ def objective_from_rule(model, X, y, weight) -> float:
     loss = (weight[positive] @ (counts[:, positive] == 0).sum(axis=0)
             + weight[~positive] @ counts[:, ~positive].min(axis=0))
     return float(loss + model.theta * rule.n_literals + model.disable_cost * n_disabled)
+
+
+# ------------------------------------------------------------------------------ 1. one clause
+
+@st.composite
+def clause_tasks(draw, max_rows=20):
+    """A CNF problem from generated data (as a CNF or, complemented, as a DNF sees it) and the
+    negative weights and caps of one clause update (as SC, BCD and AM ask for them)."""
+    data = draw(datasets(max_rows=max_rows))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        binarizer = QuantileBinarizer().fit(data.X)
+    A = binarizer.transform(data.X)
+    positive = data.y == data.labels[1]
+    if draw(st.booleans()):
+        A, positive = 1 - A, ~positive
+    problem = CNFProblem.from_data(A, positive, data.w)
+    n_neg = len(problem.w_neg)
+    keep = draw(st.lists(st.booleans(), min_size=n_neg, max_size=n_neg))
+    neg_weight = np.where(keep, problem.w_neg, 0.0)
+    cap = None
+    if draw(st.booleans()):  # BCD: counts capped by the other clauses, 0 = rejected by them
+        cap = np.asarray(draw(st.lists(st.integers(0, 3), min_size=n_neg, max_size=n_neg)), float)
+        neg_weight = np.where(cap == 0, 0.0, neg_weight)
+    return problem, neg_weight, cap, draw(st.sampled_from(THETAS)), \
+        draw(st.sampled_from(DISABLE_COSTS))
+
+
+def trivial_clauses(n_features: int) -> np.ndarray:
+    """The empty clause, the disabled clause and every one-feature clause."""
+    return np.vstack([np.zeros(n_features + 1, dtype=bool), disabled_clause(n_features),
+                      np.eye(n_features, n_features + 1, dtype=bool)])
+
+
+def assert_no_worse_than_trivial(problem, clause, objective, neg_weight, theta, dc, cap):
+    assert objective == pytest.approx(
+        clause_objective(problem, clause, neg_weight, theta, dc, cap), rel=1e-9, abs=1e-9)
+    best = min(clause_objective(problem, c, neg_weight, theta, dc, cap)
+               for c in trivial_clauses(problem.n_features))
+    assert objective <= best + tolerance(best)
+
+
+@examples(150)
+@given(task=clause_tasks(), levels=st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.5, 1.0]),
+                                            min_size=1))
+def test_rounding_any_fractional_clause_is_no_worse_than_the_trivial_clauses(task, levels):
+    """Whatever the LP's ``w`` (e.g. spread evenly, never touching the always-true feature)."""
+    problem, neg_weight, cap, theta, dc = task
+    w = np.resize(np.asarray(levels), problem.n_features + 1)
+    clause, objective = round_best_threshold(problem, w, neg_weight, theta, dc, cap=cap)
+    assert_no_worse_than_trivial(problem, clause, objective, neg_weight, theta, dc, cap)
+
+
+@examples(150)
+@given(task=clause_tasks(), exact=st.sampled_from([False, False, True]))
+def test_every_clause_update_is_no_worse_than_the_trivial_clauses(task, exact):
+    problem, neg_weight, cap, theta, dc = task
+    fit = ClauseSolver(problem, disable_cost=dc, exact=exact).fit(neg_weight, theta, cap)
+    assert_no_worse_than_trivial(problem, fit.clause, fit.objective, neg_weight, theta, dc, cap)
+    if cap is None:  # the LP is a relaxation of the clause problem (up to the tie-break)
+        assert fit.lp_value <= fit.objective + 2 * TIE_BREAK * (problem.n_features + 1) + 1e-9
 
 
 # ------------------------------------------------------------------------------ 1, 2, 3 and 5
