@@ -163,28 +163,25 @@ def datasets(draw, max_rows: int = 20, max_columns: int = 4, binary: bool | None
     if draw(st.booleans()):
         labels = labels[::-1]
 
-    kind = draw(st.sampled_from(weights))
-    if kind == "int":
-        w = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-    elif kind == "frac":
-        w = draw(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0, 1.5, 2.75]),
-                          min_size=n, max_size=n))
-    else:
-        w = None
-    if w is not None:
-        w = np.asarray(w, dtype=float)
-        first_of = [int(np.flatnonzero(np.asarray(bits) == b)[0]) for b in (True, False)]
-        for i in first_of if positive_weight else first_of[:1]:
-            w[i] = max(w[i], 1.0)
-
-    # exact copies of some rows, each with the same or the other label (and its own weight)
+    # exact copies of some rows, each with the same or the other label
     copies = draw(st.lists(st.tuples(st.integers(0, n - 1), st.booleans()), max_size=4))
     if copies:
-        rows = [i for i, _ in copies]
-        X = pd.concat([X, X.iloc[rows]], ignore_index=True)
+        X = pd.concat([X, X.iloc[[i for i, _ in copies]]], ignore_index=True)
         bits = list(bits) + [bits[i] != flip for i, flip in copies]
-        if w is not None:
-            w = np.concatenate([w, w[rows]])
+
+    kind = draw(st.sampled_from(weights))
+    if kind == "int":
+        w = draw(st.lists(st.integers(0, 3), min_size=len(bits), max_size=len(bits)))
+    elif kind == "frac":
+        w = draw(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0, 1.5, 2.75]),
+                          min_size=len(bits), max_size=len(bits)))
+    else:
+        w = None
+    if w is not None:  # some weight on one class (on both with ``positive_weight``)
+        w = np.asarray(w, dtype=float)
+        first_of = [bits.index(b) for b in (True, False)]
+        for i in first_of if positive_weight else first_of[:1]:
+            w[i] = max(w[i], 1.0)
     y = np.array([labels[1] if b else labels[0] for b in bits])
     return Data(X, y, w, labels, _new_rows(X))
 
