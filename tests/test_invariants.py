@@ -61,7 +61,7 @@ def examples(n: int) -> settings:
 METHODS = sorted(LEARNERS)
 THETAS = (0.0, 1e-4, 0.05, 0.5, 2.0, 1e6)
 DISABLE_COSTS = (0.0, 0.3, 1.5)
-LABELS = ((0, 1), ("no", "yes"), (2, 10))
+LABELS = ((0, 1), ("no", "yes"), (2, 10), (False, True))
 CATEGORIES = ("red", "green", "blue", "grey")
 NUMBERS = (-1.5, -0.5, 0.0, 0.25, 1.0, 2.5)
 
@@ -106,7 +106,7 @@ def _column(draw, kind: str, name: str, n: int, varied: bool, binary: bool) -> d
         values = draw(st.lists(st.sampled_from(options), min_size=n, max_size=n))
         if varied:
             values[:2] = list(CATEGORIES[:2])
-        return {name: pd.Series(values, dtype=object)}
+        return {name: pd.Series(values, dtype=draw(st.sampled_from([object, "category"])))}
     if kind == "integer":
         values = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
         if varied:
@@ -145,6 +145,8 @@ def datasets(draw, max_rows: int = 20, max_columns: int = 4, binary: bool | None
     for i, kind in enumerate([first] + rest):
         columns.update(_column(draw, kind, f"{kind[:3]}{i}", n, varied=i == 0, binary=binary))
     X = pd.DataFrame(columns)
+    if draw(st.booleans()):  # columns named by their position, as from a header-less file
+        X.columns = range(X.shape[1])
 
     labelling = draw(st.sampled_from(["planted", "random", "tiny"]))
     if labelling == "planted":  # the first column's first value, with a few labels flipped
@@ -192,7 +194,8 @@ def _new_rows(X: pd.DataFrame) -> pd.DataFrame:
     unseen = X.iloc[:3].copy().astype(object)
     for name in X.columns:
         missing.loc[missing.index[::2], name] = None
-        text = X[name].dtype == object and any(isinstance(v, str) for v in X[name])
+        text = not pd.api.types.is_numeric_dtype(X[name]) and any(isinstance(v, str)
+                                                                   for v in X[name])
         unseen[name] = "purple" if text else [-99, 0.5, 99][: len(unseen)]
     new = pd.concat([X.astype(object), missing, unseen], ignore_index=True)
     return new.infer_objects()
@@ -409,7 +412,7 @@ def test_negation_closed_literals_make_the_dnf_and_cnf_problems_equal(data, para
     """With ``x <= t``/``x > t`` and ``x == v``/``x != v`` pairs and no missing values, the
     negated literals are literals again: the DNF's problem for one class is the CNF's for the
     other up to the order of the columns."""
-    data.X = data.X.fillna({name: 0 if data.X[name].dtype != object else "red"
+    data.X = data.X.fillna({name: 0 if pd.api.types.is_numeric_dtype(data.X[name]) else "red"
                             for name in data.X.columns})
     a, b = data.labels
     dnf = fit(data.X, data.y, data.w, params, form="dnf", pos_label=a, binarize=False)
