@@ -6,19 +6,25 @@ exact duplicate rows (with the same or the other label), sample weights (zeros, 
 classes of one or two samples. Every method x form x θ (0, tiny, moderate, huge) x R (1..4) x
 disable cost (zero or not) is drawn. The invariants:
 
-1. the learned objective is no worse than the trivial rules (every clause disabled; one empty
+1. every rounded clause is no worse than the empty, the disabled and every one-feature clause;
+   the learned objective is no worse than the trivial rules (every clause disabled; one empty
    clause), and BCD / AM end no worse than the set-covering rule they start from;
 2. ``fit_stats_["objective"]`` is the objective of ``rule_`` recomputed from its literals on the
    training data;
 3. weighted training errors + θ · literals (+ the disable cost of the unused clauses) <= the
    objective: the Hamming loss charges every misclassified sample at least once;
 4. a DNF for a class is the negation of a CNF for the other class over the negated literals
-   (same objective, same predictions);
+   (same objective, same rule, same predictions); over the binarizer's own literals, which
+   are closed under negation when nothing is missing, the two problems are equal up to the
+   order of the columns, and so are the learned rules once the columns are put in one order;
 5. a saved and loaded model predicts as the estimator does, also on missing values and unseen
    categories;
 6. integer sample weights equal repeated rows, and merged duplicates equal unmerged ones;
 7. on tiny problems, brute force over all clauses (and pairs of clauses): OCRL with the exact
    clause solver is optimal, and no learner reports an objective below the optimum.
+
+A known limitation is pinned as a strict xfail: BCD with the exact clause solver can stop where
+one clause change would lower the objective.
 
 Examples are derandomized (the same problems on every run, no example database), bounded, and
 without deadlines. ``RULELEARN_INVARIANT_SCALE=10`` runs ten times as many.
@@ -367,6 +373,34 @@ def test_learned_rule_is_consistent_and_no_worse_than_trivial(data, params):
     assert loaded.rule == model.rule_
     for X in (data.X, data.X_new):
         assert list(loaded.predict(X)) == list(model.predict(X))
+
+
+@st.composite
+def one_hot_datasets(draw) -> Data:
+    """Only one-hot blocks of 0/1 columns, as a user's encoder writes them: every row has the
+    same number of ones, and the clause LPs spread ``w`` evenly (the issue's failing case)."""
+    n = draw(st.integers(30, 60))
+    columns = {}
+    for b, k in enumerate(draw(st.lists(st.integers(3, 4), min_size=1, max_size=3))):
+        index = draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))
+        columns.update({f"b{b}_{v}": [int(i == v) for i in index] for v in range(k)})
+    bits = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    bits[:2] = [True, False]
+    y = np.where(bits, 1, 0)
+    return Data(pd.DataFrame(columns), y, None, (0, 1), pd.DataFrame(columns))
+
+
+@examples(300)
+@given(data=one_hot_datasets(), params=fit_params())
+def test_no_rule_is_worse_than_the_trivial_rules_on_one_hot_data(data, params):
+    model = fit(data.X, data.y, data.w, params, pos_label=1)
+    objective = model.fit_stats_["objective"]
+    problem = cnf_problem(model, data.X, data.y, data.w)
+    trivial = trivial_objectives(problem, n_clause_rows(model), params["theta"],
+                                 params["disable_cost"])
+    assert objective <= min(trivial) + tolerance(objective)
+    assert objective == pytest.approx(objective_from_rule(model, data.X, data.y, data.weight),
+                                      rel=1e-9, abs=1e-9)
 
 
 @examples(200)
