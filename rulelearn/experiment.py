@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 import json
+import math
 import os
 import platform
 import signal
@@ -535,7 +536,7 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
             return _run_locked(config, folder, store, units, todo, datasets, jobs=jobs,
                                executor=executor, scheduler=scheduler, progress=progress)
     except OSError as exc:
-        raise os_error(exc, "write", exc.filename or folder) from None
+        raise os_error(exc, "write results to", exc.filename or folder) from None
     finally:
         if created and not started:  # leave no empty folder behind a refused run
             try:
@@ -558,6 +559,9 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
     atomic_write_text(folder / "config.yaml",
                       yaml.safe_dump(config.to_dict(), sort_keys=False, allow_unicode=True))
     previous = _read_meta(folder).get("wall_seconds_all_runs", 0.0)
+    if isinstance(previous, bool) or not isinstance(previous, (int, float)) \
+            or not math.isfinite(previous) or previous < 0:
+        previous = 0.0
     prog = Progress(len(todo), enabled=progress)
     ok = failed = 0
     failures = []
@@ -577,8 +581,7 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
             failures.append((f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}", rec["error"]))
         prog.update(good)
 
-    runlog = RunLog(folder, interval=HEARTBEAT_SECONDS,
-                    earlier=previous if isinstance(previous, (int, float)) else 0.0)
+    runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=previous)
     with runlog, _sigterm_stops_the_run():
         if todo:
             if executor == "dask":

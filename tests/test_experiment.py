@@ -240,6 +240,11 @@ def test_kill_half_way_then_resume(tmp_path, monkeypatch):
         json.loads(line)  # the torn line is gone
     experiment.run(cfg, output=tmp_path / "whole", progress=False)
     assert comparable(killed) == comparable(tmp_path / "whole")
+    from rulelearn import report
+    report.write_tables(killed)
+    report.write_tables(tmp_path / "whole")
+    for name in ("table1.csv", "table2.csv", "ranks.csv"):
+        assert (killed / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
 
 
 def test_unit_keys_change_with_the_registry_positive_class(tmp_path, monkeypatch):
