@@ -169,6 +169,9 @@ def load_config(path: str | os.PathLike) -> ExperimentConfig:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"Cannot read config file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"Cannot read config file {path}: not UTF-8 text ({exc.reason} at "
+                          f"byte {exc.start}).") from None
     return parse_config(text, source=str(path))
 
 

@@ -137,3 +137,10 @@ def test_values_an_estimator_would_refuse_are_config_errors(text, where, message
 def test_theta_grids_are_finite():
     c = parse_config("datasets: [wdbc]\nmethods: [bcd]\ntheta: {log: [0.001, 1000], num: 3}\n")
     assert all(math.isfinite(t) for t in c.theta) and c.theta == (0.001, 1.0, 1000.0)
+
+
+def test_a_config_that_is_not_utf8_text(tmp_path):
+    path = tmp_path / "u16.yaml"
+    path.write_bytes("datasets: [wdbc]\n".encode("utf-16"))
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        load_config(path)
