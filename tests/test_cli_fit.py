@@ -360,3 +360,29 @@ def test_predict_bad_data(run, tmp_path, data, saved):
                           "already has a column 'prediction'", "--column")
     assert_one_line_error(run("predict", "model.json", data, "-o", "no/dir/out.csv"),
                           "cannot write no/dir/out.csv")
+
+
+# ------------------------------------------------------------------- never overwrite an input
+
+@pytest.mark.parametrize("save", ["d.csv", "./d.csv", "sub/../d.csv", "link.csv", "hard.csv"])
+def test_fit_refuses_to_save_over_its_input(run, tmp_path, data, save):
+    import os
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.csv").symlink_to("d.csv")
+    os.link(tmp_path / "d.csv", tmp_path / "hard.csv")
+    before = data.read_bytes()
+    assert_one_line_error(run("fit", "d.csv", *FAST, "--save", save),
+                          f"--save {save} is the input data file", "choose another file")
+    assert data.read_bytes() == before
+
+
+def test_predict_refuses_to_write_over_its_inputs(run, tmp_path, data, saved):
+    before = {p: (tmp_path / p).read_bytes() for p in ("d.csv", "model.json")}
+    assert_one_line_error(run("predict", "model.json", "d.csv", "-o", "d.csv"),
+                          "--output d.csv is the input data file")
+    assert_one_line_error(run("predict", "model.json", "d.csv", "-o", "./model.json"),
+                          "--output ./model.json is the model file")
+    assert {p: (tmp_path / p).read_bytes() for p in before} == before
+    r = run("predict", "model.json", "d.csv", "-o", "out.csv")
+    assert r.exit_code == 0, r.output

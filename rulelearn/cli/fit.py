@@ -23,6 +23,29 @@ def _write(path, text):
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _refuse_overwrite(option, path, inputs):
+    """A one-line error if writing ``path`` would replace one of the ``inputs`` files.
+
+    ``inputs``: ``(what, path)`` pairs. Paths are compared after resolving links (and by
+    device and inode where both exist), so ``./x.csv``, ``x.csv`` and a link to it all match.
+    """
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    for what, other in inputs:
+        try:
+            if target.exists() and Path(other).exists():
+                same = os.path.samefile(target, other)
+            else:
+                same = target.resolve() == Path(other).resolve()
+        except (OSError, RuntimeError):  # unreadable or a link loop: the write will say so
+            same = False
+        if same:
+            raise click.ClickException(f"{option} {click.format_filename(path)} is the {what}; "
+                                       "writing there would replace it: choose another file")
+
+
 @click.command()
 @click.argument("data", type=click.Path())
 @click.option("--target", "-t", metavar="COLUMN", default=None,
@@ -67,6 +90,8 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     from rulelearn.model_io import accuracy, model_json
     from rulelearn.tuning import fit_select_theta
 
+    if save:
+        _refuse_overwrite("--save", save, [("input data file", data)])
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing)
     target = target if target is not None else _target_name(data, dataset)
@@ -169,6 +194,8 @@ def predict(model, data, output, column):
     """
     from rulelearn.model_io import load_model, predict_csv
 
+    if output != "-":
+        _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
     result = predict_csv(loaded, data, column=column)
     text = result.table.to_csv(index=False, lineterminator="\n")
