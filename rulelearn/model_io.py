@@ -332,13 +332,14 @@ class CsvPrediction:
 
 
 def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
-                missing_values=None) -> CsvPrediction:
+                missing_values=None, sep=None) -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
     order, plus ``column`` holding the predicted labels. ``missing_values`` are the cell
     values read as missing (default: the model's, else those of
-    :func:`rulelearn.data.read_csv_dataset`).
+    :func:`rulelearn.data.read_csv_dataset`). ``sep``: the separator (default: found from the
+    file, as :func:`rulelearn.data.parse.read_table` does).
     If the file has the model's target column, the accuracy is computed on its labeled rows.
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column``.
@@ -346,7 +347,7 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     from rulelearn.data.parse import DEFAULT_MISSING, read_table
 
     path = Path(path)
-    table = read_table(path, missing=())
+    table = read_table(path, sep=sep, missing=())
     if column in table.columns:
         raise DataError(f"{path} already has a column {column!r}; choose another name for the "
                         "prediction column (--column)")

@@ -386,3 +386,27 @@ def test_predict_refuses_to_write_over_its_inputs(run, tmp_path, data, saved):
     assert {p: (tmp_path / p).read_bytes() for p in before} == before
     r = run("predict", "model.json", "d.csv", "-o", "out.csv")
     assert r.exit_code == 0, r.output
+
+
+# ------------------------------------------------------------------- encodings and separators
+
+@pytest.mark.parametrize("sep, encoding, option", [
+    (";", "utf-8", []), ("\t", "utf-8", []), (",", "utf-16", []), (";", "utf-16-le", []),
+    (" ", "utf-8", ["--sep", "space"]), (":", "utf-8", ["--sep", ":"]),
+    ("\t", "utf-8", ["--sep", "\\t"]), (";", "utf-8-sig", ["--sep", "semicolon"]),
+])
+def test_fit_and_predict_read_other_separators_and_utf16(run, tmp_path, sep, encoding, option):
+    text = planted().to_csv(index=False, sep=sep)
+    (tmp_path / "s.csv").write_bytes(text.encode(encoding))
+    r = run("fit", "s.csv", *FAST, *option, "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    assert "(60 rows, 3 features); target 'y'" in r.stdout
+    r = run("predict", "m.json", "s.csv", *option, "-o", "p.csv")
+    assert r.exit_code == 0, r.output
+    assert "60 rows predicted; accuracy" in r.stderr
+    assert list(pd.read_csv(tmp_path / "p.csv").columns) == ["a", "b", "c", "y", "prediction"]
+
+
+@pytest.mark.parametrize("value", ["", ";;", "\n", '"', "semicolons"])
+def test_bad_separator_option(run, data, value):
+    assert_one_line_error(run("fit", data, *FAST, "--sep", value), "'--sep'", usage=True)
