@@ -410,3 +410,35 @@ def test_fit_and_predict_read_other_separators_and_utf16(run, tmp_path, sep, enc
 @pytest.mark.parametrize("value", ["", ";;", "\n", '"', "semicolons"])
 def test_bad_separator_option(run, data, value):
     assert_one_line_error(run("fit", data, *FAST, "--sep", value), "'--sep'", usage=True)
+
+
+# ------------------------------------------------------------------------- warnings and OSError
+
+def test_warnings_are_one_line_each_and_shown_once(run, tmp_path):
+    planted().assign(k=1)[["k", "a", "b", "c", "y"]].to_csv(tmp_path / "k.csv", index=False)
+    r = run("fit", "k.csv", "--rules", "2")  # theta by CV: the binarizer runs in every fold
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == ["warning: dropped 1 constant or empty column(s): k"]
+
+
+def test_warning_plumbing_dedupes_and_keeps_deprecations_apart(capsys):
+    import warnings
+
+    from rulelearn.cli import warnings_as_lines
+
+    with warnings_as_lines():
+        warnings.simplefilter("always")
+        for _ in range(3):
+            warnings.warn("same\nthing")
+        warnings.warn("other", RuntimeWarning)
+    assert capsys.readouterr().err.splitlines() == ["warning: same thing",
+                                                    "warning: RuntimeWarning: other"]
+
+
+def test_os_errors_are_one_line(run, data, saved, monkeypatch):
+    import rulelearn.model_io
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(rulelearn.model_io, "load_model", refuse)
+    assert_one_line_error(run("predict", "model.json", data), "model.json: Permission denied")
