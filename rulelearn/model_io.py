@@ -153,7 +153,19 @@ def save_model(estimator, path, *, target: str, positive=None, X=None, y=None,
 
 
 def write_text_atomic(path, text: str) -> Path:
-    """Write ``text`` atomically; the folder must exist (a typo is an error, not a new folder)."""
+    """Write ``text`` atomically; the folder must exist (a typo is an error, not a new folder).
+
+    A link is written through (the file it points to is replaced, not the link). A path that
+    is not a regular file, such as ``/dev/null``, ``/dev/stdout`` or a named pipe, is written to
+    directly: replacing it would put a regular file in its place.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return path
     return atomic_write_text(path, text, make_parents=False)
 
 

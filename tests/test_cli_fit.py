@@ -442,3 +442,38 @@ def test_os_errors_are_one_line(run, data, saved, monkeypatch):
         raise PermissionError(13, "Permission denied", str(path))
     monkeypatch.setattr(rulelearn.model_io, "load_model", refuse)
     assert_one_line_error(run("predict", "model.json", data), "model.json: Permission denied")
+
+
+def test_save_to_a_named_pipe_writes_into_it_and_keeps_it(run, tmp_path, data):
+    import os
+    import stat
+    import threading
+
+    os.mkfifo(tmp_path / "pipe")
+    got = []
+    reader = threading.Thread(target=lambda: got.append((tmp_path / "pipe").read_text()),
+                              daemon=True)
+    reader.start()
+    r = run("fit", data, *FAST, "--save", "pipe")
+    reader.join(10)
+    assert r.exit_code == 0, r.output
+    assert stat.S_ISFIFO((tmp_path / "pipe").stat().st_mode)  # not replaced by a regular file
+    assert json.loads(got[0])["format"] == "rulelearn-model"
+
+
+def test_save_through_a_link_replaces_the_file_it_points_to(run, tmp_path, data):
+    (tmp_path / "real.json").write_text("old")
+    (tmp_path / "link.json").symlink_to("real.json")
+    r = run("fit", data, *FAST, "--save", "link.json")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "link.json").is_symlink()
+    assert json.loads((tmp_path / "real.json").read_text())["format"] == "rulelearn-model"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["fit", "d.csv", *FAST, "--save", ""], ["'--save'", "an empty file name"]),
+    (["fit", "d.csv", *FAST, "--seed", "-1"], ["'--seed'", "-1"]),
+    (["predict", "model.json", "d.csv", "-o", " "], ["'--output'", "an empty file name"]),
+])
+def test_empty_paths_and_bad_seeds_are_usage_errors(run, data, saved, args, words):
+    assert_one_line_error(run(*args), *words, usage=True)

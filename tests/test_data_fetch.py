@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rulelearn.cli import main
 from rulelearn.data import fetch, get_spec, load_dataset, registry
-from rulelearn.errors import ChecksumError, DataError, FetchError
+from rulelearn.errors import ChecksumError, DataError, FetchError, RuleLearnError
 
 # the package re-exports the function fetch(), which hides the module of the same name
 fetch_module = importlib.import_module("rulelearn.data.fetch")
@@ -321,3 +321,25 @@ def test_a_file_put_in_the_cache_by_hand_is_unverified_until_used(mirror_dir, da
     (data_env / "sonar").mkdir(parents=True)
     (data_env / "sonar" / SONAR).write_bytes((mirror_dir / "sonar" / SONAR).read_bytes())
     assert fetch_module.cache_status(get_spec("sonar")) == "cached (UCI, unverified)"
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (["--timeout", "nan"], 2, ["'--timeout'", "not a finite number"]),
+    (["--timeout", "inf"], 2, ["'--timeout'", "not a finite number"]),
+    (["--timeout", "0"], 2, ["'--timeout'"]),
+    (["--mirror", "http://[::1"], 1, ["cannot download http://[::1/liver/bupa.data",
+                                      "Invalid IPv6 URL"]),
+    (["--mirror", "ftp://example.org/"], 1, ["neither a folder nor an http(s) URL"]),
+])
+def test_bad_fetch_options_are_one_line(data_env, args, code, words):
+    result = CliRunner().invoke(main, ["datasets", "fetch", "liver", *args])
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    error = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(error) == 1 and all(word in error[0] for word in words), result.stderr
+    assert cache_files(data_env) == []
+
+
+def test_library_fetch_checks_the_timeout(data_env):
+    with pytest.raises(RuleLearnError, match="timeout must be a positive, finite number"):
+        fetch("liver", timeout=float("nan"))

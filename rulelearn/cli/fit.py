@@ -52,6 +52,8 @@ def _refuse_overwrite(option, path, inputs):
     import os
     from pathlib import Path
 
+    if not path.strip():
+        raise click.BadParameter("an empty file name", param_hint=f"'{option}'")
     target = Path(path)
     for what, other in inputs:
         try:
@@ -93,7 +95,7 @@ def _refuse_overwrite(option, path, inputs):
               help="Quantile thresholds per numeric column.")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
               help="Folds for choosing theta (fewer if the minority class is smaller).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
@@ -111,7 +113,7 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     from rulelearn.model_io import accuracy, model_json
     from rulelearn.tuning import fit_select_theta
 
-    if save:
+    if save is not None:
         _refuse_overwrite("--save", save, [("input data file", data)])
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
@@ -138,7 +140,7 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
     click.echo(rule.describe(dataset.positive, target))
     click.echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
-    if save:
+    if save is not None:
         extra = {"data": str(data), "missing_values": missing}
         if selection is not None:
             extra["theta_selection"] = {"thetas": selection.thetas, "n_folds": selection.n_folds,

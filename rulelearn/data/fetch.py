@@ -28,7 +28,7 @@ from pathlib import Path
 
 from rulelearn.data import parse
 from rulelearn.data.registry import DatasetSpec, Source, SourceFile, get_spec
-from rulelearn.errors import ChecksumError, DataError, FetchError
+from rulelearn.errors import ChecksumError, DataError, FetchError, ParameterError
 
 #: Seconds to wait before retry k (k = 1, 2, ...) is ``RETRY_BACKOFF * 2 ** (k - 1)``.
 RETRY_BACKOFF = 1.0
@@ -57,7 +57,10 @@ def resolve_mirror(mirror=None) -> str | None:
 
 
 def _is_url(mirror: str) -> bool:
-    return urllib.parse.urlsplit(mirror).scheme in ("http", "https")
+    try:
+        return urllib.parse.urlsplit(mirror).scheme in ("http", "https")
+    except ValueError:  # malformed, e.g. "http://[::1": downloading says so
+        return mirror.lower().startswith(("http://", "https://"))
 
 
 def sha256(path) -> str:
@@ -131,6 +134,9 @@ def fetch(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3) -> list
 
 def fetch_source(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3):
     """Like :func:`fetch`, but returns ``(source, paths)``: which source the files belong to."""
+    if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+        raise ParameterError(f"timeout must be a positive, finite number of seconds; got "
+                             f"{timeout!r}")
     spec = get_spec(name)
     if spec.bundled:
         return spec.source, []
@@ -274,7 +280,10 @@ def _verify_by_parsing(spec, source, f, tmp: Path) -> None:
 
 def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
     if not folder.is_dir():
-        raise FetchError(f"mirror folder {folder} does not exist")
+        if "://" in str(folder) or ":/" in str(folder):
+            raise FetchError(f"mirror {folder} is neither a folder nor an http(s) URL")
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise FetchError(f"mirror folder {folder} {what}")
     src = folder / name / file
     if not src.is_file():
         raise FetchError(f"mirror folder {folder} has no {name}/{file}")
@@ -287,7 +296,10 @@ def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
 
 def _download(url: str, out, timeout: float, retries: int) -> None:
     """GET ``url`` into the open file ``out``; retry connection faults, not HTTP 4xx."""
-    host, hint = urllib.parse.urlsplit(url).netloc, _HINT
+    try:
+        host, hint = urllib.parse.urlsplit(url).netloc, _HINT
+    except ValueError as exc:
+        raise FetchError(f"cannot download {url}: {exc}") from None
     attempts = max(1, int(retries))
     for attempt in range(1, attempts + 1):
         out.seek(0)
@@ -323,6 +335,8 @@ def _download(url: str, out, timeout: float, retries: int) -> None:
                     break
         except OSError as exc:
             error = FetchError(f"cannot download {url}: {exc}; {hint}")
+        except ValueError as exc:  # a malformed URL (e.g. from --mirror)
+            raise FetchError(f"cannot download {url}: {exc}") from None
         if attempt < attempts:
             time.sleep(RETRY_BACKOFF * 2 ** (attempt - 1))
     raise error

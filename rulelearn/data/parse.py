@@ -180,7 +180,7 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     token after stripping become NaN. Without a header row, ``columns`` names the columns and
     the file must have exactly that many.
     """
-    name = Path(source).name if isinstance(source, str) else getattr(source, "name", "data")
+    name = str(source) if isinstance(source, (str, Path)) else getattr(source, "name", "data")
     raw = source if isinstance(source, bytes) else _read_bytes(source)
     try:
         raw = _decompress(raw, compression)
