@@ -238,10 +238,10 @@ def test_the_separator_is_found(tmp_path, sep):
     assert {c: ds.X[c].tolist() for c in ds.X} == EXPECTED
 
 
-def test_separator_sniffing_respects_quotes_and_decimal_commas(tmp_path):
-    ds = read_csv_dataset(write(tmp_path, 'a;note;y\n1,5;"x;y";0\n2,5;"z";1\n'))
+def test_separator_sniffing_respects_quotes(tmp_path):
+    ds = read_csv_dataset(write(tmp_path, 'a;note;y\n1.5;"x;y";0\n2.5;z,w;1\n'))
     assert list(ds.X) == ["a", "note"]  # ";" splits every row alike, "," does not
-    assert ds.X["note"].tolist() == ["x;y", "z"]
+    assert ds.X["note"].tolist() == ["x;y", "z,w"]
     ds = read_csv_dataset(write(tmp_path, 'a,note,y\n1,"x;y;z",0\n2,"p;q;r",1\n'))
     assert ds.X["note"].tolist() == ["x;y;z", "p;q;r"]
 
@@ -268,3 +268,13 @@ def test_infinite_cells_are_refused_and_infinite_labels_are_names(tmp_path):
     assert ds.y.tolist() == ["0", "inf", "0"]
     ds = read_csv_dataset(write(tmp_path, "a,y\n1,1e30\n2,0\n"))  # beyond int64: stays a float
     assert ds.y.tolist() == [1e30, 0.0]
+
+
+@pytest.mark.parametrize("cells", [["0,5", "1,25", "-3"], ["1,500", "12,000,000", "7"]])
+def test_numbers_with_commas_are_refused_not_read_as_categories(tmp_path, cells):
+    text = "a;y\n" + "".join(f"{c};{i % 2}\n" for i, c in enumerate(cells))
+    with pytest.raises(DataError, match=r"column 'a' holds numbers written with a comma, e.g. "
+                                        r"'[\d,]+,\d+': a decimal comma or a thousands"):
+        read_csv_dataset(write(tmp_path, text))
+    ds = read_csv_dataset(write(tmp_path, "a;y\nx,y;0\n1,5;1\n"))  # text with commas: categories
+    assert isinstance(ds.X["a"].dtype, pd.CategoricalDtype)

@@ -210,6 +210,8 @@ def predict(model, data, output, column, sep):
     """
     from rulelearn.model_io import load_model, predict_csv
 
+    if not column.strip():
+        raise click.BadParameter("an empty column name", param_hint="'--column'")
     if output != "-":
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)

@@ -229,6 +229,10 @@ def _to_numeric(s: pd.Series) -> tuple[pd.Series, pd.Series]:
     return num, s.notna() & num.isna()
 
 
+#: A number with a decimal comma or thousands separators ("1,5", "-0,25", "12,500,000").
+_COMMA_NUMBER = r"[+-]?(\d*,\d+|\d{1,3}(,\d{3})+)([eE][+-]?\d+)?|[+-]?\d+(\.\d*)?"
+
+
 def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
     """One feature column: declared categorical, declared numeric (None: detect)."""
     if categorical:
@@ -245,6 +249,13 @@ def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
         return num
     n_bad, n_present = int(bad.sum()), int(s.notna().sum())
     if categorical is None and 2 * n_bad > n_present:
+        present = s[s.notna()].astype(str)
+        if present.str.fullmatch(_COMMA_NUMBER).all():  # not categories: "0,5", "12,000"
+            example = present[present.str.contains(",")].iloc[0]
+            raise DataError(
+                f"column {s.name!r} holds numbers written with a comma, e.g. {example!r}: a "
+                "decimal comma or a thousands separator? Write them with a decimal point and no "
+                "separators")
         return s.astype(object).astype("category")
     example, row = s[bad].iloc[0], s[bad].index[0]
     raise DataError(
