@@ -48,8 +48,35 @@ def _needs_quotes(name: str) -> bool:
 
 
 def format_name(name: str) -> str:
-    """A column name as printed in a rule: as is, or in backticks (a backtick doubled)."""
-    return f"`{name.replace('`', '``')}`" if _needs_quotes(name) else name
+    """A column name as printed in a rule: as is, or in backticks.
+
+    In backticks a backtick is doubled, a backslash is written ``\\\\`` and a character that
+    does not print (a newline, a tab, ...) as its escape (``\\n``, ``\\t``, ``\\x00``), so that a
+    rule always prints on one line.
+    """
+    if not _needs_quotes(name):
+        return name
+    body = "".join(c if c.isprintable() and c != "\\" else _escape(c) for c in name)
+    return f"`{body.replace('`', '``')}`"
+
+
+def _escape(char: str) -> str:
+    special = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    if char in special:
+        return special[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000
+                                                  else f"\\U{code:08x}")
+
+
+_ESCAPE = re.compile(r"\\(\\|n|t|r|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+
+
+def _unescape(body: str) -> str:
+    def one(match):
+        code = match.group(1)
+        return {"\\": "\\", "n": "\n", "t": "\t", "r": "\r"}.get(code) or chr(int(code[1:], 16))
+    return _ESCAPE.sub(one, body)
 
 
 def _mask_quoted(text: str) -> str:
@@ -87,7 +114,7 @@ def _read_quoted_name(text: str) -> tuple[str, str]:
                 chars.append("`")
                 i += 2
                 continue
-            return "".join(chars), text[i + 1:]
+            return _unescape("".join(chars)), text[i + 1:]
         chars.append(text[i])
         i += 1
     raise RuleError(f"cannot parse a literal from {text!r}: the name's closing backtick is missing")

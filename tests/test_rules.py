@@ -192,7 +192,11 @@ def test_parse_types_of_numbers():
     (Literal("back`tick", ">", 1), "`back``tick` > 1"),
     (Literal(" padded", ">", 1), "` padded` > 1"),
     (Literal("", ">", 1), "`` > 1"),
-    (Literal("tab\there", ">", 1), "`tab\there` > 1"),
+    (Literal("tab\there", ">", 1), "`tab\\there` > 1"),
+    (Literal("two\nlines", "is missing"), "`two\\nlines` is missing"),
+    (Literal("C:\\dir <= x", "<=", 1), "`C:\\\\dir <= x` <= 1"),
+    (Literal("nul\x00 and\u2028", "==", "v"), "`nul\\x00 and\\u2028` == 'v'"),
+    (Literal("C:\\dir", "<=", 1), "C:\\dir <= 1"),
     (Literal("(x", ">", 1), "`(x` > 1"),
     # ordinary names, even with spaces, parentheses and symbols, stay as they are
     (Literal("MDVP:Fo(Hz)", "<=", 198.7), "MDVP:Fo(Hz) <= 198.7"),
@@ -358,6 +362,7 @@ def literals(draw):
 @given(literals())
 def test_any_literal_round_trips_through_its_string(literal):
     assert Literal.parse(str(literal)) == literal
+    assert len(str(literal).splitlines()) == 1  # one line, whatever the name holds
 
 
 @settings(max_examples=200, deadline=None)
