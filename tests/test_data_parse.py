@@ -74,7 +74,8 @@ def test_positive_class(tmp_path):
                                  "binarize it first"),
     ("a,y\n1,0\n2,\n3,1\n4,?\n", {}, r"target 'y' is missing in 2 data row\(s\) \(2, 4\)"),
     ("a,b,y\n1,,0\n2,?,1\n", {}, "feature column 'b' has no values"),
-    ("a,b,y\n1,2,0\n1,2,3,4\n", {}, "cannot parse .*data.csv: .*Expected 3 fields in line 3, saw 4"),
+    ("a,b,y\n1,2,0\n1,2,3,4\n", {}, "cannot parse .*data.csv: .*Expected 3 fields in line 3, "
+                                     "saw 4"),
     ("a,y\n1,0\n2,1\n3,O\n", {}, r"target 'y' has 3 classes \(0, 1, O\)"),
 ])
 def test_refusals(tmp_path, text, kwargs, message):

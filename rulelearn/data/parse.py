@@ -189,8 +189,8 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     text = decode_text(raw, name)
     sep = sniff_separator(text) if sep is None else sep
     try:
-        df = pd.read_csv(io.StringIO(text, newline=""), sep=sep, header=0 if header else None, dtype=str,
-                         na_filter=False, index_col=False, skipinitialspace=True)
+        df = pd.read_csv(io.StringIO(text, newline=""), sep=sep, header=0 if header else None,
+                         dtype=str, na_filter=False, index_col=False, skipinitialspace=True)
     except pd.errors.EmptyDataError:
         raise DataError(f"{name} is empty") from None
     except (pd.errors.ParserError, ValueError, csv.Error) as exc:
