@@ -111,6 +111,7 @@ class CVRow:
     sem: float  #: standard error of the mean over folds (0 for one fold)
     mean_literals: float  #: mean size of the fold models
     fold_errors: tuple[float, ...]
+    max_clauses: int = 0  #: most clauses any fold model used
 
     @property
     def setting(self) -> dict:
@@ -122,8 +123,9 @@ class CVRow:
 class Selection:
     """What :func:`select_setting` tried and what it chose.
 
-    ``rows`` holds every (form, R, θ) in grid order (forms, then R, then θ); ``chosen`` is the
-    index of the chosen row.
+    ``rows`` holds every (form, R, θ) tried, in grid order (forms, then R, then θ); ``chosen``
+    is the index of the chosen row; ``skipped`` the (form, R) not tried because a smaller R
+    already left clauses unused.
     """
 
     rows: tuple[CVRow, ...]
@@ -133,6 +135,7 @@ class Selection:
     forms: tuple[str, ...]
     rules: tuple[int, ...]
     thetas: tuple[float, ...]
+    skipped: tuple[tuple[str, int], ...] = ()
 
     @property
     def best(self) -> CVRow:
@@ -145,10 +148,7 @@ class Selection:
 
     def best_per_setting(self) -> list[int]:
         """Per (form, R), in grid order, the index of its row the tie rule prefers."""
-        groups: dict[tuple, list[int]] = {}
-        for i, row in enumerate(self.rows):
-            groups.setdefault((row.form, row.max_rules), []).append(i)
-        return [_choose_row(self.rows, index) for index in groups.values()]
+        return [_choose_row(self.rows, index) for index in _groups(self.rows).values()]
 
     def describe(self) -> str:
         """E.g. ``by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error 4.0 % (SEM 1.1)``."""
@@ -161,23 +161,37 @@ class Selection:
     def table(self, full: bool = False) -> str:
         """The CV table as text: every row (``full``) or the preferred θ per (form, R).
 
-        The chosen row is marked with ``*``.
+        The chosen row is marked with ``*``; settings skipped are named on a last line.
         """
         index = range(len(self.rows)) if full else self.best_per_setting()
         lines = ["  form   R      theta  literals  CV error %"]
         for i in index:
             row = self.rows[i]
-            lines.append(f"{'*' if i == self.chosen else ' '} {row.form.upper():4} {row.max_rules:3d} "
-                         f"{row.theta:10.4g} {row.mean_literals:9.1f}  "
+            lines.append(f"{'*' if i == self.chosen else ' '} {row.form.upper():4} "
+                         f"{row.max_rules:3d} {row.theta:10.4g} {row.mean_literals:9.1f}  "
                          f"{100 * row.mean_error:5.1f} ± {100 * row.sem:.1f}")
+        if self.skipped:
+            by_form = {}
+            for form, r in self.skipped:
+                by_form.setdefault(form, []).append(str(r))
+            names = "; ".join(f"{form.upper()} R = {', '.join(rs)}" for form, rs in by_form.items())
+            lines.append(f"  not tried: {names} (a smaller R already left a clause unused)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
         """Plain JSON-able record (for a saved model)."""
         return {"n_folds": self.n_folds, "seed": self.seed, "chosen": self.chosen,
+                "skipped": [list(s) for s in self.skipped],
                 "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
                           "mean_error": r.mean_error, "sem": r.sem,
                           "mean_literals": r.mean_literals} for r in self.rows]}
+
+
+def _groups(rows) -> dict[tuple, list[int]]:
+    groups: dict[tuple, list[int]] = {}
+    for i, row in enumerate(rows):
+        groups.setdefault((row.form, row.max_rules), []).append(i)
+    return groups
 
 
 def _simplicity(row: CVRow) -> tuple:
@@ -218,7 +232,8 @@ def _check_form(name, value):
 
 
 def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
-                   forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0) -> Selection:
+                   forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0,
+                   skip_unused: bool = True) -> Selection:
     """Choose (form, R, θ) for ``estimator`` by stratified K-fold CV on ``(X, y)``.
 
     K is :func:`n_folds` ``(y, cv)``; the folds are ``StratifiedKFold(shuffle=True,
@@ -227,39 +242,69 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     ties (equal means) go to the simplest: fewer mean literals, then the larger θ, the smaller
     R, DNF. A grid of one value fixes that axis. Other parameters (method, positive class, ...)
     are the estimator's.
+
+    R is walked upwards per form. With ``skip_unused``, the walk stops at the first R at which
+    no fold model, at any θ, uses all R clauses: a larger R would add clauses that the fits
+    disable. ``skip_unused=False`` tries every R.
     """
     thetas = _grid("theta", (float(t) for t in np.atleast_1d(thetas)), _check_theta)
-    rules = _grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules), _check_rules)
+    rules = tuple(sorted(_grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules),
+                               _check_rules)))
     forms = _grid("form", forms, _check_form)
     y = np.asarray(y)
     k = n_folds(y, cv)
-    settings = [(form, r) for form in forms for r in rules]
-    errors = np.zeros((k, len(settings), len(thetas)))
-    sizes = np.zeros_like(errors)
     codes = np.unique(y, return_inverse=True)[1]  # the same folds; float labels allowed
-    for fold, (train, valid) in enumerate(stratified_folds(codes, k, seed)):
-        X_train, X_valid = _rows(X, train), _rows(X, valid)
-        for s, (form, r) in enumerate(settings):
-            template = clone(estimator).set_params(form=form, max_rules=r)
-            models = fit_candidates(template, X_train, y[train], "theta", thetas)
-            errors[fold, s] = [error_rate(m, X_valid, y[valid]) for m in models]
-            sizes[fold, s] = [m.rule_.n_literals for m in models]
-    mean = errors.mean(axis=0)
-    sem = errors.std(axis=0, ddof=1) / np.sqrt(k) if k > 1 else np.zeros_like(mean)
-    rows = tuple(CVRow(form, r, theta, float(mean[s, t]), float(sem[s, t]),
-                       float(sizes[:, s, t].mean()), tuple(float(e) for e in errors[:, s, t]))
-                 for s, (form, r) in enumerate(settings) for t, theta in enumerate(thetas))
-    return Selection(rows, _choose_row(rows, range(len(rows))), k, seed, forms, rules, thetas)
+    folds = stratified_folds(codes, k, seed)
+
+    def evaluate(form, r):
+        template = clone(estimator).set_params(form=form, max_rules=r)
+        errors = np.zeros((k, len(thetas)))
+        sizes, clauses = np.zeros_like(errors), np.zeros_like(errors)
+        for fold, (train, valid) in enumerate(folds):
+            models = fit_candidates(template, _rows(X, train), y[train], "theta", thetas)
+            X_valid = _rows(X, valid)
+            errors[fold] = [error_rate(m, X_valid, y[valid]) for m in models]
+            sizes[fold] = [m.rule_.n_literals for m in models]
+            clauses[fold] = [m.rule_.n_clauses for m in models]
+        mean = errors.mean(axis=0)
+        sem = errors.std(axis=0, ddof=1) / np.sqrt(k) if k > 1 else np.zeros_like(mean)
+        return [CVRow(form, r, theta, float(mean[t]), float(sem[t]), float(sizes[:, t].mean()),
+                      tuple(float(e) for e in errors[:, t]), int(clauses[:, t].max()))
+                for t, theta in enumerate(thetas)]
+
+    return _walk(evaluate, forms, rules, thetas, k, seed, skip_unused)
+
+
+def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:
+    rows, skipped = [], []
+    for form in forms:
+        for position, r in enumerate(rules):
+            block = evaluate(form, r)
+            rows.extend(block)
+            if skip_unused and max(row.max_clauses for row in block) < r:
+                skipped.extend((form, q) for q in rules[position + 1:])
+                break
+    rows = tuple(rows)
+    return Selection(rows, _choose_row(rows, range(len(rows))), k, seed, forms, rules, thetas,
+                     tuple(skipped))
+
+
+def walk_unused(selection: Selection) -> Selection:
+    """What ``skip_unused=True`` would have tried and chosen, from a full grid's selection."""
+    table = {key: [selection.rows[i] for i in index]
+             for key, index in _groups(selection.rows).items()}
+    return _walk(lambda form, r: table[(form, r)], selection.forms, selection.rules,
+                 selection.thetas, selection.n_folds, selection.seed, True)
 
 
 def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
-               forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0):
+               forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0, skip_unused: bool = True):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
     """
     selection = select_setting(estimator, X, y, thetas=thetas, rules=rules, forms=forms, cv=cv,
-                               seed=seed)
+                               seed=seed, skip_unused=skip_unused)
     model = clone(estimator).set_params(**selection.best.setting).fit(X, y)
     return model, selection
 

@@ -91,15 +91,22 @@ def test_fit_chooses_form_rules_and_theta_by_cv(run, data):
     lines = r.stdout.splitlines()
     assert lines[1].startswith("cross-validation (the best theta per form and R; --path: all")
     assert lines[2].split() == ["form", "R", "theta", "literals", "CV", "error", "%"]
-    table = lines[3:11]  # one row per (form, R), DNF first, R ascending
-    assert [(row[2:6].strip(), int(row[6:10])) for row in table] == \
-        [(f, n) for f in ("DNF", "CNF") for n in (1, 3, 5, 10)]
+    end = next(i for i, x in enumerate(lines) if x.startswith("chosen: "))
+    table = [x for x in lines[3:end] if not x.startswith("  not tried: ")]
+    # one row per (form, R) tried, DNF first, R ascending; R grows while it is used up
+    tried = [(row[2:6].strip(), int(row[6:10])) for row in table]
+    for form in ("DNF", "CNF"):
+        rs = [n for f, n in tried if f == form]
+        assert rs == [1, 3, 5, 10][:len(rs)] and rs
+    assert [f for f, _ in tried] == sorted((f for f, _ in tried), key=("DNF", "CNF").index)
+    if len(tried) < 8:
+        assert lines[end - 1].startswith("  not tried: ")
     chosen = [row for row in table if row.startswith("*")]
     assert len(chosen) == 1
     form, rules = chosen[0][2:6].strip(), chosen[0][6:10].strip()
-    assert lines[11].startswith(f"chosen: {form}, R = {rules}, theta = ")
-    assert ("by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error " in lines[11])
-    assert lines[12].startswith(f"rule ({form}, bcd, R = {rules}): ")
+    assert lines[end].startswith(f"chosen: {form}, R = {rules}, theta = ")
+    assert "by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error " in lines[end]
+    assert lines[end + 1].startswith(f"rule ({form}, bcd, R = {rules}): ")
     assert not any(x.startswith("theta = ") for x in lines)
 
 

@@ -8,7 +8,8 @@ from sklearn.model_selection import StratifiedKFold
 from rulelearn.errors import DataError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.tuning import (DEFAULT_THETAS, CVRow, Selection, ThetaSelection, _choose_row,
-                              fit_select, fit_select_theta, n_folds, select_setting, select_theta)
+                              fit_select, fit_select_theta, n_folds, select_setting, select_theta,
+                              walk_unused)
 
 
 def planted(n=60, seed=0, noise=0.1):
@@ -128,7 +129,8 @@ def test_the_grid_finds_that_8_terms_need_r_10():
 def test_the_table_has_one_row_per_setting_in_grid_order():
     X, y = planted()
     est = BooleanRuleClassifier(max_rules=3)
-    sel = select_setting(est, X, y, thetas=(0.01, 1.0), rules=(1, 2), cv=3, seed=2)
+    sel = select_setting(est, X, y, thetas=(0.01, 1.0), rules=(2, 1), cv=3, seed=2,
+                         skip_unused=False)
     assert isinstance(sel, Selection) and sel.n_folds == 3 and sel.seed == 2
     assert [(r.form, r.max_rules, r.theta) for r in sel.rows] == [
         (f, n, t) for f in ("dnf", "cnf") for n in (1, 2) for t in (0.01, 1.0)]
@@ -190,3 +192,18 @@ def test_fixed_axes_and_the_refit():
         select_setting(est, X, y, forms=("DNF",))
     with pytest.raises(ParameterError, match="finite"):
         select_setting(est, X, y, thetas=(float("inf"),))
+
+
+def test_r_grows_only_while_the_clauses_are_used():
+    X, y = binary_cnf()  # 3 CNF clauses; a DNF needs 18 terms
+    est = BooleanRuleClassifier(pos_label=1)
+    full = select_setting(est, X, y, thetas=(0.01, 0.5, 5), skip_unused=False)
+    assert len(full.rows) == 2 * 4 * 3 and full.skipped == ()
+    walked = select_setting(est, X, y, thetas=(0.01, 0.5, 5))
+    assert walked == walk_unused(full)  # the same fits: a subset of the full table
+    # CNF R = 3 uses 3 clauses, R = 5 leaves 2 unused: R = 10 is not tried
+    assert ("cnf", 10) in walked.skipped and ("cnf", 5) not in walked.skipped
+    assert row(full, "cnf", 5, 0.5).max_clauses == 3
+    assert {(r.form, r.max_rules) for r in walked.rows}.isdisjoint(walked.skipped)
+    assert walked.best == full.best
+    assert "not tried: CNF R = 10" in walked.table()
