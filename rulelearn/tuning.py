@@ -243,9 +243,11 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     R, DNF. A grid of one value fixes that axis. Other parameters (method, positive class, ...)
     are the estimator's.
 
-    R is walked upwards per form. With ``skip_unused``, the walk stops at the first R at which
-    no fold model, at any θ, uses all R clauses: a larger R would add clauses that the fits
-    disable. ``skip_unused=False`` tries every R.
+    R is walked upwards per form. With ``skip_unused``, the walk stops at the first R (from the
+    second on) at which no fold model, at any θ, uses all R clauses: a larger R would add
+    clauses that the fits disable. The second R is always tried: a clause may be worth
+    nothing alone and much with another (one OR of a CNF often admits too many rows).
+    ``skip_unused=False`` tries every R.
     """
     thetas = _grid("theta", (float(t) for t in np.atleast_1d(thetas)), _check_theta)
     rules = tuple(sorted(_grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules),
@@ -281,7 +283,7 @@ def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:
         for position, r in enumerate(rules):
             block = evaluate(form, r)
             rows.extend(block)
-            if skip_unused and max(row.max_clauses for row in block) < r:
+            if skip_unused and position >= 1 and max(row.max_clauses for row in block) < r:
                 skipped.extend((form, q) for q in rules[position + 1:])
                 break
     rows = tuple(rows)
