@@ -3,7 +3,8 @@
 :func:`fit_select` is what ``rulelearn fit`` does: it chooses θ (8 log-spaced values), the
 number of clauses R (1, 3, 5, 10) and the form (DNF, CNF) together, on the same folds for every
 setting, with one θ path per (form, R) and fold (``fit_path``: one LP model serves the whole θ
-grid). :func:`fit_select_theta` chooses θ alone (R and form fixed). The benchmark's nested
+grid); per form, R grows only while the fits use all R clauses. :func:`fit_select_theta`
+chooses θ alone (R and form fixed). The benchmark's nested
 protocol lives in :mod:`rulelearn.selection` and tunes θ only; both use the same folds
 (:func:`~rulelearn.selection.stratified_folds`) and the same tie rule (equal mean validation
 errors go to the simpler rule).

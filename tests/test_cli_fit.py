@@ -142,6 +142,16 @@ def test_fit_given_options_fix_their_axis(run, data, args, form, rules, size):
         assert ", theta = 0.5 by" in chosen
 
 
+def test_fit_saves_the_cv_table(run, tmp_path, data):
+    r = run("fit", data, "--form", "dnf", "-R", "2", "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    saved = json.loads((tmp_path / "m.json").read_text())["cv_selection"]
+    assert saved["n_folds"] == 5 and saved["seed"] == 0 and len(saved["rows"]) == 8
+    chosen = saved["rows"][saved["chosen"]]
+    assert (chosen["form"], chosen["max_rules"]) == ("dnf", 2)
+    assert f"theta = {chosen['theta']:.3g} by 5-fold" in r.stdout
+
+
 def test_fit_cv_folds_shrink_to_the_minority_class(run, tmp_path):
     df = planted(40)
     df["y"] = 0
