@@ -29,6 +29,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from rulelearn.errors import DataError, ParameterError
+
 from rulelearn.rules import Literal, values_equal
 
 
@@ -108,7 +110,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         X = _as_frame(X)
         if not isinstance(self.n_thresholds, (int, np.integer)) or self.n_thresholds < 1:
-            raise ValueError(f"The 'n_thresholds' parameter of QuantileBinarizer must be an "
+            raise ParameterError(f"The 'n_thresholds' parameter of QuantileBinarizer must be an "
                              f"int >= 1. Got {self.n_thresholds!r} instead.")
         self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
         self.n_features_in_ = X.shape[1]
@@ -155,7 +157,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         blocks = []
         for name, kind, values, missing in self._columns:
             if name not in X.columns:
-                raise ValueError(f"column {name!r} seen in fit is missing from the data")
+                raise DataError(f"column {name!r} seen in fit is missing from the data")
             column = X[name]
             isna = column.isna().to_numpy()
             if kind == "numeric":
@@ -194,5 +196,5 @@ def _as_frame(X) -> pd.DataFrame:
         return X
     array = np.asarray(X)
     if array.ndim != 2:
-        raise ValueError(f"expected a 2-d array or DataFrame, got shape {array.shape}")
+        raise DataError(f"expected a 2-d array or DataFrame, got shape {array.shape}")
     return pd.DataFrame(array, columns=[f"x{j}" for j in range(array.shape[1])])

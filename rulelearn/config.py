@@ -39,6 +39,9 @@ METHOD_PARAMS = {
 #: (chosen on ties).
 TUNED = {**{m: ("theta", "larger") for m in RULE_METHODS}, "cart": ("max_depth", "smaller")}
 DEFAULT_DEPTHS = (1, 2, 3, 4, 5, 6, 8, 10)
+#: Upper bounds that catch a typo (``outer_folds: 100000``) before it plans millions of units.
+MAX_FOLDS = 1000
+MAX_GRID = 1000
 
 TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
             "binarization", "outer_folds", "inner_folds", "seed", "jobs", "executor", "scheduler",
@@ -46,6 +49,9 @@ TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
 EXECUTORS = ("local", "dask")
+#: Parameters that take one of a few values.
+PARAM_CHOICES = {"form": ("dnf", "cnf"), "clause_solver": ("lp", "mip"),
+                 "criterion": ("gini", "entropy", "log_loss")}
 
 #: The paper's section 4 protocol; a config that departs from it says so in every table.
 PAPER_PROTOCOL = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10, "outer_folds": 10,
@@ -163,6 +169,9 @@ def load_config(path: str | os.PathLike) -> ExperimentConfig:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"Cannot read config file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"Cannot read config file {path}: not UTF-8 text ({exc.reason} at "
+                          f"byte {exc.start}).") from None
     return parse_config(text, source=str(path))
 
 
@@ -229,13 +238,22 @@ class _Validator:
                           f"unknown key '{key}'.{did_you_mean(key, allowed)} "
                           f"Allowed: {', '.join(allowed)}.")
 
-    def int_(self, value, path, *, minimum=None, allow_none=False):
+    def int_(self, value, path, *, minimum=None, maximum=None, allow_none=False):
         if value is None and allow_none:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(path, f"must be an integer. Got {value!r}.")
         if minimum is not None and value < minimum:
             self.fail(path, f"must be >= {minimum}. Got {value}.")
+        if maximum is not None and value > maximum:
+            self.fail(path, f"must be <= {maximum}. Got {value}.")
+        return value
+
+    def str_(self, value, path, *, allow_none=True):
+        if value is None and allow_none:
+            return None
+        if not isinstance(value, str):
+            self.fail(path, f"must be a string. Got {value!r}.")
         return value
 
     def config(self, data) -> ExperimentConfig:
@@ -258,19 +276,26 @@ class _Validator:
             self.fail(("binarization",), "must be a mapping such as {n_thresholds: 10}.")
         self.check_keys(binar, BINARIZATION_KEYS, ("binarization",))
         n_thr = self.int_(binar.get("n_thresholds", 10), ("binarization", "n_thresholds"), minimum=1)
-        outer = self.int_(data.get("outer_folds", 10), ("outer_folds",), minimum=2)
-        inner = self.int_(data.get("inner_folds", 10), ("inner_folds",), minimum=2)
+        outer = self.int_(data.get("outer_folds", 10), ("outer_folds",), minimum=2,
+                          maximum=MAX_FOLDS)
+        inner = self.int_(data.get("inner_folds", 10), ("inner_folds",), minimum=2,
+                          maximum=MAX_FOLDS)
         seed = self.int_(data.get("seed", 0), ("seed",), minimum=0)
         jobs = self.int_(data.get("jobs"), ("jobs",), minimum=1, allow_none=True)
         executor = data.get("executor", "local")
         if executor not in EXECUTORS:
             self.fail(("executor",), f"must be one of {EXECUTORS}. Got {executor!r}."
                       f"{did_you_mean(executor, EXECUTORS)}")
-        scheduler = data.get("scheduler")
-        output = str(data.get("output", "results"))
+        scheduler = self.str_(data.get("scheduler"), ("scheduler",))
+        output = data.get("output", "results")
+        if not isinstance(output, str) or not output.strip():
+            self.fail(("output",), f"must be a folder path. Got {output!r}.")
+        description = self.str_(data.get("description"), ("description",)) or ""
         deviations = data.get("deviations") or []
         if isinstance(deviations, str):
             deviations = [deviations]
+        if not isinstance(deviations, list) or not all(isinstance(d, str) for d in deviations):
+            self.fail(("deviations",), f"must be a list of sentences. Got {deviations!r}.")
         defaults = {"form": form, "R": R, "max_iter": max_iter, "n_thresholds": n_thr,
                     "theta": theta}
         datasets = self.datasets(data.get("datasets"))
@@ -279,7 +304,7 @@ class _Validator:
             name=name, datasets=datasets, methods=methods, form=form, R=R, max_iter=max_iter,
             theta=theta, n_thresholds=n_thr, outer_folds=outer, inner_folds=inner, seed=seed,
             jobs=jobs, executor=executor, scheduler=scheduler, output=output,
-            description=str(data.get("description") or ""),
+            description=description,
             deviations=tuple(str(d) for d in deviations), source=self.source)
 
     def theta(self, value, path) -> tuple:
@@ -290,7 +315,12 @@ class _Validator:
                     or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)):
                 self.fail(tuple(path) + ("log",), f"must be [low, high]. Got {rng!r}.")
             self.int_(num, tuple(path) + ("num",), minimum=1)
+            if num > MAX_GRID:
+                self.fail(tuple(path) + ("num",), f"must be <= {MAX_GRID}. Got {num}.")
             lo, hi = float(rng[0]), float(rng[1])
+            for j, v in enumerate((lo, hi)):
+                if not math.isfinite(v):
+                    self.fail(tuple(path) + ("log", j), f"theta must be a finite number. Got {v!r}.")
             if lo <= 0 or hi < lo:
                 self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
             if num == 1:
@@ -304,10 +334,14 @@ class _Validator:
             self.fail(path, f"must be a list of numbers or {{log: [low, high], num: N}}. Got {value!r}.")
         if not value:
             self.fail(path, "the theta grid is empty; give at least one value.")
+        if len(value) > MAX_GRID:
+            self.fail(path, f"the theta grid has {len(value)} values; at most {MAX_GRID}.")
         out = []
         for i, v in enumerate(value):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
                 self.fail(tuple(path) + (i,), f"theta must be a number. Got {v!r}.")
+            if not math.isfinite(v):
+                self.fail(tuple(path) + (i,), f"theta must be a finite number. Got {v!r}.")
             if v < 0:
                 self.fail(tuple(path) + (i,), f"theta must be >= 0. Got {v}.")
             out.append(float(v))
@@ -334,8 +368,14 @@ class _Validator:
                     self.fail(p, "a dataset needs a registry 'name' or a CSV 'path'.")
                 self.registry_name(name, p + ("name",))
             else:
-                csv = str(csv)
-                name = str(name or Path(csv).stem)
+                csv = self.str_(csv, p + ("path",))
+                if name is not None and not isinstance(name, str):
+                    self.fail(p + ("name",), f"must be a string. Got {name!r}.")
+                name = name or Path(csv).stem
+            self.str_(item.get("target"), p + ("target",))
+            positive = item.get("positive")
+            if positive is not None and not isinstance(positive, (str, int, float)):
+                self.fail(p + ("positive",), f"must be one class label. Got {positive!r}.")
             sub = self.int_(item.get("subsample"), p + ("subsample",), minimum=4, allow_none=True)
             out.append(DatasetConfig(name=name, path=csv, target=item.get("target"),
                                      positive=item.get("positive"), subsample=sub))
@@ -344,6 +384,29 @@ class _Validator:
         if dup:
             self.fail(path, f"dataset names must be unique. Repeated: {', '.join(sorted(dup))}.")
         return tuple(out)
+
+    def param(self, key, value, path):
+        """Check one value of a method parameter (what the estimator would refuse at fit time)."""
+        choices = PARAM_CHOICES.get(key)
+        if choices is not None:
+            if value not in choices:
+                allowed = ", ".join(repr(c) for c in sorted(choices))
+                self.fail(path, f"must be one of {{{allowed}}}. Got {value!r}."
+                          f"{did_you_mean(value, choices)}")
+        elif key in ("R", "max_iter", "n_thresholds", "k", "n_discretize_bins"):
+            self.int_(value, path, minimum=1)
+        elif key in ("max_rules", "max_rule_conds"):
+            self.int_(value, path, minimum=1, allow_none=True)
+        elif key == "min_samples_leaf":
+            if isinstance(value, float) and 0 < value < 1:
+                return
+            if isinstance(value, float):
+                self.fail(path, f"must be an integer >= 1 or a fraction in (0, 1). Got {value!r}.")
+            self.int_(value, path, minimum=1)
+        elif key == "prune_size":
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not 0 < value < 1):
+                self.fail(path, f"must be a fraction in (0, 1). Got {value!r}.")
 
     def registry_name(self, name, path):
         from rulelearn.data import get_spec
@@ -407,15 +470,9 @@ class _Validator:
         varying = {k: v for k, v in params.items() if k != tuned}
         keys = list(varying)
         for k in keys:
-            if k == "form":
-                vals = varying[k] if isinstance(varying[k], list) else [varying[k]]
-                for v in vals:
-                    if v not in ("dnf", "cnf"):
-                        self.fail(path + (k,), f"must be one of {{'cnf', 'dnf'}}. Got {v!r}.")
-            if k in ("R", "max_iter", "n_thresholds"):
-                vals = varying[k] if isinstance(varying[k], list) else [varying[k]]
-                for v in vals:
-                    self.int_(v, path + (k,), minimum=1)
+            vals = varying[k] if isinstance(varying[k], list) else [varying[k]]
+            for v in vals:
+                self.param(k, v, path + (k,))
         lists = [varying[k] if isinstance(varying[k], list) else [varying[k]] for k in keys]
         if any(len(v) == 0 for v in lists):
             self.fail(path, "a parameter list is empty.")

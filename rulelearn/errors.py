@@ -31,3 +31,7 @@ class ConfigError(RuleLearnError, ValueError):
 
 class ParameterError(RuleLearnError, ValueError):
     """An estimator or command parameter outside its allowed values."""
+
+
+class RuleError(RuleLearnError, ValueError):
+    """A literal, clause or rule that is malformed (bad operator, threshold, form or text)."""

@@ -8,6 +8,7 @@ j. The objective is the same Hamming loss + θ·sparsity in both views.
 
 from __future__ import annotations
 
+import math
 import numbers
 import time
 
@@ -16,6 +17,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
+from rulelearn._labels import default_positive, same_label
 from rulelearn.binarize import QuantileBinarizer
 from rulelearn.errors import DataError, ParameterError
 from rulelearn.learners import LEARNERS
@@ -34,10 +36,11 @@ def _check_choice(name, value, allowed):
                              f"{{{', '.join(repr(a) for a in allowed)}}}. Got {value!r} instead.")
 
 
-def _check_number(name, value, low, integer=False):
+def _check_number(name, value, low, integer=False, finite=False):
     kind = numbers.Integral if integer else numbers.Real
-    if isinstance(value, bool) or not isinstance(value, kind) or not value >= low:
-        what = "an int" if integer else "a number"
+    if (isinstance(value, bool) or not isinstance(value, kind) or not value >= low
+            or (finite and not math.isfinite(value))):
+        what = "an int" if integer else "a finite number" if finite else "a number"
         raise ParameterError(f"The {name!r} parameter of BooleanRuleClassifier must be {what} "
                              f">= {low}. Got {value!r} instead.")
 
@@ -119,7 +122,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         thetas = [float(t) for t in np.atleast_1d(thetas)]
         for theta in thetas:
-            _check_number("theta", theta, 0)
+            _check_number("theta", theta, 0, finite=True)
         start = time.perf_counter()
         frame, y = self._validate_data(X, y)
         sample_weight = _check_weights(sample_weight, len(y))
@@ -170,8 +173,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         _check_number("max_rules", self.max_rules, 1, integer=True)
         _check_number("max_iter", self.max_iter, 0, integer=True)
         _check_number("n_thresholds", self.n_thresholds, 1, integer=True)
-        _check_number("theta", self.theta, 0)
-        _check_number("disable_cost", self.disable_cost, 0)
+        _check_number("theta", self.theta, 0, finite=True)
+        _check_number("disable_cost", self.disable_cost, 0, finite=True)
         _check_number("time_limit", self.time_limit, 0)
 
     def _validate_data(self, X, y):
@@ -198,9 +201,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"a Boolean rule needs exactly 2 classes; y has {len(classes)} "
                             f"({shown}{', ...' if len(classes) > 5 else ''})")
         if self.pos_label is None:
-            pos_label = classes[1] if counts[0] == counts[1] else classes[np.argmin(counts)]
+            pos_label = default_positive(y)
+            pos_label = classes[[same_label(c, pos_label) for c in classes].index(True)]
         else:
-            matches = [c for c in classes if c == self.pos_label or str(c) == str(self.pos_label)]
+            matches = [c for c in classes if same_label(c, self.pos_label)]
             if not matches:
                 raise DataError(f"pos_label {self.pos_label!r} is not a class of y "
                                 f"(classes: {', '.join(map(str, classes))})")

@@ -8,12 +8,18 @@ return records; only this process appends them to ``records.jsonl`` (see :mod:`.
 
 from __future__ import annotations
 
+import ctypes
 import datetime as _dt
+import json
+import math
 import os
 import platform
+import signal
 import sys
+import threading
 import time
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,10 +29,13 @@ import yaml
 from rulelearn import baselines, selection
 from rulelearn.config import RULE_METHODS, DatasetConfig, ExperimentConfig, MethodConfig
 from rulelearn.errors import ConfigError
-from rulelearn.store import RecordStore, atomic_write_text, run_key
+from rulelearn.store import (RecordStore, ResultsError, RunLog, atomic_write_text, dumps_record,
+                             non_finite, os_error, run_key)
 
 #: Fields that change between two runs of the same unit (timings, dates); not part of a result.
 VOLATILE = ("fit_seconds", "tune_seconds", "total_seconds", "finished_at", "host", "versions")
+#: Seconds between two heartbeats of a run in ``runs.json`` (what a killed run may leave out).
+HEARTBEAT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -68,9 +77,18 @@ class RunSummary:
     def __str__(self) -> str:
         text = (f"{self.total} units: {self.skipped} already done, {self.ok} ok, "
                 f"{self.failed} failed in {self.wall_seconds:.1f}s -> {self.folder}")
-        for label, reason in self.failures[:10]:
-            text += f"\n  failed: {label}: {reason}"
+        for reason, count, example in self.failure_reasons():
+            units = f"{count} unit failed" if count == 1 else f"{count} units failed"
+            text += f"\n  {units} ({example}{', ...' if count > 1 else ''}): {reason}"
         return text
+
+    def failure_reasons(self) -> list[tuple[str, int, str]]:
+        """Each distinct failure reason once: ``(reason, count, first unit)``, most frequent first."""
+        seen: dict = {}
+        for label, reason in self.failures:
+            count, example = seen.get(reason, (0, label))
+            seen[reason] = (count + 1, example)
+        return sorted(((r, c, e) for r, (c, e) in seen.items()), key=lambda t: -t[1])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -91,8 +109,7 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
     units = []
     for d in datasets:
         for m in config.methods:
-            params = {"method": m.to_dict(), "dataset": d.to_dict(),
-                      "positive": _planned_positive(d), "inner_folds": config.inner_folds}
+            params = unit_params(d.to_dict(), m.to_dict(), config.inner_folds)
             for k in range(config.outer_folds):
                 key = run_key(dataset=d.name, label=m.label, params=params, fold=k,
                               seed=config.seed, n_outer=config.outer_folds)
@@ -100,6 +117,52 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                                   n_outer=config.outer_folds, inner_folds=config.inner_folds,
                                   seed=config.seed, experiment=config.name, key_params=params))
     return units
+
+
+def unit_params(dataset: dict, method: dict, inner_folds: int) -> dict:
+    """What, besides names, fold, seed and fold count, determines a unit's result (its key)."""
+    return {"method": method, "dataset": dataset,
+            "positive": _planned_positive(DatasetConfig(**dataset)), "inner_folds": inner_folds}
+
+
+def planned_keys(resolved: dict, *, source="config.yaml") -> dict:
+    """``key -> (dataset, label, fold)`` for every unit of a resolved configuration.
+
+    ``resolved`` is what :meth:`ExperimentConfig.to_dict` wrote to a results folder's
+    ``config.yaml``; the keys are those :func:`plan` gives, so a table can keep exactly the
+    records of that configuration.  :class:`ResultsError` if ``resolved`` is not one.
+    """
+    def bad(what):
+        return ResultsError(f"{source} is not a rulelearn results configuration ({what}); "
+                            f"rerun 'rulelearn bench CONFIG -o FOLDER' to rewrite it "
+                            f"(units already done are not recomputed).")
+
+    if not isinstance(resolved, dict):
+        raise bad("not a mapping")
+    for name in ("outer_folds", "inner_folds", "seed"):
+        value = resolved.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise bad(f"no valid '{name}'")
+    datasets, methods = resolved.get("datasets"), resolved.get("methods")
+    if not isinstance(datasets, list) or not datasets or not all(
+            isinstance(d, dict) and isinstance(d.get("name"), str)
+            and set(d) <= set(DatasetConfig.__dataclass_fields__) for d in datasets):
+        raise bad("no valid 'datasets'")
+    method_fields = {"name", "label", "params", "tuned", "grid", "prefer"}
+    if not isinstance(methods, list) or not methods or not all(
+            isinstance(m, dict) and set(m) == method_fields and isinstance(m["label"], str)
+            and isinstance(m["params"], dict) and isinstance(m["grid"], list) for m in methods):
+        raise bad("no valid 'methods'")
+    n_outer, seed = resolved["outer_folds"], resolved["seed"]
+    keys = {}
+    for d in datasets:
+        for m in methods:
+            params = unit_params(d, m, resolved["inner_folds"])
+            for k in range(n_outer):
+                key = run_key(dataset=d["name"], label=m["label"], params=params, fold=k,
+                              seed=seed, n_outer=n_outer)
+                keys[key] = (d["name"], m["label"], k)
+    return keys
 
 
 def _planned_positive(d: DatasetConfig):
@@ -202,6 +265,9 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
             fit_seconds=res.fit_seconds, tune_seconds=res.tune_seconds,
             total_seconds=time.perf_counter() - t0, finished_at=_now(),
             host=platform.node(), versions=versions(m.name))
+        where = non_finite(rec)
+        if where:  # e.g. an LP objective that overflowed: not a result
+            return failed_record(unit, f"non-finite value in field '{where}'")
         return rec
     except Exception as exc:  # noqa: BLE001 - a failed unit is a record, not a crash
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
@@ -234,15 +300,48 @@ def versions(method: str | None = None) -> dict:
 # executors
 
 _WORKER_DATA: dict = {}
+PR_SET_PDEATHSIG = 1
 
 
-def _init_worker(datasets):
+def _die_with_parent(parent_pid: int) -> None:
+    """Have the kernel kill this process when its parent dies (Linux); exit if it already has.
+
+    Without it, workers of a ``bench`` killed with SIGKILL live on, computing for nobody and
+    holding the parent's stdout/stderr open (``rulelearn bench ... | tee`` never ends).
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - an unusual libc
+            pass
+    try:
+        os.kill(parent_pid, 0)  # the parent may have died before prctl
+    except ProcessLookupError:
+        os._exit(1)
+    except PermissionError:  # pragma: no cover - alive, another user
+        pass
+
+
+def _init_worker(datasets, parent_pid=None):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler
+    if parent_pid is not None:
+        _die_with_parent(parent_pid)
     _WORKER_DATA.clear()
     _WORKER_DATA.update(datasets)
 
 
 def _run_in_worker(unit: Unit) -> dict:
     return run_unit(unit, _WORKER_DATA[unit.dataset])
+
+
+def _kill_workers(pool) -> None:
+    """Stop the pool's worker processes now (they may be in the middle of a unit)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            proc.kill()
+        except (OSError, ValueError):
+            pass
 
 
 def _execute_local(units, datasets, jobs):
@@ -252,27 +351,29 @@ def _execute_local(units, datasets, jobs):
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(datasets,))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                               initargs=(datasets, os.getpid()))
+    finished = False
     try:
         futures = {pool.submit(_run_in_worker, u): u for u in units}
         for fut in as_completed(futures):
             try:
-                yield fut.result()
+                rec = fut.result()
             except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by the OS
-                yield failed_record(futures[fut], f"{type(exc).__name__}: {exc}")
+                rec = failed_record(futures[fut], f"{type(exc).__name__}: {exc}")
+            yield rec
+        finished = True
     finally:
-        # on Ctrl-C, drop the queued units at once (the records so far are on disk)
+        # on Ctrl-C or SIGTERM, drop the queued units and stop the running ones at once
+        # (the records so far are on disk)
+        if not finished:
+            _kill_workers(pool)  # before shutdown, which forgets the processes
         pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _execute_dask(units, datasets, scheduler):
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise ConfigError("executor 'dask' needs dask.distributed: "
-                          "pip install 'rulelearn[dask]'") from None
-    if not scheduler:
-        raise ConfigError("executor 'dask' needs a scheduler address (--scheduler ADDRESS).")
+    from dask.distributed import Client, as_completed
+
     client = Client(scheduler)
     try:
         scattered = {name: client.scatter(d, broadcast=True) for name, d in datasets.items()}
@@ -333,36 +434,145 @@ def _hms(seconds: float) -> str:
 # the experiment
 
 
+class Terminated(SystemExit):
+    """Raised in the main thread when the run gets SIGTERM (exit status 143)."""
+
+    def __init__(self):
+        super().__init__(128 + signal.SIGTERM)
+
+
+@contextmanager
+def _sigterm_stops_the_run():
+    """Turn SIGTERM into :class:`Terminated`, so that the pool is shut down and its workers
+    stopped on the way out (only the main thread can install a handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=None) -> dict:
+    """Find what would doom every unit of a dataset or method, before any unit runs.
+
+    Loads each dataset of ``units`` once, checks that its outer and inner splits are
+    stratifiable, and that each method's optional package (and the dask executor) is
+    importable.  Returns the loaded datasets; raises one :class:`ConfigError` naming every
+    problem found.
+    """
+    problems = []
+    if executor == "dask":
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            problems.append("executor 'dask' needs dask.distributed: pip install 'rulelearn[dask]'")
+        if not scheduler:
+            problems.append("executor 'dask' needs a scheduler address (--scheduler ADDRESS)")
+    for name in sorted({u.method.name for u in units}):
+        if name == "ripper":
+            try:
+                import wittgenstein  # noqa: F401
+            except ImportError:
+                problems.append("method 'ripper' needs the optional 'wittgenstein' package: "
+                                "pip install 'rulelearn[ripper]'")
+    datasets = {}
+    by_name = {d.name: d for d in config.datasets}
+    for name in dict.fromkeys(u.dataset for u in units):
+        try:
+            data = load_data(by_name[name], seed=config.seed, mirror=mirror)
+            selection.check_protocol(data.y, outer=config.outer_folds, inner=config.inner_folds,
+                                     seed=config.seed, dataset=name)
+        except Exception as exc:  # noqa: BLE001 - reported with the dataset's name
+            text = " ".join(str(exc).split()) or type(exc).__name__
+            problems.append(f"dataset '{name}': {text}")
+            continue
+        datasets[name] = data
+    if problems:
+        raise ConfigError("nothing was run: " + "; ".join(problems) +
+                          ("" if len(problems) > 1 else "."))
+    return datasets
+
+
 def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, output=None,
         force=False, mirror=None, only_datasets=None, progress=True) -> RunSummary:
     """Run every unit of ``config`` not already done; append their records; return a summary.
 
     ``output`` is the experiment folder (default ``<config.output>/<config.name>``).  Units
-    whose latest record is ``ok`` are skipped unless ``force``; failed ones are retried.
+    whose latest record is ``ok`` are skipped unless ``force``; failed ones are retried.  The
+    folder is locked for the run (a second run on it is refused); a problem that would doom
+    every unit of a dataset or method is a :class:`ConfigError` before any unit runs; any
+    ``OSError`` met writing results is a one-line :class:`ResultsError` naming the path.
     """
-    t0 = time.perf_counter()
     folder = Path(output) if output else config.results_dir
     executor = executor or config.executor
     scheduler = scheduler or config.scheduler
     jobs = jobs or config.jobs or os.cpu_count() or 1
     if executor not in ("local", "dask"):
         raise ConfigError(f"executor must be 'local' or 'dask'. Got {executor!r}.")
+    units = plan(config, only_datasets=only_datasets)
     store = RecordStore(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    created = not folder.exists()
+    started = False
+    try:
+        with store.locked():
+            records, damaged = store.scan()
+            if damaged:
+                raise ResultsError(
+                    f"{store.path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
+                    f"file away or delete those lines, then rerun.")
+            done = set() if force else {k for k, r in _latest(records).items()
+                                        if r.get("status") == "ok"}
+            todo = [u for u in units if u.key not in done]
+            datasets = preflight(config, todo, executor=executor, scheduler=scheduler,
+                                 mirror=mirror)
+            started = True
+            return _run_locked(config, folder, store, units, todo, datasets, jobs=jobs,
+                               executor=executor, scheduler=scheduler, progress=progress)
+    except OSError as exc:
+        raise os_error(exc, "write results to", exc.filename or folder) from None
+    finally:
+        if created and not started:  # leave no empty folder behind a refused run
+            try:
+                (folder / "records.jsonl.lock").unlink()
+                folder.rmdir()
+            except OSError:
+                pass
+
+
+def _latest(records) -> dict:
+    out: dict = {}
+    for rec in records:
+        out[rec["key"]] = rec
+    return out
+
+
+def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor, scheduler,
+                progress) -> RunSummary:
+    t0 = time.perf_counter()
     atomic_write_text(folder / "config.yaml",
                       yaml.safe_dump(config.to_dict(), sort_keys=False, allow_unicode=True))
-
-    units = plan(config, only_datasets=only_datasets)
-    done = set() if force else store.done()
-    todo = [u for u in units if u.key not in done]
-    skipped = len(units) - len(todo)
-
+    previous = _read_meta(folder).get("wall_seconds_all_runs", 0.0)
+    if isinstance(previous, bool) or not isinstance(previous, (int, float)) \
+            or not math.isfinite(previous) or previous < 0:
+        previous = 0.0
     prog = Progress(len(todo), enabled=progress)
     ok = failed = 0
     failures = []
+    by_key = {u.key: u for u in todo}
 
     def record(rec):
         nonlocal ok, failed
+        try:
+            dumps_record(rec)
+        except ValueError as exc:  # never NaN or infinity in records.jsonl
+            rec = failed_record(by_key[rec["key"]], str(exc))
         store.append(rec)
         good = rec["status"] == "ok"
         ok += good
@@ -371,48 +581,33 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
             failures.append((f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}", rec["error"]))
         prog.update(good)
 
-    # load each dataset once; a dataset that cannot be loaded fails its units with the reason
-    datasets, runnable = {}, []
-    by_name = {d.name: d for d in config.datasets}
-    for name in dict.fromkeys(u.dataset for u in todo):
-        try:
-            data = load_data(by_name[name], seed=config.seed, mirror=mirror)
-            selection.check_protocol(data.y, outer=config.outer_folds, inner=config.inner_folds,
-                                     seed=config.seed, dataset=name)
-            datasets[name] = data
-        except Exception as exc:  # noqa: BLE001 - recorded per unit
-            reason = f"{type(exc).__name__}: {exc}"
-            for u in todo:
-                if u.dataset == name:
-                    record(failed_record(u, reason))
-            continue
-        runnable.extend(u for u in todo if u.dataset == name)
-
-    if runnable:
-        if executor == "dask":
-            stream = _execute_dask(runnable, datasets, scheduler)
-        else:
-            stream = _execute_local(runnable, datasets, min(jobs, len(runnable)))
-        for rec in stream:
-            record(rec)
-
+    runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=previous)
+    with runlog, _sigterm_stops_the_run():
+        if todo:
+            if executor == "dask":
+                stream = _execute_dask(todo, datasets, scheduler)
+            else:
+                stream = _execute_local(todo, datasets, min(jobs, len(todo)))
+            for rec in stream:
+                record(rec)
     wall = time.perf_counter() - t0
-    import json
-    previous = 0.0
-    if (folder / "meta.json").exists():
-        try:
-            previous = float(json.loads((folder / "meta.json").read_text())["wall_seconds_all_runs"])
-        except (ValueError, KeyError, TypeError):
-            previous = 0.0
     meta = {"experiment": config.name, "wall_seconds": wall,
-            "wall_seconds_all_runs": previous + wall, "finished_at": _now(),
+            "wall_seconds_all_runs": runlog.total(), "finished_at": _now(),
             "executor": executor, "jobs": jobs, "cores": os.cpu_count(),
             "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
             "units": len(units), "ran": len(todo), "versions": versions(),
             "deviations": config.protocol_deviations()}
     atomic_write_text(folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
-    return RunSummary(folder=folder, total=len(units), skipped=skipped, ok=ok, failed=failed,
-                      wall_seconds=wall, failures=failures)
+    return RunSummary(folder=folder, total=len(units), skipped=len(units) - len(todo), ok=ok,
+                      failed=failed, wall_seconds=wall, failures=failures)
+
+
+def _read_meta(folder) -> dict:
+    try:
+        meta = json.loads((Path(folder) / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 def comparable(record: dict) -> dict:
@@ -420,5 +615,5 @@ def comparable(record: dict) -> dict:
     return {k: v for k, v in record.items() if k not in VOLATILE}
 
 
-__all__ = ["Unit", "PreparedData", "RunSummary", "plan", "load_data", "run_unit", "run",
-           "make_estimator", "comparable", "versions"]
+__all__ = ["Unit", "PreparedData", "RunSummary", "Terminated", "plan", "planned_keys",
+           "preflight", "load_data", "run_unit", "run", "make_estimator", "comparable", "versions"]

@@ -18,14 +18,19 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from rulelearn.errors import SolverError
+from rulelearn.errors import ParameterError, SolverError
 
 INF = highspy.kHighsInf
 _banner_shown = False
 
 
 def _new_highs() -> highspy.Highs:
-    """A silent, single-threaded HiGHS object.
+    """A silent HiGHS object with HiGHS's own thread setting.
+
+    The ``threads`` option is left alone: HiGHS starts one thread scheduler
+    per process at its first solve, and a later model that asks for another
+    thread count is refused. So rulelearn runs after (or before) any other
+    user of HiGHS in the same process. The simplex is serial either way.
 
     HiGHS prints its banner once per process, from the constructor, before any
     option can be set; the first construction therefore runs with the process's
@@ -47,7 +52,7 @@ def _new_highs() -> highspy.Highs:
         _banner_shown = True
     # Tighter than HiGHS's 1e-7 feasibility tolerances, so that the clause LPs'
     # tie-break costs (1e-5 scale) decide ties the same way on every solve path.
-    for option, value in (("output_flag", False), ("threads", 1), ("random_seed", 0),
+    for option, value in (("output_flag", False), ("random_seed", 0),
                           ("primal_feasibility_tolerance", 1e-9),
                           ("dual_feasibility_tolerance", 1e-9)):
         highs.setOptionValue(option, value)
@@ -117,7 +122,7 @@ class LinearProgram:
         """Replace every column cost; the basis is kept for a warm re-solve."""
         cost = np.asarray(cost, dtype=np.float64)
         if cost.shape != (self.n_cols,):
-            raise ValueError(f"expected {self.n_cols} costs, got shape {cost.shape}")
+            raise ParameterError(f"expected {self.n_cols} costs, got shape {cost.shape}")
         self._highs.changeColsCost(self.n_cols, self._all_columns, cost)
 
     def set_row_bounds(self, row_lower, row_upper) -> None:
@@ -125,7 +130,7 @@ class LinearProgram:
         lower = np.asarray(row_lower, dtype=np.float64)
         upper = np.asarray(row_upper, dtype=np.float64)
         if lower.shape != (self.n_rows,) or upper.shape != (self.n_rows,):
-            raise ValueError(f"expected {self.n_rows} row bounds, got shapes {lower.shape} "
+            raise ParameterError(f"expected {self.n_rows} row bounds, got shapes {lower.shape} "
                              f"and {upper.shape}")
         self._highs.changeRowsBounds(self.n_rows, np.arange(self.n_rows, dtype=np.int32),
                                      lower, upper)
@@ -174,6 +179,9 @@ class LinearProgram:
             self.n_fallbacks += 1
             self.total_iterations += max(int(self._highs.getInfo().simplex_iteration_count), 0)
             return self.solve(warm=False)
+        if model_status == highspy.HighsModelStatus.kNotset:
+            raise SolverError(f"HiGHS did not start on an LP of {self._size()} (model status "
+                              f"'Not Set'): an option set in this process conflicts with it")
         if (model_status != highspy.HighsModelStatus.kOptimal and not self.is_mip
                 and not self._rescuing):
             return self._rescue(model_status)

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from rulelearn import MODEL_FORMAT_VERSION, __version__
-from rulelearn.errors import DataError, ModelFileError, ParameterError
+from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.rules import Rule, values_equal
 from rulelearn.store import atomic_write_text
 
@@ -71,6 +71,9 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     if positive is not None and not _same_label(positive, pos):
         raise ParameterError(f"positive={positive!r} is not the estimator's positive class "
                              f"{pos!r}")
+    for where, why in _non_finite(rule, getattr(estimator, "theta", None)):
+        raise ParameterError(f"cannot save the model: {where} {why}; a model file holds "
+                             "finite numbers only")
     classes = [_native(c) for c in estimator.classes_]
     negative = next(c for c in classes if not _same_label(c, _native(pos)))
     training = {"n_samples": None, "accuracy": None}
@@ -100,6 +103,29 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     return doc
 
 
+def _is_finite(value) -> bool:
+    """A real number (not a bool) that is finite, also as a float."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an integer beyond float's range
+        return False
+
+
+def _non_finite(rule: Rule, theta):
+    """``(where, why)`` for each number in ``rule``, and ``theta``, that is not finite."""
+    for i, clause in enumerate(rule.clauses, 1):
+        for j, literal in enumerate(clause.literals, 1):
+            value = literal.value
+            if isinstance(value, (bool, np.bool_, str)) or value is None or _is_finite(value):
+                continue
+            what = "threshold" if literal.op in ("<=", ">") else "value"
+            yield f"clause {i}, literal {j} ({literal})", f"has the {what} {value!r}"
+    if theta is not None and not _is_finite(theta):
+        yield "theta", f"is {theta!r}"
+
+
 def accuracy(estimator, X, y) -> float:
     """Share of rows of ``X`` whose prediction equals ``y``.
 
@@ -127,7 +153,19 @@ def save_model(estimator, path, *, target: str, positive=None, X=None, y=None,
 
 
 def write_text_atomic(path, text: str) -> Path:
-    """Write ``text`` atomically; the folder must exist (a typo is an error, not a new folder)."""
+    """Write ``text`` atomically; the folder must exist (a typo is an error, not a new folder).
+
+    A link is written through (the file it points to is replaced, not the link). A path that
+    is not a regular file, such as ``/dev/null``, ``/dev/stdout`` or a named pipe, is written to
+    directly: replacing it would put a regular file in its place.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return path
     return atomic_write_text(path, text, make_parents=False)
 
 
@@ -216,6 +254,8 @@ def load_model(path) -> LoadedModel:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise bad(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise bad("not JSON that can be read: nested too deeply") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise bad(f"no \"format\": \"{FORMAT_NAME}\" entry")
     version = doc.get("format_version")
@@ -231,32 +271,40 @@ def load_model(path) -> LoadedModel:
             f"{path} has model format version {version} (written by rulelearn {written_by}); "
             f"this rulelearn {__version__} reads only version {MODEL_FORMAT_VERSION}: fit the "
             f"model again")
+    if "rule" not in doc:
+        raise bad("no rule")
     try:
         rule = Rule.from_dict(doc["rule"])
-    except KeyError:
-        raise bad("no rule") from None
-    except (TypeError, ValueError, AttributeError, IndexError) as exc:
+    except RuleError as exc:
         raise bad(f"bad rule: {exc}") from None
-    if not all(isinstance(lit.feature, str) for c in rule.clauses for lit in c.literals):
-        raise bad("bad rule")
+    for where, why in _non_finite(rule, None):
+        raise bad(f"bad rule: {where} {why}; thresholds must be finite numbers")
     for key in ("target", "positive", "negative"):
         if key not in doc:
             raise bad(f"no {key!r} entry")
     target, positive, negative = doc["target"], doc["positive"], doc["negative"]
-    if not isinstance(target, str):
+    if not isinstance(target, str) or not target:
         raise bad(f"bad target {target!r}")
     if not (_is_label(positive) and _is_label(negative)) or _same_label(positive, negative):
         raise bad(f"bad class labels {positive!r} and {negative!r}")
-    params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+    for key, kind in (("params", dict), ("training", dict), ("classes", list),
+                      ("features", list), ("rulelearn_version", str), ("created", str)):
+        if doc.get(key) is not None and not isinstance(doc[key], kind):
+            raise bad(f"bad {key} {doc[key]!r}")
+    params, training = doc.get("params") or {}, doc.get("training") or {}
+    method = params.get("method")
+    if method is not None and not isinstance(method, str):
+        raise bad(f"bad params.method {method!r}")
     theta = doc.get("theta")
-    training = doc.get("training") if isinstance(doc.get("training"), dict) else {}
+    if theta is not None and (not _is_finite(theta) or theta < 0):
+        raise bad(f"bad theta {theta!r} (a finite number >= 0)")
     missing = doc.get("missing_values")
     if missing is not None and (not isinstance(missing, list)
                                 or not all(isinstance(m, str) for m in missing)):
         raise bad(f"bad missing_values {missing!r}")
     return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
-                       theta=float(theta) if isinstance(theta, (int, float)) else None,
-                       method=params.get("method"), training=training, params=params,
+                       theta=None if theta is None else float(theta),
+                       method=method, training=training, params=params,
                        rulelearn_version=str(written_by), created=str(doc.get("created", "")),
                        path=str(path),
                        missing_values=None if missing is None else tuple(missing))
@@ -296,13 +344,14 @@ class CsvPrediction:
 
 
 def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
-                missing_values=None) -> CsvPrediction:
+                missing_values=None, sep=None) -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
     order, plus ``column`` holding the predicted labels. ``missing_values`` are the cell
     values read as missing (default: the model's, else those of
-    :func:`rulelearn.data.read_csv_dataset`).
+    :func:`rulelearn.data.read_csv_dataset`). ``sep``: the separator (default: found from the
+    file, as :func:`rulelearn.data.parse.read_table` does).
     If the file has the model's target column, the accuracy is computed on its labeled rows.
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column``.
@@ -310,7 +359,7 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     from rulelearn.data.parse import DEFAULT_MISSING, read_table
 
     path = Path(path)
-    table = read_table(path, missing=())
+    table = read_table(path, sep=sep, missing=())
     if column in table.columns:
         raise DataError(f"{path} already has a column {column!r}; choose another name for the "
                         "prediction column (--column)")

@@ -61,10 +61,10 @@ class ReferenceClauseSolver(ClauseSolver):
     def total_iterations(self):
         return self._iterations
 
-    def fit(self, neg_weight, theta):
+    def fit(self, neg_weight, theta, cap=None):
         self._lp = ClauseLP(self.problem, "primal", presolve=True)
         self._cache = {}
-        fit = super().fit(neg_weight, theta)
+        fit = super().fit(neg_weight, theta, cap)
         self._solves += 1
         self._iterations += fit.iterations
         return fit

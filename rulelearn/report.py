@@ -9,7 +9,10 @@
 * A side-by-side with the paper's published numbers (``paper_results.csv``).
 
 A (dataset, method) cell has a value only when every outer fold has an ``ok`` record;
-otherwise the table marks it missing and says why.
+otherwise the table marks it missing and says why.  A table holds only the records whose run
+keys the folder's ``config.yaml`` plans: records of another configuration that ran into the
+same folder (other parameters, seed, folds, positive class, θ grid, ...) are left out, and the
+table says how many.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from rulelearn.store import atomic_write_text, latest, read_records
+from rulelearn.store import (RECORDS, ResultsError, atomic_write_text, latest, os_error,
+                             scan_records, total_wall_seconds)
 
 PAPER_RESULTS = Path(__file__).with_name("paper_results.csv")
 #: Datasets that are the paper's under another registry name.
@@ -34,23 +38,27 @@ DECIMALS = 1
 # records -> summaries (pure)
 
 
-def select(records, *, datasets=None, labels=None, n_outer=None, seed=None) -> list[dict]:
-    """The latest record per (dataset, label, fold) among those of the given experiment shape."""
-    keep = []
-    for rec in latest(records).values():
-        if datasets is not None and rec.get("dataset") not in datasets:
+def select(records, keys: dict) -> list[dict]:
+    """The latest record of each unit planned in ``keys`` (``key -> (dataset, label, fold)``).
+
+    Records of any other key -- another configuration -- are left out whatever their dataset,
+    label and fold.
+    """
+    out = []
+    for key, rec in latest(records).items():
+        if key not in keys:
             continue
-        if labels is not None and rec.get("label") not in labels:
-            continue
-        if n_outer is not None and rec.get("n_outer") != n_outer:
-            continue
-        if seed is not None and rec.get("seed") != seed:
-            continue
-        keep.append(rec)
-    out: dict = {}
-    for rec in keep:
-        out[(rec["dataset"], rec["label"], rec["fold"])] = rec
-    return list(out.values())
+        if (rec.get("dataset"), rec.get("label"), rec.get("fold")) != keys[key]:
+            raise ResultsError(f"record {key!r} is for {rec.get('dataset')} / {rec.get('label')} / "
+                               f"fold {rec.get('fold')} but its key is that of "
+                               f"{' / '.join(map(str, keys[key]))}: the records were edited")
+        out.append(rec)
+    return out
+
+
+def foreign(records, keys: dict) -> int:
+    """How many units have records in ``records`` but are not planned in ``keys``."""
+    return len(set(latest(records)) - set(keys))
 
 
 def _sem(values) -> float:
@@ -231,7 +239,7 @@ def latex_table(header, rows, caption: str) -> str:
 
 
 def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
-    """Experiment, wall time, machine, versions, date, deviations, missing cells."""
+    """Experiment, wall time, machine, versions, date, deviations, notes, missing cells."""
     v = info.get("versions") or {}
     vers = ", ".join(f"{k} {v.get(k)}" for k in ("python", "rulelearn", "numpy", "highspy",
                                                   "scikit-learn") if k in v) or "unknown"
@@ -247,6 +255,7 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
              f"date: {info.get('finished_at', 'unknown')}"]
     devs = info.get("deviations") or []
     lines.append("deviations from the paper's protocol: " + ("; ".join(devs) if devs else "none"))
+    lines += [f"note: {n}" for n in info.get("notes", [])]
     missing = summary[~summary["complete"]]
     for r in missing.itertuples():
         lines.append(f"missing: {r.dataset} / {r.method}: {r.reason}")
@@ -254,47 +263,104 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
 
 
 def _load(folder: Path):
-    records = read_records(folder)
-    config = {}
-    if (folder / "config.yaml").exists():
-        config = yaml.safe_load((folder / "config.yaml").read_text(encoding="utf-8")) or {}
+    """Records, resolved config and meta of a results folder; :class:`ResultsError` if the
+    tables cannot be built honestly from it.  Also returns notes on what was left out."""
+    hint = f"run 'rulelearn bench CONFIG -o {folder}' first"
+    path = folder / RECORDS
+    if not path.is_file():
+        raise ResultsError(f"no records in {folder}: it has no {RECORDS} ({hint}).")
+    try:
+        records, damaged = scan_records(path)
+    except OSError as exc:
+        raise os_error(exc, "read", path) from None
+    if damaged:
+        raise ResultsError(f"{path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
+                           f"file away or delete those lines.")
+    if not records:
+        raise ResultsError(f"no records in {path} ({hint}).")
+    cpath = folder / "config.yaml"
+    rebuild = (f"rerun 'rulelearn bench CONFIG -o {folder}' to rewrite it (units already done "
+               f"are not recomputed)")
+    try:
+        config = yaml.safe_load(cpath.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsError(f"{folder} has no config.yaml, so which records belong to its "
+                           f"configuration is unknown; {rebuild}.") from None
+    except OSError as exc:
+        raise os_error(exc, "read", cpath) from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ResultsError(f"{cpath} is damaged ({problem}); {rebuild}.") from None
+    notes = []
     meta = {}
-    if (folder / "meta.json").exists():
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-    return records, config, meta
+    mpath = folder / "meta.json"
+    if mpath.exists():
+        try:
+            meta = json.loads(mpath.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            # only the header's run details come from meta.json; the numbers do not
+            meta = {}
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            notes.append(f"{mpath} is unreadable ({reason}); wall time, machine and "
+                         f"date are unknown")
+    return records, config, meta, notes
 
 
 def summary_for(folder) -> tuple[pd.DataFrame, dict]:
-    """The summary of an experiment folder, restricted to the shape of its ``config.yaml``."""
+    """The summary of an experiment folder: the records of the units its ``config.yaml`` plans.
+
+    ``info["notes"]`` says what was left out (records of another configuration, an unreadable
+    ``meta.json``).
+    """
+    from rulelearn.experiment import planned_keys
+
     folder = Path(folder)
-    records, config, meta = _load(folder)
-    datasets = [d["name"] for d in config.get("datasets", [])] or None
-    labels = [m["label"] for m in config.get("methods", [])] or None
-    n_outer = config.get("outer_folds")
-    chosen = select(records, datasets=datasets, labels=labels, n_outer=n_outer,
-                    seed=config.get("seed"))
+    records, config, meta, notes = _load(folder)
+    keys = planned_keys(config, source=str(folder / "config.yaml"))
+    datasets = [d["name"] for d in config["datasets"]]
+    labels = [m["label"] for m in config["methods"]]
+    n_outer = config["outer_folds"]
+    chosen = select(records, keys)
+    other = foreign(records, keys)
+    if other:
+        notes.append(f"{other} record{'s' if other > 1 else ''} of another configuration "
+                     f"{'are' if other > 1 else 'is'} ignored (this folder's config.yaml does "
+                     f"not plan {'them' if other > 1 else 'it'})")
     info = {"experiment": config.get("name", folder.name), **meta}
-    if "deviations" not in meta and config:
-        info["deviations"] = config.get("deviations", [])
+    all_runs = total_wall_seconds(folder)
+    if all_runs is not None and "wall_seconds" in info:
+        info["wall_seconds_all_runs"] = all_runs
+    if "deviations" not in meta:
+        devs = config.get("deviations", [])
+        info["deviations"] = devs if isinstance(devs, list) else []
     if "versions" not in info:
         ok = [r for r in chosen if r.get("versions")]
         info["versions"] = ok[-1]["versions"] if ok else {}
+    info["notes"] = notes
     return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer), info
 
 
-def write_tables(folder, output=None) -> list[Path]:
+def write_tables(folder, output=None, *, notes=None) -> list[Path]:
     """Render Tables 1 and 2, ranks and the comparison with the paper from ``folder``'s records.
 
-    Files go to ``output`` (default: ``folder``), each written atomically.
+    Files go to ``output`` (default: ``folder``), each written atomically.  What was left out
+    is said in each header and appended to ``notes`` (a list) when given.
     """
     folder = Path(folder)
     out = Path(output) if output else folder
     summary, info = summary_for(folder)
+    if notes is not None:
+        notes.extend(info["notes"])
     head = header_lines(info, summary)
     written = []
 
     def put(name, text):
-        atomic_write_text(out / name, text)
+        try:
+            atomic_write_text(out / name, text)
+        except OSError as exc:
+            raise os_error(exc, "write tables to", out) from None
         written.append(out / name)
 
     titles = {"error": "Table 1: mean test error % over the outer folds (standard error of the mean)",

@@ -6,6 +6,11 @@ literals, joined by OR in a CNF rule and by AND in a DNF rule. A :class:`Rule`
 is a form and a tuple of clauses; it evaluates on a DataFrame, counts its size,
 prints in the user's own names and thresholds, and round-trips through JSON.
 
+Column names print as they are unless they could be misread: a name that is empty, has quotes,
+backticks, leading/trailing or non-space whitespace, starts with ``(``, or holds an operator or
+AND/OR as a word (``a <= b``) prints in backticks, a backtick doubled (`` `a <= b` <= 0.23 ``), and
+:meth:`Literal.parse` / :meth:`Rule.parse` read that form back.
+
 Missing values: every comparison with a missing value is false (``x <= t``,
 ``x > t``, ``x == v`` and ``x != v`` are all false where ``x`` is missing);
 only ``x is missing`` is true there. The binarizer adds the missing literals
@@ -16,17 +21,114 @@ from __future__ import annotations
 
 import ast
 import math
+import numbers
 import re
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from rulelearn.errors import DataError
+from rulelearn.errors import DataError, RuleError
 
 _OPS = ("<=", ">", "==", "!=", "is missing", "is not missing")
 _NEGATION = {"<=": ">", ">": "<=", "==": "!=", "!=": "==",
              "is missing": "is not missing", "is not missing": "is missing"}
+
+
+#: An operator or AND/OR as a whole word, or a clause separator: such a name must be quoted.
+_AMBIGUOUS = re.compile(r"(^|\s)(<=|>|==|!=|AND|OR|is(\s+not)?\s+missing)(\s|$)"
+                        r"|\)\s*(AND|OR)\s*\(|['\"`]")
+_LITERAL_KEYS = frozenset({"feature", "op", "value"})
+
+
+def _needs_quotes(name: str) -> bool:
+    return (name == "" or name != name.strip() or name.startswith("(")
+            or any((c.isspace() and c != " ") or not c.isprintable() for c in name)
+            or _AMBIGUOUS.search(name) is not None)
+
+
+def format_name(name: str) -> str:
+    """A column name as printed in a rule: as is, or in backticks.
+
+    In backticks a backtick is doubled, a backslash is written ``\\\\`` and a character that
+    does not print (a newline, a tab, ...) as its escape (``\\n``, ``\\t``, ``\\x00``), so that a
+    rule always prints on one line.
+    """
+    if not _needs_quotes(name):
+        return name
+    body = "".join(c if c.isprintable() and c != "\\" else _escape(c) for c in name)
+    return f"`{body.replace('`', '``')}`"
+
+
+def _escape(char: str) -> str:
+    special = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    if char in special:
+        return special[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000
+                                                  else f"\\U{code:08x}")
+
+
+_ESCAPE = re.compile(r"\\(\\|n|t|r|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+
+
+def _unescape(body: str) -> str:
+    def one(match):
+        code = match.group(1)
+        return {"\\": "\\", "n": "\n", "t": "\t", "r": "\r"}.get(code) or chr(int(code[1:], 16))
+    return _ESCAPE.sub(one, body)
+
+
+def _mask_quoted(text: str) -> str:
+    """``text`` with each quoted part (a `name`, a 'string' or "string" value) replaced by ``_``.
+
+    Separators and operators are then searched in the mask, so that they are found only outside
+    quotes; the mask has the length of ``text``, so its positions slice ``text``.
+    """
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        quote = text[i]
+        if quote not in "`'\"":
+            i += 1
+            continue
+        j = i + 1
+        while j < n:
+            if text[j] == quote:
+                if quote == "`" and j + 1 < n and text[j + 1] == "`":  # doubled: a backtick
+                    j += 2
+                    continue
+                break
+            j += 2 if text[j] == "\\" and quote != "`" else 1
+        end = min(j, n - 1)
+        out[i:end + 1] = "_" * (end + 1 - i)
+        i = end + 1
+    return "".join(out)
+
+
+def _read_quoted_name(text: str) -> tuple[str, str]:
+    """``(name, rest)`` from text starting with a backtick-quoted name."""
+    chars, i = [], 1
+    while i < len(text):
+        if text[i] == "`":
+            if text[i + 1:i + 2] == "`":
+                chars.append("`")
+                i += 2
+                continue
+            return _unescape("".join(chars)), text[i + 1:]
+        chars.append(text[i])
+        i += 1
+    raise RuleError(f"cannot parse a literal from {text!r}: the name's closing backtick is missing")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _as_float(value) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond float's range
+        return math.inf if value > 0 else -math.inf
 
 
 def _format_value(value) -> str:
@@ -51,8 +153,24 @@ class Literal:
     value: object = None
 
     def __post_init__(self):
-        if self.op not in _OPS:
-            raise ValueError(f"unknown literal operator {self.op!r}; expected one of {_OPS}")
+        if not isinstance(self.feature, str):
+            raise RuleError(f"a literal's feature must be a column name (a string), "
+                            f"got {self.feature!r}")
+        if not isinstance(self.op, str) or self.op not in _OPS:
+            raise RuleError(f"unknown literal operator {self.op!r}; expected one of "
+                            f"{', '.join(map(repr, _OPS))}")
+        value, where = self.value, f"{format_name(self.feature)} {self.op}"
+        if self.op.startswith("is "):
+            if value is not None:
+                raise RuleError(f"{where} takes no value, got {value!r}")
+        elif self.op in ("<=", ">") and not _is_number(value):
+            raise RuleError(f"the threshold of {where} must be a number, got {value!r}")
+        elif not (_is_number(value) or isinstance(value, (str, bool, np.bool_))):
+            raise RuleError(f"the value of {where} must be a string, number or boolean, "
+                            f"got {value!r}")
+        if _is_number(value) and math.isnan(_as_float(value)):
+            raise RuleError(f"the {'threshold' if self.op in ('<=', '>') else 'value'} of "
+                            f"{where} is NaN")
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Boolean array: where the literal holds on the rows of ``X``."""
@@ -64,11 +182,12 @@ class Literal:
             return ~missing
         if self.op in ("<=", ">"):
             values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+            threshold = _as_float(self.value)
             with np.errstate(invalid="ignore"):
-                held = values <= self.value if self.op == "<=" else values > self.value
+                held = values <= threshold if self.op == "<=" else values > threshold
             return held & ~np.isnan(values)
         if pd.api.types.is_numeric_dtype(column) and isinstance(self.value, (int, float, np.number)):
-            equal = column.to_numpy(dtype=float) == float(self.value)
+            equal = column.to_numpy(dtype=float) == _as_float(self.value)
         else:
             values = column.astype(object).to_numpy()
             equal = np.array([values_equal(v, self.value) for v in values], dtype=bool)
@@ -80,8 +199,8 @@ class Literal:
 
     def __str__(self) -> str:
         if self.op.startswith("is "):
-            return f"{self.feature} {self.op}"
-        return f"{self.feature} {self.op} {_format_value(self.value)}"
+            return f"{format_name(self.feature)} {self.op}"
+        return f"{format_name(self.feature)} {self.op} {_format_value(self.value)}"
 
     def to_dict(self) -> dict:
         value = self.value
@@ -91,20 +210,41 @@ class Literal:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Literal":
-        return cls(str(data["feature"]), str(data["op"]), data.get("value"))
+        """The literal of ``{"feature": ..., "op": ..., "value": ...}``; RuleError if malformed."""
+        if not isinstance(data, dict):
+            raise RuleError(f"a literal must be an object with 'feature', 'op' and 'value', "
+                            f"got {data!r}")
+        absent = [key for key in ("feature", "op") if key not in data]
+        if absent:
+            raise RuleError(f"the literal has no {' or '.join(map(repr, absent))} entry")
+        unknown = sorted(set(map(str, data)) - _LITERAL_KEYS)
+        if unknown:
+            raise RuleError(f"the literal has unknown entr{'ies' if len(unknown) > 1 else 'y'} "
+                            f"{', '.join(map(repr, unknown))}")
+        return cls(data["feature"], data["op"], data.get("value"))
 
     @classmethod
     def parse(cls, text: str) -> "Literal":
-        """Parse ``"age <= 54.5"``, ``"sex == 'male'"`` or ``"chol is missing"``."""
+        """Parse ``"age <= 54.5"``, ``"sex == 'male'"``, ``"chol is missing"`` or
+        ``"`a <= b` <= 0.23"`` (a quoted name, as :func:`format_name` prints it)."""
         text = text.strip()
+        if text.startswith("`"):
+            feature, rest = _read_quoted_name(text)
+            match = re.fullmatch(r"\s+(is not missing|is missing)\s*", rest)
+            if match:
+                return cls(feature, match.group(1))
+            match = re.fullmatch(r"\s+(<=|>|==|!=)\s+(.+?)\s*", rest, flags=re.S)
+            if not match:
+                raise RuleError(f"cannot parse a literal from {text!r}")
+            return cls(feature, match.group(1), _parse_value(match.group(2)))
         for op in ("is not missing", "is missing"):
             if text.endswith(" " + op):
                 return cls(text[: -len(op) - 1].strip(), op)
-        match = re.match(r"^(.*?)\s+(<=|>|==|!=)\s+(.+)$", text)
+        match = re.match(r"^(.*?)\s+(<=|>|==|!=)\s+(.+)$", _mask_quoted(text), flags=re.S)
         if not match:
-            raise ValueError(f"cannot parse a literal from {text!r}")
-        feature, op, raw = match.groups()
-        return cls(feature.strip(), op, _parse_value(raw.strip()))
+            raise RuleError(f"cannot parse a literal from {text!r}")
+        return cls(text[:match.end(1)].strip(), match.group(2),
+                   _parse_value(text[match.start(3):].strip()))
 
 
 def _column(X: pd.DataFrame, feature: str) -> pd.Series:
@@ -190,8 +330,8 @@ class Rule:
     clauses: tuple[Clause, ...]
 
     def __post_init__(self):
-        if self.form not in ("cnf", "dnf"):
-            raise ValueError(f"form must be 'cnf' or 'dnf', got {self.form!r}")
+        if not isinstance(self.form, str) or self.form not in ("cnf", "dnf"):
+            raise RuleError(f"form must be 'cnf' or 'dnf', got {self.form!r}")
 
     @property
     def _inner(self) -> str:
@@ -252,25 +392,66 @@ class Rule:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Rule":
-        clauses = tuple(Clause(tuple(Literal.from_dict(lit) for lit in clause))
-                        for clause in data["clauses"])
-        return cls(str(data["form"]), clauses)
+        """The rule of ``{"form": ..., "clauses": [[literal, ...], ...]}``.
+
+        Raises RuleError naming the entry, clause and literal that is malformed.
+        """
+        if not isinstance(data, dict):
+            raise RuleError(f"a rule must be an object with 'form' and 'clauses', got {data!r}")
+        for key in ("form", "clauses"):
+            if key not in data:
+                raise RuleError(f"the rule has no {key!r} entry")
+        if not isinstance(data["clauses"], list):
+            raise RuleError(f"the rule's 'clauses' must be a list of clauses, got "
+                            f"{data['clauses']!r}")
+        clauses = []
+        for i, clause in enumerate(data["clauses"], 1):
+            if not isinstance(clause, list):
+                raise RuleError(f"clause {i} must be a list of literals, got {clause!r}")
+            literals = []
+            for j, literal in enumerate(clause, 1):
+                try:
+                    literals.append(Literal.from_dict(literal))
+                except RuleError as exc:
+                    raise RuleError(f"clause {i}, literal {j}: {exc}") from None
+            clauses.append(Clause(tuple(literals)))
+        return cls(data["form"], tuple(clauses))
 
     @classmethod
     def parse(cls, text: str, form: str) -> "Rule":
-        """Parse the one-line form printed by ``str(rule)`` (names must not contain ' AND '/' OR ')."""
+        """Parse the one-line form printed by ``str(rule)``.
+
+        Separators are looked for outside quoted names and string values only, so every rule
+        ``str`` prints parses back to an equal rule.
+        """
         text = text.strip()
         if text == str(cls(form, ())):
             return cls(form, ())
-        outer, inner = (" OR ", " AND ") if form == "dnf" else (" AND ", " OR ")
-        pieces = [p.strip() for p in re.split(r"\)\s*" + outer.strip() + r"\s*\(", text)]
-        if len(pieces) > 1:
-            pieces[0] = pieces[0].lstrip("(")
-            pieces[-1] = pieces[-1].rstrip(")")
+        outer, inner = ("OR", " AND ") if form == "dnf" else ("AND", " OR ")
+        masked = _mask_quoted(text)
+        spans = _between(masked, re.finditer(r"\)\s*" + outer + r"\s*\(", masked))
+        if len(spans) > 1:
+            (first, a), (b, last) = spans[0], spans[-1]
+            if not (masked.startswith("(") and masked.endswith(")")):
+                raise RuleError(f"cannot parse a rule from {text!r}: clauses must be in "
+                                "parentheses")
+            spans[0], spans[-1] = (first + 1, a), (b, last - 1)
         clauses = []
-        for piece in pieces:
+        for start, end in spans:
+            piece = text[start:end].strip()
             if piece in ("TRUE", "FALSE"):
                 clauses.append(Clause(()))
-            else:
-                clauses.append(Clause(tuple(Literal.parse(p) for p in piece.split(inner))))
+                continue
+            parts = _between(masked[start:end], re.finditer(re.escape(inner), masked[start:end]))
+            clauses.append(Clause(tuple(Literal.parse(text[start + a:start + b])
+                                        for a, b in parts)))
         return cls(form, tuple(clauses))
+
+
+def _between(text: str, matches) -> list[tuple[int, int]]:
+    """The spans of ``text`` between the regex ``matches`` (all of it when there are none)."""
+    spans, start = [], 0
+    for match in matches:
+        spans.append((start, match.start()))
+        start = match.end()
+    return spans + [(start, len(text))]

@@ -3,11 +3,16 @@
 Data: ``mirror_dir`` (the raw UCI files named by ``RULELEARN_MIRROR``; tests using it skip without
 it), ``data_env`` (a private cache, no mirror from the environment) and ``http_mirror`` (a loopback
 HTTP server with switchable faults).
+Files: ``read_only`` (makes a folder read-only, also for root).
 Learners: ``degenerate_data`` (small binarized data whose clause LPs have tied optima).
 """
 
+import builtins
+import errno
 import functools
+import io
 import os
+import stat
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -93,6 +98,79 @@ def http_mirror(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ------------------------------------------------------------------------------------------- files
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
+@pytest.fixture
+def read_only(monkeypatch):
+    """``make(folder)``: make ``folder`` and everything in it read-only.
+
+    ``chmod`` is enough for an ordinary user; root ignores it, so for root the calls that would
+    change something under ``folder`` (open for writing, mkdir, unlink, rename, chmod) are made
+    to fail with EACCES, as they do for a user. Permissions are restored afterwards.
+    """
+    frozen = []
+
+    def under(path) -> bool:
+        if isinstance(path, int):
+            return False
+        path = os.path.abspath(os.fsdecode(path))
+        return any(path == f or path.startswith(f + os.sep) for f in frozen)
+
+    def refuse(path):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+
+    def guard(original, *path_args):
+        def wrapper(*args, **kwargs):
+            for i in path_args:
+                if i < len(args) and under(args[i]):
+                    refuse(args[i])
+            return original(*args, **kwargs)
+        return wrapper
+
+    def guard_open(original):
+        def wrapper(file, mode="r", *args, **kwargs):
+            if any(c in mode for c in "wax+") and under(file):
+                refuse(file)
+            return original(file, mode, *args, **kwargs)
+        return wrapper
+
+    def guard_os_open(original):
+        def wrapper(path, flags, *args, **kwargs):
+            if flags & _WRITE_FLAGS and under(path):
+                refuse(path)
+            return original(path, flags, *args, **kwargs)
+        return wrapper
+
+    def make(folder):
+        folder = os.path.abspath(folder)
+        for root, dirs, files in os.walk(folder):
+            for name in files:
+                os.chmod(os.path.join(root, name), stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+        for root, dirs, files in os.walk(folder, topdown=False):
+            os.chmod(root, 0o555)
+        if not frozen and os.access(folder, os.W_OK):  # root: simulate
+            for name in ("mkdir", "unlink", "remove", "rmdir", "chmod"):
+                monkeypatch.setattr(os, name, guard(getattr(os, name), 0))
+            for name in ("rename", "replace"):
+                monkeypatch.setattr(os, name, guard(getattr(os, name), 0, 1))
+            monkeypatch.setattr(os, "open", guard_os_open(os.open))
+            monkeypatch.setattr(builtins, "open", guard_open(builtins.open))
+            monkeypatch.setattr(io, "open", guard_open(io.open))
+        frozen.append(folder)
+        return folder
+
+    yield make
+    monkeypatch.undo()
+    for folder in frozen:
+        for root, dirs, files in os.walk(folder):
+            os.chmod(root, 0o755)
+            for name in files:
+                os.chmod(os.path.join(root, name), 0o644)
 
 
 # ---------------------------------------------------------------------------------------- learners

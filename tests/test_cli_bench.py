@@ -97,3 +97,123 @@ def test_smoke_config_runs(tmp_path):
     t1 = pd.read_csv(tmp_path / "smoke" / "table1.csv")
     assert t1["error_mean"].notna().all()
     assert set(t1["method"]) == {"bcd[form=dnf,R=2]", "cart"}
+
+
+def run_cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_a_table_never_mixes_configurations(tmp_path):
+    """A, then B (same name, other parameters) into the same folder, then A: A's numbers."""
+    a = toy_config(tmp_path, methods="[cart]")
+    noisy = pd.read_csv(tmp_path / "toy.csv")
+    noisy["y"] = np.random.default_rng(5).permutation(noisy["y"].to_numpy())
+    noisy.to_csv(tmp_path / "noisy.csv", index=False)
+    b = tmp_path / "b.yaml"  # same name, dataset, label, folds and seed: other data and grid
+    b.write_text(a.read_text().replace("toy.csv", "noisy.csv")
+                 .replace("methods: [cart]", "methods: [{cart: {max_depth: [1]}}]"))
+    out = tmp_path / "exp"
+    alone = tmp_path / "alone"
+    assert run_cli("bench", a, "-o", alone, "-q").exit_code == 0
+    for cfg in (a, b, a):
+        r = run_cli("bench", cfg, "-o", out, "-q")
+        assert r.exit_code == 0, r.output + r.stderr
+    assert "2 already done" in r.stderr
+    assert (out / "table1.csv").read_text() == (alone / "table1.csv").read_text()
+    assert "2 records of another configuration are ignored" in r.stderr
+    assert "note: 2 records of another configuration are ignored" in (out / "table1.md").read_text()
+    r = run_cli("table", out)
+    assert r.exit_code == 0 and r.stderr.count("Warning: 2 records of another") == 1
+    assert (out / "table1.csv").read_text() == (alone / "table1.csv").read_text()
+
+
+def test_bench_exits_non_zero_when_a_unit_failed(tmp_path, monkeypatch):
+    from rulelearn import experiment
+
+    cfg = toy_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")
+
+    def broken(method, **kw):
+        raise RuntimeError("solver exploded")
+
+    monkeypatch.setattr(experiment, "make_estimator", broken)
+    r = run_cli("bench", cfg, "-o", tmp_path / "exp", "-q")
+    assert r.exit_code == 1
+    assert r.stderr.count("RuntimeError: solver exploded") == 1
+    assert "4 units failed (toy / cart / fold 0, ...): RuntimeError: solver exploded" in r.stderr
+    assert [ln for ln in r.stderr.splitlines() if ln.startswith("Error:")] == [
+        "Error: 4 of 4 units failed (reasons above); their cells are missing. "
+        "Run the same command to retry them."]
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+@pytest.mark.parametrize("case", ["missing csv", "bad target", "outer folds", "ripper"])
+def test_problems_that_doom_every_unit_are_found_before_any_unit(tmp_path, monkeypatch, case):
+    import sys
+
+    from rulelearn import experiment
+
+    cfg = toy_config(tmp_path)
+    text = cfg.read_text()
+    if case == "missing csv":
+        text = text.replace("toy.csv", "nothere.csv")
+    elif case == "bad target":
+        text = text.replace("target: y", "target: why")
+    elif case == "outer folds":
+        text = text.replace("outer_folds: 2", "outer_folds: 500")
+    else:
+        text = text.replace("methods: [cart]", "methods: [cart, ripper]")
+        monkeypatch.setitem(sys.modules, "wittgenstein", None)
+    cfg.write_text(text)
+    ran = []
+    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    r = run_cli("bench", cfg, "-o", tmp_path / "exp", "-q")
+    assert r.exit_code == 1 and ran == []
+    assert r.stderr.startswith("Error: nothing was run: ") and r.stderr.count("\n") == 1
+    assert not (tmp_path / "exp").exists()
+
+
+def test_unwritable_output_is_a_one_line_error(tmp_path, monkeypatch):
+    cfg = toy_config(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    r = run_cli("bench", cfg, "-o", blocker / "out", "-q")
+    assert r.exit_code == 1 and r.stderr.startswith("Error: cannot create the results folder")
+    assert str(blocker / "out") in r.stderr and r.stderr.count("\n") == 1
+    # a read-only folder (simulated: the tests may run as root, who writes anyway)
+    import errno
+    import os as _os
+
+    real_open = _os.open
+
+    def read_only(path, flags, *args, **kw):
+        if str(path).startswith(str(tmp_path / "ro")) and flags & (_os.O_WRONLY | _os.O_RDWR):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kw)
+
+    (tmp_path / "ro").mkdir()
+    monkeypatch.setattr(_os, "open", read_only)
+    r = run_cli("bench", cfg, "-o", tmp_path / "ro", "-q")
+    assert r.exit_code == 1 and "Permission denied" in r.stderr and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(f"Error: cannot lock the results folder {tmp_path / 'ro'}")
+
+
+def test_table_on_a_folder_that_is_not_a_results_folder(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = run_cli("table", empty)
+    assert r.exit_code == 1 and r.stderr.startswith(f"Error: no records in {empty}")
+    (empty / "records.jsonl").write_bytes(bytes(range(256)) * 4 + b"\n")
+    r = run_cli("table", empty)
+    assert r.exit_code == 1 and "damaged line(s) (line 1: not a JSON record" in r.stderr
+    assert list(p.name for p in empty.iterdir()) == ["records.jsonl"]  # no table written
+
+
+def test_table_to_an_unwritable_folder(tmp_path):
+    cfg = toy_config(tmp_path)
+    out = tmp_path / "exp"
+    assert run_cli("bench", cfg, "-o", out, "-q", "--no-tables").exit_code == 0
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = run_cli("table", out, "-o", blocker / "t")
+    assert r.exit_code == 1 and r.stderr.startswith("Error: cannot write tables to")
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr

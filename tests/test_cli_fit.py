@@ -421,3 +421,120 @@ def test_predict_bad_data(run, tmp_path, data, saved):
                           "already has a column 'prediction'", "--column")
     assert_one_line_error(run("predict", "model.json", data, "-o", "no/dir/out.csv"),
                           "cannot write no/dir/out.csv")
+
+
+# ------------------------------------------------------------------- never overwrite an input
+
+@pytest.mark.parametrize("save", ["d.csv", "./d.csv", "sub/../d.csv", "link.csv", "hard.csv"])
+def test_fit_refuses_to_save_over_its_input(run, tmp_path, data, save):
+    import os
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.csv").symlink_to("d.csv")
+    os.link(tmp_path / "d.csv", tmp_path / "hard.csv")
+    before = data.read_bytes()
+    assert_one_line_error(run("fit", "d.csv", *FAST, "--save", save),
+                          f"--save {save} is the input data file", "choose another file")
+    assert data.read_bytes() == before
+
+
+def test_predict_refuses_to_write_over_its_inputs(run, tmp_path, data, saved):
+    before = {p: (tmp_path / p).read_bytes() for p in ("d.csv", "model.json")}
+    assert_one_line_error(run("predict", "model.json", "d.csv", "-o", "d.csv"),
+                          "--output d.csv is the input data file")
+    assert_one_line_error(run("predict", "model.json", "d.csv", "-o", "./model.json"),
+                          "--output ./model.json is the model file")
+    assert {p: (tmp_path / p).read_bytes() for p in before} == before
+    r = run("predict", "model.json", "d.csv", "-o", "out.csv")
+    assert r.exit_code == 0, r.output
+
+
+# ------------------------------------------------------------------- encodings and separators
+
+@pytest.mark.parametrize("sep, encoding, option", [
+    (";", "utf-8", []), ("\t", "utf-8", []), (",", "utf-16", []), (";", "utf-16-le", []),
+    (" ", "utf-8", ["--sep", "space"]), (":", "utf-8", ["--sep", ":"]),
+    ("\t", "utf-8", ["--sep", "\\t"]), (";", "utf-8-sig", ["--sep", "semicolon"]),
+])
+def test_fit_and_predict_read_other_separators_and_utf16(run, tmp_path, sep, encoding, option):
+    text = planted().to_csv(index=False, sep=sep)
+    (tmp_path / "s.csv").write_bytes(text.encode(encoding))
+    r = run("fit", "s.csv", *FAST, *option, "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    assert "(60 rows, 3 features); target 'y'" in r.stdout
+    r = run("predict", "m.json", "s.csv", *option, "-o", "p.csv")
+    assert r.exit_code == 0, r.output
+    assert "60 rows predicted; accuracy" in r.stderr
+    assert list(pd.read_csv(tmp_path / "p.csv").columns) == ["a", "b", "c", "y", "prediction"]
+
+
+@pytest.mark.parametrize("value", ["", ";;", "\n", '"', "semicolons"])
+def test_bad_separator_option(run, data, value):
+    assert_one_line_error(run("fit", data, *FAST, "--sep", value), "'--sep'", usage=True)
+
+
+# ------------------------------------------------------------------------- warnings and OSError
+
+def test_warnings_are_one_line_each_and_shown_once(run, tmp_path):
+    planted().assign(k=1)[["k", "a", "b", "c", "y"]].to_csv(tmp_path / "k.csv", index=False)
+    r = run("fit", "k.csv", "--rules", "2")  # theta by CV: the binarizer runs in every fold
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == ["warning: dropped 1 constant or empty column(s): k"]
+
+
+def test_warning_plumbing_dedupes_and_keeps_deprecations_apart(capsys):
+    import warnings
+
+    from rulelearn.cli import warnings_as_lines
+
+    with warnings_as_lines():
+        warnings.simplefilter("always")
+        for _ in range(3):
+            warnings.warn("same\nthing")
+        warnings.warn("other", RuntimeWarning)
+    assert capsys.readouterr().err.splitlines() == ["warning: same thing",
+                                                    "warning: RuntimeWarning: other"]
+
+
+def test_os_errors_are_one_line(run, data, saved, monkeypatch):
+    import rulelearn.model_io
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(rulelearn.model_io, "load_model", refuse)
+    assert_one_line_error(run("predict", "model.json", data), "model.json: Permission denied")
+
+
+def test_save_to_a_named_pipe_writes_into_it_and_keeps_it(run, tmp_path, data):
+    import os
+    import stat
+    import threading
+
+    os.mkfifo(tmp_path / "pipe")
+    got = []
+    reader = threading.Thread(target=lambda: got.append((tmp_path / "pipe").read_text()),
+                              daemon=True)
+    reader.start()
+    r = run("fit", data, *FAST, "--save", "pipe")
+    reader.join(10)
+    assert r.exit_code == 0, r.output
+    assert stat.S_ISFIFO((tmp_path / "pipe").stat().st_mode)  # not replaced by a regular file
+    assert json.loads(got[0])["format"] == "rulelearn-model"
+
+
+def test_save_through_a_link_replaces_the_file_it_points_to(run, tmp_path, data):
+    (tmp_path / "real.json").write_text("old")
+    (tmp_path / "link.json").symlink_to("real.json")
+    r = run("fit", data, *FAST, "--save", "link.json")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "link.json").is_symlink()
+    assert json.loads((tmp_path / "real.json").read_text())["format"] == "rulelearn-model"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["fit", "d.csv", *FAST, "--save", ""], ["'--save'", "an empty file name"]),
+    (["fit", "d.csv", *FAST, "--seed", "-1"], ["'--seed'", "-1"]),
+    (["predict", "model.json", "d.csv", "-o", " "], ["'--output'", "an empty file name"]),
+])
+def test_empty_paths_and_bad_seeds_are_usage_errors(run, data, saved, args, words):
+    assert_one_line_error(run(*args), *words, usage=True)

@@ -1,5 +1,6 @@
 """Experiment configs: the shipped ones, the θ grid forms, and every kind of bad input."""
 
+import math
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,42 @@ def test_csv_dataset_and_subsample():
 def test_missing_file():
     with pytest.raises(ConfigError, match="Cannot read config file"):
         load_config("/nonexistent/x.yaml")
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ("theta: [.inf]", r"\(theta.0\)", "finite"),
+    ("theta: [1, .nan]", r"\(theta.1\)", "finite"),
+    ("theta: [-.inf]", r"\(theta.0\)", "finite"),
+    ("theta: {log: [1, .inf]}", r"\(theta.log.1\)", "finite"),
+    ("theta: {log: [.nan, 2]}", r"\(theta.log.0\)", "finite"),
+    ("methods:\n  - bcd: {theta: [.inf]}", r"\(methods.0.bcd.theta.0\)", "finite"),
+    ("theta: {log: [1, 2], num: 100000000}", r"\(theta.num\)", "<= 1000"),
+    ("outer_folds: 1000000", r"\(outer_folds\)", "<= 1000"),
+    ("inner_folds: 100000", r"\(inner_folds\)", "<= 1000"),
+    ("deviations: 5", r"\(deviations\)", "list of sentences"),
+    ("output: [a]", r"\(output\)", "folder path"),
+    ("description: {a: 1}", r"\(description\)", "string"),
+    ("methods:\n  - cart: {criterion: gni}", r"criterion\)", "Did you mean 'gini'"),
+    ("methods:\n  - cart: {min_samples_leaf: -1}", r"min_samples_leaf\)", ">= 1"),
+    ("methods:\n  - cart: {min_samples_leaf: 1.5}", r"min_samples_leaf\)", "fraction"),
+    ("methods:\n  - ripper: {prune_size: 2}", r"prune_size\)", "fraction"),
+    ("methods:\n  - ripper: {k: 0}", r"k\)", ">= 1"),
+    ("methods:\n  - bcd: {clause_solver: simplex}", r"clause_solver\)", "must be one of"),
+])
+def test_values_an_estimator_would_refuse_are_config_errors(text, where, message):
+    base = {"datasets": "datasets: [wdbc]", "methods": "methods: [bcd]"}
+    lines = [text] + [v for k, v in base.items() if not text.startswith(k)]
+    with pytest.raises(ConfigError, match=f"x.yaml line \\d+ .*{where}: .*{message}"):
+        parse_config("\n".join(lines) + "\n", source="x.yaml")
+
+
+def test_theta_grids_are_finite():
+    c = parse_config("datasets: [wdbc]\nmethods: [bcd]\ntheta: {log: [0.001, 1000], num: 3}\n")
+    assert all(math.isfinite(t) for t in c.theta) and c.theta == (0.001, 1.0, 1000.0)
+
+
+def test_a_config_that_is_not_utf8_text(tmp_path):
+    path = tmp_path / "u16.yaml"
+    path.write_bytes("datasets: [wdbc]\n".encode("utf-16"))
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        load_config(path)

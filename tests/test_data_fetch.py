@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rulelearn.cli import main
 from rulelearn.data import fetch, get_spec, load_dataset, registry
-from rulelearn.errors import ChecksumError, DataError, FetchError
+from rulelearn.errors import ChecksumError, DataError, FetchError, RuleLearnError
 
 # the package re-exports the function fetch(), which hides the module of the same name
 fetch_module = importlib.import_module("rulelearn.data.fetch")
@@ -244,3 +244,102 @@ def test_cli_errors_are_one_line(tmp_path):
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "has no wdbc/wdbc.data" in result.output
     assert runner.invoke(main, ["datasets", "fetch"]).exit_code == 2
+
+
+# ------------------------------------------------------------- unwritable or odd caches (CLI)
+
+def one_line_error(result, *words):
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and result.exception is None or \
+        isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: "), result.stderr
+    for word in words:
+        assert word in result.stderr, (word, result.stderr)
+
+
+@pytest.mark.parametrize("command", ["fetch", "info"])
+def test_read_only_cache_is_one_line(mirror_dir, data_env, read_only, command):
+    data_env.mkdir()
+    read_only(data_env)
+    result = CliRunner().invoke(main, ["datasets", command, "liver", "--mirror", str(mirror_dir)])
+    one_line_error(result, f"cannot write to the dataset cache {data_env / 'liver'}",
+                   "Permission denied", "set RULELEARN_DATA to a writable folder")
+
+
+@pytest.mark.parametrize("command", ["fetch", "info"])
+def test_cache_that_is_a_file_is_one_line(mirror_dir, data_env, command):
+    data_env.write_text("not a folder")
+    result = CliRunner().invoke(main, ["datasets", command, "liver", "--mirror", str(mirror_dir)])
+    one_line_error(result, "cannot write to the dataset cache", "not a folder")
+    assert data_env.read_text() == "not a folder"
+
+
+def test_truncated_file_in_a_read_only_cache_is_one_line(mirror_dir, data_env, read_only):
+    (path,) = fetch("liver", mirror=mirror_dir)
+    path.write_bytes(path.read_bytes()[:1000])
+    read_only(data_env)
+    result = CliRunner().invoke(main, ["datasets", "info", "liver", "--mirror", str(mirror_dir)])
+    one_line_error(result, "bupa.data does not match its sha256", "cannot be deleted",
+                   "Permission denied")
+    assert len(path.read_bytes()) == 1000
+
+
+def test_a_good_read_only_cache_is_used(mirror_dir, data_env, read_only):
+    fetch("liver", mirror=mirror_dir)
+    read_only(data_env)
+    result = CliRunner().invoke(main, ["datasets", "info", "liver"])
+    assert result.exit_code == 0, result.output
+    assert "345 rows" in result.output
+
+
+def test_list_checks_cached_files(mirror_dir, data_env):
+    status = fetch_module.cache_status
+    assert status(get_spec("liver")) == "no"
+    (path,) = fetch("liver", mirror=mirror_dir)
+    assert status(get_spec("liver")) == "cached (UCI)"
+    path.write_bytes(path.read_bytes()[:1000])  # truncated
+    assert status(get_spec("liver")) == "corrupt (UCI: bupa.data)"
+    listing = CliRunner().invoke(main, ["datasets", "list"])
+    assert listing.exit_code == 0
+    assert any(line.startswith("liver") and line.endswith("corrupt (UCI: bupa.data)")
+               for line in listing.output.splitlines()), listing.output
+    path.unlink()
+    assert status(get_spec("liver")) == "no"
+    spec = get_spec("liver")
+    two = dataclasses.replace(spec.source, files=spec.source.files * 2 + (dataclasses.replace(
+        spec.source.files[0], file="other.data"),))
+    path.write_bytes(b"x")
+    assert status(dataclasses.replace(spec, sources=(two,))) == "partial (UCI: 2 of 3 files)"
+
+
+def test_a_file_put_in_the_cache_by_hand_is_unverified_until_used(mirror_dir, data_env,
+                                                                  monkeypatch):
+    spec = get_spec("sonar")
+    source = dataclasses.replace(spec.source, files=(dataclasses.replace(
+        spec.source.files[0], sha256=None),))
+    monkeypatch.setitem(registry.REGISTRY, "sonar", dataclasses.replace(spec, sources=(source,)))
+    (data_env / "sonar").mkdir(parents=True)
+    (data_env / "sonar" / SONAR).write_bytes((mirror_dir / "sonar" / SONAR).read_bytes())
+    assert fetch_module.cache_status(get_spec("sonar")) == "cached (UCI, unverified)"
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (["--timeout", "nan"], 2, ["'--timeout'", "not a finite number"]),
+    (["--timeout", "inf"], 2, ["'--timeout'", "not a finite number"]),
+    (["--timeout", "0"], 2, ["'--timeout'"]),
+    (["--mirror", "http://[::1"], 1, ["cannot download http://[::1/liver/bupa.data",
+                                      "Invalid IPv6 URL"]),
+    (["--mirror", "ftp://example.org/"], 1, ["neither a folder nor an http(s) URL"]),
+])
+def test_bad_fetch_options_are_one_line(data_env, args, code, words):
+    result = CliRunner().invoke(main, ["datasets", "fetch", "liver", *args])
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    error = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(error) == 1 and all(word in error[0] for word in words), result.stderr
+    assert cache_files(data_env) == []
+
+
+def test_library_fetch_checks_the_timeout(data_env):
+    with pytest.raises(RuleLearnError, match="timeout must be a positive, finite number"):
+        fetch("liver", timeout=float("nan"))

@@ -74,7 +74,8 @@ def test_positive_class(tmp_path):
                                  "binarize it first"),
     ("a,y\n1,0\n2,\n3,1\n4,?\n", {}, r"target 'y' is missing in 2 data row\(s\) \(2, 4\)"),
     ("a,b,y\n1,,0\n2,?,1\n", {}, "feature column 'b' has no values"),
-    ("a,b,y\n1,2,0\n1,2,3,4\n", {}, "cannot parse data.csv: .*Expected 3 fields in line 3, saw 4"),
+    ("a,b,y\n1,2,0\n1,2,3,4\n", {}, "cannot parse .*data.csv: .*Expected 3 fields in line 3, "
+                                     "saw 4"),
     ("a,y\n1,0\n2,1\n3,O\n", {}, r"target 'y' has 3 classes \(0, 1, O\)"),
 ])
 def test_refusals(tmp_path, text, kwargs, message):
@@ -199,3 +200,82 @@ def test_a_header_that_repeats_a_column_name_is_refused(tmp_path):
     path.write_text("a,a,y\n1,2,0\n3,4,1\n")
     with pytest.raises(DataError, match="repeats column name.*'a'"):
         read_csv_dataset(path)
+
+
+# ------------------------------------------------------------------- encodings and separators
+
+TABLE = "a,b c,y\n1,x,0\n2,é,1\n3,名,0\n"
+EXPECTED = {"a": [1.0, 2.0, 3.0], "b c": ["x", "é", "名"]}
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be",
+                                      "utf-32"])
+def test_utf8_and_utf16_files_are_read(tmp_path, encoding):
+    path = tmp_path / "u.csv"
+    path.write_bytes(TABLE.encode(encoding))
+    ds = read_csv_dataset(path)
+    assert {c: ds.X[c].tolist() for c in ds.X} == EXPECTED and ds.y.tolist() == [0, 1, 0]
+    assert ds.target == "y"
+
+
+@pytest.mark.parametrize("raw, message", [
+    (TABLE.encode("latin-1", errors="replace"), r"u.csv is not UTF-8 text: byte 0xe9 on line 3 "
+                                                r"cannot be decoded; save the file as UTF-8"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 20, "u.csv is not a text file"),
+    (b"a,b,y\n1,\x00,0\n", "not a text file .*NUL bytes"),
+    (bytes(range(256)) * 8, "u.csv is not"),
+])
+def test_other_encodings_and_binary_files_are_named(tmp_path, raw, message):
+    path = tmp_path / "u.csv"
+    path.write_bytes(raw)
+    with pytest.raises(DataError, match=message):
+        read_csv_dataset(path)
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
+def test_the_separator_is_found(tmp_path, sep):
+    path = write(tmp_path, TABLE.replace(",", sep))
+    ds = read_csv_dataset(path)
+    assert {c: ds.X[c].tolist() for c in ds.X} == EXPECTED
+
+
+def test_separator_sniffing_respects_quotes(tmp_path):
+    ds = read_csv_dataset(write(tmp_path, 'a;note;y\n1.5;"x;y";0\n2.5;z,w;1\n'))
+    assert list(ds.X) == ["a", "note"]  # ";" splits every row alike, "," does not
+    assert ds.X["note"].tolist() == ["x;y", "z,w"]
+    ds = read_csv_dataset(write(tmp_path, 'a,note,y\n1,"x;y;z",0\n2,"p;q;r",1\n'))
+    assert ds.X["note"].tolist() == ["x;y;z", "p;q;r"]
+
+
+def test_a_given_separator_wins_and_an_unknown_one_is_hinted(tmp_path):
+    path = write(tmp_path, "a b y\n1 2 0\n3 4 1\n")
+    with pytest.raises(DataError, match=r"has 1 column; .*give it: --sep"):
+        read_csv_dataset(path)
+    assert list(read_csv_dataset(path, sep=" ").X) == ["a", "b"]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings(tmp_path, newline):
+    path = tmp_path / "n.csv"
+    path.write_bytes(TABLE.replace("\n", newline).encode())
+    assert read_csv_dataset(path).X["a"].tolist() == [1.0, 2.0, 3.0]
+
+
+def test_infinite_cells_are_refused_and_infinite_labels_are_names(tmp_path):
+    with pytest.raises(DataError, match=r"column 'a' has 2 infinite value\(s\), e.g. '-inf' in "
+                                        r"data row 2; a rule needs finite numbers"):
+        read_csv_dataset(write(tmp_path, "a,y\n1,0\n-inf,1\n1e999,0\n"))
+    ds = read_csv_dataset(write(tmp_path, "a,y\n1,0\n2,inf\n3,0\n"))
+    assert ds.y.tolist() == ["0", "inf", "0"]
+    ds = read_csv_dataset(write(tmp_path, "a,y\n1,1e30\n2,0\n"))  # beyond int64: stays a float
+    assert ds.y.tolist() == [1e30, 0.0]
+
+
+@pytest.mark.parametrize("cells", [["0,5", "1,25", "-3"], ["1,500", "12,000,000", "7"]])
+def test_numbers_with_commas_are_refused_not_read_as_categories(tmp_path, cells):
+    text = "a;y\n" + "".join(f"{c};{i % 2}\n" for i, c in enumerate(cells))
+    with pytest.raises(DataError, match=r"column 'a' holds numbers written with a comma, e.g. "
+                                        r"'[\d,]+,\d+': a decimal comma or a thousands"):
+        read_csv_dataset(write(tmp_path, text))
+    ds = read_csv_dataset(write(tmp_path, "a;y\nx,y;0\n1,5;1\n"))  # text with commas: categories
+    assert isinstance(ds.X["a"].dtype, pd.CategoricalDtype)

@@ -223,8 +223,11 @@ def test_rule_predictions_equal_predictions_on_the_binarized_matrix(cancer):
     ("max_rules", 0, "The 'max_rules' parameter of BooleanRuleClassifier must be an int >= 1. "
                      "Got 0 instead."),
     ("max_rules", 2.0, "must be an int >= 1. Got 2.0 instead."),
-    ("theta", -1.0, "The 'theta' parameter of BooleanRuleClassifier must be a number >= 0. "
-                    "Got -1.0 instead."),
+    ("theta", -1.0, "The 'theta' parameter of BooleanRuleClassifier must be a finite number "
+                    ">= 0. Got -1.0 instead."),
+    ("theta", float("inf"), "must be a finite number >= 0. Got inf instead."),
+    ("theta", float("nan"), "must be a finite number >= 0. Got nan instead."),
+    ("disable_cost", float("inf"), "must be a finite number >= 0. Got inf instead."),
     ("theta", "1", "Got '1' instead."),
     ("binarize", "yes", "The 'binarize' parameter"),
     ("clause_solver", "cplex", "The 'clause_solver' parameter"),
@@ -323,3 +326,16 @@ def test_refit_on_an_array_after_a_dataframe_forgets_the_names():
     model.fit(X, y)
     assert not hasattr(model, "feature_names_in_")
     assert model.predict(X).tolist() == small().fit(X, y).predict(X).tolist()
+
+
+@pytest.mark.parametrize("labels", [[2, 10], ["no", "yes"], [0.5, 3.0]])
+def test_the_default_positive_class_is_the_same_for_csv_files_and_the_estimator(labels, tmp_path):
+    from rulelearn.data import read_csv_dataset
+
+    y = np.array(labels * 12)  # a tie: the label that sorts last is positive
+    X = np.random.default_rng(0).random((len(y), 2))
+    path = tmp_path / "tie.csv"
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "label": y}).to_csv(path, index=False)
+    model = BooleanRuleClassifier(theta=5.0).fit(X, y)
+    assert model.pos_label_ == labels[1]
+    assert read_csv_dataset(path).positive == labels[1]

@@ -15,6 +15,7 @@ import pytest
 
 from rulelearn import experiment
 from rulelearn.config import parse_config
+from rulelearn.errors import ConfigError
 from rulelearn.store import read_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,28 +95,70 @@ def test_failed_units_are_recorded_and_retried(tmp_path, monkeypatch):
     assert s.skipped == 3
 
 
-def test_a_dataset_that_cannot_be_loaded_fails_alone(tmp_path):
+def test_a_dataset_that_cannot_be_loaded_stops_the_run_before_any_unit(tmp_path, monkeypatch):
     csv = write_csv(tmp_path / "toy.csv")
     cfg = make_config(tmp_path, datasets=(
         f"[{{name: toy, path: {csv}, target: label}}, "
-        f"{{name: gone, path: {tmp_path / 'missing.csv'}, target: label}}]"))
-    s = experiment.run(cfg, progress=False)
-    assert (s.ok, s.failed) == (3, 3)
-    bad = [r for r in read_records(cfg.results_dir) if r["dataset"] == "gone"]
-    assert len(bad) == 3 and all(r["status"] == "failed" and r["error"] for r in bad)
-    from rulelearn import report
-    report.write_tables(cfg.results_dir)
-    md = (cfg.results_dir / "table1.md").read_text()
-    assert "missing: gone / cart:" in md
+        f"{{name: gone, path: {tmp_path / 'missing.csv'}, target: label}}, "
+        f"{{name: badtarget, path: {csv}, target: lable}}]"))
+    ran = []
+    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    with pytest.raises(ConfigError, match=r"nothing was run: dataset 'gone': .*missing.csv.*; "
+                                          r"dataset 'badtarget': .*lable"):
+        experiment.run(cfg, progress=False)
+    assert ran == [] and not cfg.results_dir.exists()  # no unit, no empty folder
+    monkeypatch.undo()
+    s = experiment.run(cfg, progress=False, only_datasets=["toy"])
+    assert (s.ok, s.failed) == (3, 0)
 
 
-def test_inner_folds_larger_than_the_minority_class(tmp_path):
+def test_folds_larger_than_the_minority_class_stop_the_run(tmp_path):
     cfg = make_config(tmp_path, extra="")
-    cfg = type(cfg)(**{**cfg.__dict__, "inner_folds": 40})
+    for change in ({"inner_folds": 40}, {"outer_folds": 60}):
+        bad = type(cfg)(**{**cfg.__dict__, **change})
+        with pytest.raises(ConfigError, match="Lower the number of folds"):
+            experiment.run(bad, progress=False)
+        assert not cfg.results_dir.exists()
+
+
+def test_a_missing_optional_package_stops_the_run_before_any_unit(tmp_path, monkeypatch):
+    cfg = make_config(tmp_path, methods="[cart, ripper]")
+    monkeypatch.setitem(sys.modules, "wittgenstein", None)  # import wittgenstein -> ImportError
+    ran = []
+    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    with pytest.raises(ConfigError, match="method 'ripper' needs the optional 'wittgenstein'"):
+        experiment.run(cfg, progress=False)
+    assert ran == []
+
+
+def test_a_non_finite_metric_is_a_failed_unit(tmp_path, monkeypatch):
+    cfg = make_config(tmp_path)
+    real = experiment.selection.evaluate_fold
+
+    def nan_error(*args, **kwargs):
+        res = real(*args, **kwargs)
+        res.test_error = float("nan")
+        return res
+
+    monkeypatch.setattr(experiment.selection, "evaluate_fold", nan_error)
     s = experiment.run(cfg, progress=False)
-    assert s.failed == 3
-    err = read_records(cfg.results_dir)[0]["error"]
-    assert "inner_folds" in err and "Lower the number of folds" in err
+    assert (s.ok, s.failed) == (0, 3)
+    assert "3 units failed" in str(s) and str(s).count("non-finite value in field 'test_error'") == 1
+    text = (cfg.results_dir / "records.jsonl").read_text()
+    assert "NaN" not in text and "Infinity" not in text
+    assert all(r["status"] == "failed" for r in read_records(cfg.results_dir))
+
+
+def test_the_summary_gives_each_failure_reason_once_with_its_count(tmp_path, monkeypatch):
+    cfg = make_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")
+
+    def flaky(method, **kw):
+        raise RuntimeError(f"solver exploded on {method.params.get('criterion', 'gini')}")
+
+    monkeypatch.setattr(experiment, "make_estimator", flaky)
+    text = str(experiment.run(cfg, progress=False))
+    assert text.count("solver exploded on gini") == 1 and text.count("on entropy") == 1
+    assert "3 units failed (toy / cart / fold 0, ...): RuntimeError: solver exploded on gini" in text
 
 
 def test_results_do_not_depend_on_the_number_of_jobs(tmp_path):
@@ -197,6 +240,11 @@ def test_kill_half_way_then_resume(tmp_path, monkeypatch):
         json.loads(line)  # the torn line is gone
     experiment.run(cfg, output=tmp_path / "whole", progress=False)
     assert comparable(killed) == comparable(tmp_path / "whole")
+    from rulelearn import report
+    report.write_tables(killed)
+    report.write_tables(tmp_path / "whole")
+    for name in ("table1.csv", "table2.csv", "ranks.csv"):
+        assert (killed / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
 
 
 def test_unit_keys_change_with_the_registry_positive_class(tmp_path, monkeypatch):
@@ -210,3 +258,139 @@ def test_unit_keys_change_with_the_registry_positive_class(tmp_path, monkeypatch
     monkeypatch.setitem(REGISTRY, "sonar", flipped)
     after = [u.key for u in experiment.plan(config)]
     assert len(before) == len(after) and not set(before) & set(after)
+
+
+# ----------------------------------------------------------------------------------------------
+# real processes: workers die with the parent, the folder lock, killed runs count in wall time
+
+SLEEPY_RUN = """
+import sys, time
+from rulelearn import experiment
+from rulelearn.config import load_config
+experiment.HEARTBEAT_SECONDS = 0.2
+real = experiment.run_unit
+def slow(unit, data):
+    record = real(unit, data)
+    time.sleep(float(sys.argv[4]))
+    return record
+experiment.run_unit = slow
+print("started", flush=True)
+experiment.run(load_config(sys.argv[1]), output=sys.argv[2], jobs=int(sys.argv[3]), progress=True)
+"""
+
+
+def start_run(tmp_path, out, *, jobs=1, sleep=0.4):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", SLEEPY_RUN, str(tmp_path / "t.yaml"), str(out),
+                             str(jobs), str(sleep)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def children(pid) -> set:
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(stat.parent.name))
+    return out
+
+
+def alive(pid) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def wait_for(condition, timeout=30.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and PR_SET_PDEATHSIG")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_workers_die_with_their_parent(tmp_path, sig):
+    make_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")  # 6 units
+    proc = start_run(tmp_path, tmp_path / "out", jobs=2, sleep=30)
+    workers = set()
+    try:
+        assert wait_for(lambda: len(children(proc.pid)) >= 2), "no workers started"
+        assert wait_for(lambda: len(read_records(tmp_path / "out")) == 0
+                        and (tmp_path / "out" / "runs.json").exists())
+        workers = children(proc.pid)
+        time.sleep(0.3)
+        proc.send_signal(sig)
+        # the pipes reach EOF: no worker keeps the parent's stdout/stderr open
+        proc.communicate(timeout=15)
+        assert wait_for(lambda: not any(alive(p) for p in workers), timeout=5), \
+            f"workers {workers} outlived their parent"
+        if sig == signal.SIGTERM:
+            assert proc.returncode == 128 + signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in workers:  # a failed test leaves no orphan behind
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        proc.communicate(timeout=15)
+
+
+def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from rulelearn.cli import main
+    from rulelearn.store import ResultsError
+
+    cfg = make_config(tmp_path)
+    out = tmp_path / "out"
+    proc = start_run(tmp_path, out, jobs=1, sleep=1.0)
+    try:
+        assert wait_for(lambda: (out / "runs.json").exists())
+        records = out / "records.jsonl"
+        before = records.read_bytes() if records.exists() else b""
+        with pytest.raises(ResultsError, match=rf"{out} is in use by another rulelearn process "
+                                               rf"\(pid {proc.pid}\)"):
+            experiment.run(cfg, output=out, progress=False)
+        r = CliRunner().invoke(main, ["bench", str(tmp_path / "t.yaml"), "-o", str(out), "-q"])
+        assert r.exit_code == 1 and f"(pid {proc.pid})" in r.output
+        assert r.output.count("Error:") == 1 and "Traceback" not in r.output
+        assert not records.exists() or records.read_bytes()[:len(before)] == before
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=15)
+    assert proc.returncode == 0
+    s = experiment.run(cfg, output=out, progress=False)  # the lock is free again
+    assert (s.skipped, s.ok) == (3, 0)
+
+
+def test_wall_time_of_all_runs_includes_killed_runs(tmp_path):
+    cfg = make_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")  # 6 units
+    out = tmp_path / "out"
+    proc = start_run(tmp_path, out, jobs=1, sleep=0.5)
+    assert wait_for(lambda: (out / "runs.json").exists())
+    t0 = time.time()  # the run's clock starts once the folder is locked and the data loaded
+    assert wait_for(lambda: len(read_records(out)) >= 3)
+    time.sleep(0.5)
+    proc.kill()
+    proc.communicate(timeout=15)
+    killed_for = time.time() - t0
+    s = experiment.run(cfg, output=out, progress=False)
+    assert s.skipped >= 3
+    meta = json.loads((out / "meta.json").read_text())
+    # the killed run counts up to its last heartbeat (0.2 s apart) and the import time is not in it
+    assert meta["wall_seconds_all_runs"] >= meta["wall_seconds"] + killed_for - 0.5
+    assert meta["wall_seconds_all_runs"] >= 1.5 + meta["wall_seconds"]
+    from rulelearn import report
+    report.write_tables(out)
+    wall = [ln for ln in (out / "table1.md").read_text().splitlines() if "wall time" in ln][0]
+    assert f"{meta['wall_seconds_all_runs']:.1f} s (all runs)" in wall

@@ -12,8 +12,8 @@ import pytest
 from rulelearn.learners import LEARNERS, am, bcd, ocrl, set_cover
 from rulelearn.learners.am import assign_negatives
 from rulelearn.learners.clause import ClauseSolver, round_best_threshold
-from rulelearn.learners.problem import (CNFProblem, clause_objective, cnf_objective,
-                                        predict_cnf)
+from rulelearn.learners.problem import (CNFProblem, clause_counts, clause_objective,
+                                        cnf_objective, disabled_clause, predict_cnf)
 
 SEEDS = range(12)
 
@@ -217,3 +217,92 @@ def test_answer_cache_changes_nothing_but_the_lp_count(learn, seed):
     b = learn(plain, 0.2, max_rules=3)
     assert a.W.tolist() == b.W.tolist() and a.objective == b.objective
     assert cached.n_solves + cached.cache_hits == plain.n_solves
+
+
+def one_hot_problem(seed, n=60, blocks=(3, 3, 4), complement=True):
+    """One-hot blocks (every row has the same count of active features); complemented, as a
+    DNF sees them."""
+    rng = np.random.default_rng(seed)
+    columns = [np.eye(k, dtype=int)[rng.integers(0, k, n)] for k in blocks]
+    A = np.hstack(columns)
+    A = 1 - A if complement else A
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]
+    return CNFProblem.from_data(A, y)
+
+
+def test_rounding_tries_the_disabled_clause_even_when_the_lp_never_touches_it():
+    # Every negative holds two of the four features: a clause of them costs 2 per
+    # negative, more than the 1 per negative of the disabled clause.
+    A = np.array([[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 1, 0, 1],
+                  [1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 0, 1]])
+    y = np.array([True, True, True, True, False, False, False])
+    problem = CNFProblem.from_data(A, y)
+    w = np.array([0.5, 0.5, 0.5, 0.5, 0.0])  # an even fractional optimum; always-true at 0
+    clause, value = round_best_threshold(problem, w, problem.w_neg, 0.01, 0.0)
+    assert clause.tolist() == [False] * 4 + [True]
+    assert value == pytest.approx(3.0)
+
+
+def test_rounding_tries_the_best_single_feature():
+    # Feature 2 alone covers every positive and no negative; the LP's w points elsewhere.
+    A = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 1, 0]])
+    y = np.array([True, True, False, False])
+    problem = CNFProblem.from_data(A, y)
+    clause, value = round_best_threshold(problem, np.array([0.9, 0.9, 0.0, 0.0]),
+                                         problem.w_neg, 0.1, 0.0)
+    assert clause.tolist() == [False, False, True, False]
+    assert value == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("seed", [1, 11, 18, 24, 0])
+@pytest.mark.parametrize("method", sorted(LEARNERS))
+@pytest.mark.parametrize("theta", [0.0, 0.05, 1.0])
+def test_no_learner_ends_above_the_trivial_rules_on_one_hot_data(seed, method, theta):
+    problem = one_hot_problem(seed)
+    R = 3
+    disabled = np.array([disabled_clause(problem.n_features)] * R)
+    empty = disabled.copy()
+    empty[0] = False  # one clause that accepts nothing: the CNF is always false
+    trivial = min(cnf_objective(problem, disabled, theta), cnf_objective(problem, empty, theta))
+    result = LEARNERS[method](ClauseSolver(problem), theta, max_rules=R, max_iter=50)
+    assert result.objective <= trivial + 1e-9
+    assert result.objective == pytest.approx(cnf_objective(problem, result.W, theta))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_capped_clause_objective_is_the_cnf_objective_up_to_a_constant(seed):
+    _, _, problem = random_problem(seed, n=14, d=4)
+    rng = np.random.default_rng(seed)
+    W = rng.random((3, problem.n_features + 1)) < 0.4
+    W[:, -1] = False
+    others = np.column_stack([clause_counts(problem.A_neg, c) for c in W[1:]])
+    cap = others.min(axis=1)
+    weights = np.where(cap == 0, 0.0, problem.w_neg)
+    gaps = []
+    for clause in all_clauses(problem.n_features):
+        trial = W.copy()
+        trial[0] = clause
+        gaps.append(cnf_objective(problem, trial, 0.3)
+                    - clause_objective(problem, clause, weights, 0.3, 0.0, cap))
+    assert np.ptp(gaps) == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_set_cover_keeps_its_best_prefix(seed):
+    problem = one_hot_problem(seed, n=40)
+    solver = ClauseSolver(problem)
+    result = set_cover(solver, 0.01, max_rules=4)
+    # the clauses SC learned, in order, from a fresh solver
+    remaining, clauses = problem.w_neg.copy(), []
+    probe = ClauseSolver(problem)
+    while len(clauses) < 4 and remaining.sum() > 0:
+        fit = probe.fit(remaining, 0.01)
+        rejects = clause_counts(problem.A_neg, fit.clause) == 0
+        if fit.clause[-1] or not np.any(rejects & (remaining > 0)):
+            break
+        clauses.append(fit.clause)
+        remaining = np.where(rejects, 0.0, remaining)
+    for k in range(len(clauses) + 1):
+        rows = clauses[:k] + [disabled_clause(problem.n_features)] * (4 - k)
+        assert result.objective <= cnf_objective(problem, np.array(rows), 0.01) + 1e-9

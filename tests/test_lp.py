@@ -1,5 +1,9 @@
 """The HiGHS LP core: building from CSC, warm re-solves, status checks."""
 
+import subprocess
+import sys
+import textwrap
+
 import highspy
 import numpy as np
 import pytest
@@ -277,3 +281,24 @@ def test_rows_through_the_total_give_the_primal_optimum(seed, formulation, degen
         got = ClauseLP(problem, formulation).solve(costs)
         assert got.value == pytest.approx(want.value, rel=1e-9, abs=1e-7)
         assert np.round(got.w, 6).tolist() == np.round(want.w, 6).tolist()
+
+
+def test_fits_after_another_highs_user_started_the_thread_scheduler():
+    # HiGHS keeps one thread scheduler per process, started by the first solve with
+    # the options of that solve; a later model asking for another thread count is refused.
+    script = textwrap.dedent("""
+        import highspy
+        other = highspy.Highs()
+        other.setOptionValue("output_flag", False)
+        other.addVar(0, 1)
+        other.run()
+        from sklearn.datasets import load_breast_cancer
+        from rulelearn.estimator import BooleanRuleClassifier
+        X, y = load_breast_cancer(return_X_y=True)
+        model = BooleanRuleClassifier(theta=1.0).fit(X, y)
+        print(model.rule_.n_literals > 0, other.getModelStatus() == highspy.HighsModelStatus.kOptimal)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1].split() == ["True", "True"]  # after HiGHS's banner

@@ -104,6 +104,13 @@ def write_model(tmp_path, doc):
     return path
 
 
+def literal(doc, **entries):
+    """``doc`` with its first literal's entries replaced (JSON allows NaN / Infinity)."""
+    doc = json.loads(json.dumps(doc))
+    doc["rule"]["clauses"][0][0].update(entries)
+    return json.dumps(doc)
+
+
 @pytest.fixture
 def good_doc(tmp_path):
     _, model = fitted(tmp_path)
@@ -129,8 +136,43 @@ def good_doc(tmp_path):
     (lambda d: {**d, "negative": d["positive"]}, "bad class labels"),
     (lambda d: {**d, "positive": [1]}, "bad class labels"),
     (lambda d: {**d, "target": 3}, "bad target"),
+    (lambda d: {**d, "target": ""}, "bad target"),
+    (lambda d: literal(d, value=float("nan")),
+     r"bad rule: clause 1, literal 1: the threshold of \w+ [<=>]+ is NaN"),
+    (lambda d: literal(d, value=float("inf")), r"\(\w+ [<=>]+ inf\) has the threshold inf; "
+                                             "thresholds must be finite"),
+    (lambda d: literal(d, value=-1e400), "has the threshold -inf"),
+    (lambda d: literal(d, value=10**400), "has the threshold 1000"),
+    (lambda d: literal(d, value="abc"), "clause 1, literal 1: the threshold of .* must be a "
+                                        "number, got 'abc'"),
+    (lambda d: literal(d, value=True), "must be a number, got True"),
+    (lambda d: literal(d, value=None), "must be a number, got None"),
+    (lambda d: literal(d, op="<"), "unknown literal operator '<'"),
+    (lambda d: literal(d, op="=="), None),  # numbers compare by value: fine
+    (lambda d: literal(d, op="==", value=[1]), "must be a string, number or boolean"),
+    (lambda d: literal(d, op="is missing", value=2), "takes no value, got 2"),
+    (lambda d: literal(d, feature=7), "feature must be a column name"),
+    (lambda d: literal(d, extra=1), "unknown entry 'extra'"),
+    (lambda d: {**d, "rule": {"form": "dnf", "clauses": [[{"op": "<=", "value": 1}]]}},
+     "no 'feature' entry"),
+    (lambda d: {**d, "rule": {"form": "dnf", "clauses": [[], "x"]}},
+     "clause 2 must be a list of literals"),
+    (lambda d: {**d, "rule": {"form": "dnf", "clauses": []}}, None),  # the empty rule: fine
+    (lambda d: {**d, "rule": []}, "a rule must be an object"),
+    (lambda d: {**d, "theta": float("nan")}, "bad theta nan"),
+    (lambda d: {**d, "theta": -1}, "bad theta -1"),
+    (lambda d: {**d, "theta": "0.5"}, "bad theta '0.5'"),
+    (lambda d: {**d, "params": [1]}, "bad params"),
+    (lambda d: {**d, "params": {"method": 3}}, "bad params.method 3"),
+    (lambda d: {**d, "training": "x"}, "bad training"),
+    (lambda d: {**d, "features": "a"}, "bad features"),
+    (lambda d: {**d, "missing_values": [1]}, "bad missing_values"),
+    (lambda d: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
 ])
 def test_load_refuses_bad_files(tmp_path, good_doc, change, match):
+    if match is None:
+        assert load_model(write_model(tmp_path, change(dict(good_doc))))
+        return
     with pytest.raises(ModelFileError, match=match) as info:
         load_model(write_model(tmp_path, change(dict(good_doc))))
     assert "\n" not in str(info.value)
@@ -201,3 +243,19 @@ def test_labels_compared_by_value(tmp_path):
     out = predict_csv(loaded, tmp_path / "p.csv")
     assert out.accuracy == pytest.approx(model.score(ds.X, ds.y))
     assert out.n_unknown_labels == 0
+
+
+def test_save_refuses_non_finite_numbers(tmp_path):
+    _, model = fitted(tmp_path)
+    model.theta = float("inf")
+    with pytest.raises(ParameterError, match="cannot save the model: theta is inf"):
+        model_dict(model, target="y")
+    _, model = fitted(tmp_path)
+    clause = model.rule_.clauses[0]
+    first = clause.literals[0]
+    bad = type(first)(first.feature, "<=", float("-inf"))
+    model.rule_ = Rule(model.rule_.form, (type(clause)((bad,)),))
+    with pytest.raises(ParameterError, match=r"clause 1, literal 1 \(.* <= -inf\) has the "
+                                             "threshold -inf"):
+        save_model(model, tmp_path / "m.json", target="y")
+    assert not (tmp_path / "m.json").exists()

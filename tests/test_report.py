@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from rulelearn import report
-from rulelearn.store import RecordStore
+from rulelearn.store import RecordStore, ResultsError
 
 
 def recs(dataset, label, errors, features=None, status="ok", n_outer=None):
@@ -103,19 +103,32 @@ def test_versus_paper_difference_and_two_sem():
     assert t2.paper == 13.6 and t2.difference == pytest.approx(13.5 - 13.6)
 
 
+def planned(config_text, records):
+    """``records`` given the run keys that ``config_text`` plans for their (dataset, label, fold)."""
+    from rulelearn.config import parse_config
+    from rulelearn.experiment import plan
+
+    config = parse_config(config_text)
+    keys = {(u.dataset, u.method.label, u.fold): u.key for u in plan(config)}
+    out = [{**r, "key": keys.get((r["dataset"], r["label"], r["fold"]), r["key"])} for r in records]
+    return config, out
+
+
+CONFIG = ("name: exp\ndatasets: [wdbc, pima]\nmethods: [bcd, {cart: {max_depth: [2]}}]\n"
+          "outer_folds: 2\ndeviations: [a test]\n")
+
+
 def test_write_tables_from_a_results_folder(tmp_path):
     folder = tmp_path / "exp"
     store = RecordStore(folder)
-    records = (recs("wdbc", "bcd[form=dnf,R=5]", [0.05, 0.07], [12, 14])
-               + recs("wdbc", "cart", [0.08, 0.09], [7, 9])
-               + recs("pima", "bcd[form=dnf,R=5]", [0.25, 0.27])
-               + recs("old", "cart", [0.5, 0.5]))  # not in the config: left out
+    config, records = planned(CONFIG, (
+        recs("wdbc", "bcd[form=dnf,R=5]", [0.05, 0.07], [12, 14])
+        + recs("wdbc", "cart", [0.08, 0.09], [7, 9])
+        + recs("pima", "bcd[form=dnf,R=5]", [0.25, 0.27])
+        + recs("old", "cart", [0.5, 0.5])))  # not in the config: left out
     for r in records:
         store.append(r)
-    config = {"name": "exp", "datasets": [{"name": "wdbc"}, {"name": "pima"}],
-              "methods": [{"label": "bcd[form=dnf,R=5]"}, {"label": "cart"}],
-              "outer_folds": 2, "seed": 0, "deviations": ["a test"]}
-    (folder / "config.yaml").write_text(yaml.safe_dump(config))
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
     out = tmp_path / "tables"
     paths = report.write_tables(folder, output=out)
     names = sorted(p.name for p in paths)
@@ -133,3 +146,57 @@ def test_write_tables_from_a_results_folder(tmp_path):
     assert r"\begin{tabular}" in tex and "Average rank" in tex
     vs = (out / "vs_paper.md").read_text()
     assert "6.2 (1.2)" in vs and "Within 2 SEM" in vs
+
+
+def test_records_of_another_configuration_never_enter_a_table(tmp_path):
+    folder = tmp_path / "exp"
+    store = RecordStore(folder)
+    config, mine = planned(CONFIG, recs("wdbc", "cart", [0.10, 0.20]))
+    _, theirs = planned(CONFIG.replace("outer_folds: 2", "outer_folds: 2\nseed: 7"),
+                        recs("wdbc", "cart", [0.40, 0.40]))
+    for r in mine + theirs:  # theirs are the latest for the same (dataset, label, fold)
+        store.append(r)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    notes = []
+    report.write_tables(folder, notes=notes)
+    t1 = pd.read_csv(folder / "table1.csv").set_index(["dataset", "method"])
+    assert t1.loc[("wdbc", "cart"), "error_mean"] == pytest.approx(15.0)
+    assert notes == ["2 records of another configuration are ignored (this folder's "
+                     "config.yaml does not plan them)"]
+    assert "- note: 2 records of another configuration are ignored" in (
+        folder / "table1.md").read_text()
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda f: (f / "config.yaml").unlink(), "has no config.yaml"),
+    (lambda f: (f / "config.yaml").write_text("name: exp\ndatasets: [{name: wd"), "is damaged"),
+    (lambda f: (f / "config.yaml").write_text(
+        (f / "config.yaml").read_text().split("\nform:")[0] + "\n"),  # truncated at a line
+     "is not a rulelearn results configuration .no valid 'outer_folds'"),
+    (lambda f: (f / "records.jsonl").write_text(""), "no records in"),
+    (lambda f: (f / "records.jsonl").write_text('{"key": "k", "status": "ok"}\n'),
+     "no valid 'dataset'"),
+])
+def test_a_damaged_folder_is_an_error(tmp_path, damage, message):
+    folder = tmp_path / "exp"
+    config, records = planned(CONFIG, recs("wdbc", "cart", [0.10, 0.20]))
+    for r in records:
+        RecordStore(folder).append(r)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+    damage(folder)
+    with pytest.raises(ResultsError, match=message):
+        report.write_tables(folder)
+
+
+def test_an_unreadable_meta_json_is_a_note_not_an_error(tmp_path):
+    folder = tmp_path / "exp"
+    config, records = planned(CONFIG, recs("wdbc", "cart", [0.10, 0.20]))
+    for r in records:
+        RecordStore(folder).append(r)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    (folder / "meta.json").write_text('{"wall_seconds": 3.')
+    notes = []
+    report.write_tables(folder, notes=notes)
+    assert len(notes) == 1 and "meta.json is unreadable" in notes[0]
+    md = (folder / "table1.md").read_text()
+    assert "wall time: unknown" in md and "meta.json is unreadable" in md

@@ -6,7 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelearn.errors import DataError
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulelearn.errors import DataError, RuleError, RuleLearnError
 from rulelearn.rules import Clause, Literal, Rule
 
 
@@ -105,8 +108,34 @@ def test_negate_is_exact_on_non_missing_values(frame):
 
 
 def test_unknown_operator_is_refused():
-    with pytest.raises(ValueError, match="unknown literal operator '<'"):
+    with pytest.raises(RuleError, match="unknown literal operator '<'"):
         Literal("a", "<", 1)
+
+
+@pytest.mark.parametrize("args, match", [
+    ((5, "<=", 1), "feature must be a column name"),
+    (("a", ["<="], 1), "unknown literal operator"),
+    (("a", "<=", "abc"), "threshold of a <= must be a number, got 'abc'"),
+    (("a", ">", None), "threshold of a > must be a number, got None"),
+    (("a", "<=", True), "threshold of a <= must be a number, got True"),
+    (("a", "<=", float("nan")), "threshold of a <= is NaN"),
+    (("a", "==", float("nan")), "value of a == is NaN"),
+    (("a", "==", None), "value of a == must be a string, number or boolean"),
+    (("a", "!=", [1, 2]), "value of a != must be a string, number or boolean"),
+    (("a", "is missing", 3), "a is missing takes no value, got 3"),
+    (("a <= b", "<=", "x"), "threshold of `a <= b` <= must be a number"),
+])
+def test_malformed_literals_raise_rule_errors(args, match):
+    with pytest.raises(RuleError, match=match) as info:
+        Literal(*args)
+    assert isinstance(info.value, RuleLearnError) and isinstance(info.value, ValueError)
+
+
+def test_huge_integer_thresholds_evaluate():
+    X = pd.DataFrame({"a": [1.0, 2.0, np.nan]})
+    assert Literal("a", "<=", 10**400).evaluate(X).tolist() == [True, True, False]
+    assert Literal("a", ">", -(10**400)).evaluate(X).tolist() == [True, True, False]
+    assert Literal("a", "==", 10**400).evaluate(X).tolist() == [False, False, False]
 
 
 # ------------------------------------------------------------------------ str <-> parse
@@ -135,7 +164,8 @@ def test_literal_prints_as_expected(literal, text):
     True, False,
 ])
 def test_literal_round_trips_through_its_string(value):
-    for op in ("==", "!=", "<=", ">") if not isinstance(value, str) else ("==", "!="):
+    numeric = not isinstance(value, (str, bool))
+    for op in ("==", "!=", "<=", ">") if numeric else ("==", "!="):
         literal = Literal("my col", op, value)
         back = Literal.parse(str(literal))
         assert back == literal
@@ -149,8 +179,43 @@ def test_parse_types_of_numbers():
     assert Literal.parse("x <= 1E5").value == 100000.0
     assert Literal.parse("x == 'it\\'s'").value == "it's"
     assert Literal.parse("  age   <=   5  ") == Literal("age", "<=", 5)
-    with pytest.raises(ValueError, match="cannot parse a literal"):
+    with pytest.raises(RuleError, match="cannot parse a literal"):
         Literal.parse("age is big")
+
+
+@pytest.mark.parametrize("literal, text", [
+    (Literal("a <= b", "<=", 0.23), "`a <= b` <= 0.23"),
+    (Literal("x AND y", "==", "v"), "`x AND y` == 'v'"),
+    (Literal("f) OR (g", "is missing"), "`f) OR (g` is missing"),
+    (Literal("a is missing", "is not missing"), "`a is missing` is not missing"),
+    (Literal("it's", ">", 1), "`it's` > 1"),
+    (Literal("back`tick", ">", 1), "`back``tick` > 1"),
+    (Literal(" padded", ">", 1), "` padded` > 1"),
+    (Literal("", ">", 1), "`` > 1"),
+    (Literal("tab\there", ">", 1), "`tab\\there` > 1"),
+    (Literal("two\nlines", "is missing"), "`two\\nlines` is missing"),
+    (Literal("C:\\dir <= x", "<=", 1), "`C:\\\\dir <= x` <= 1"),
+    (Literal("nul\x00 and\u2028", "==", "v"), "`nul\\x00 and\\u2028` == 'v'"),
+    (Literal("C:\\dir", "<=", 1), "C:\\dir <= 1"),
+    (Literal("(x", ">", 1), "`(x` > 1"),
+    # ordinary names, even with spaces, parentheses and symbols, stay as they are
+    (Literal("MDVP:Fo(Hz)", "<=", 198.7), "MDVP:Fo(Hz) <= 198.7"),
+    (Literal("mean radius", ">", 13.67), "mean radius > 13.67"),
+    (Literal("a<=b", "<=", 1), "a<=b <= 1"),
+    (Literal("ORDER", "==", "x"), "ORDER == 'x'"),
+    (Literal("ünï cödé", "is missing"), "ünï cödé is missing"),
+])
+def test_names_that_could_be_misread_are_quoted(literal, text):
+    assert str(literal) == text
+    assert Literal.parse(text) == literal
+
+
+def test_an_ambiguous_unquoted_line_is_refused_not_misread():
+    with pytest.raises(RuleError, match="must be a number, got 'b <= 0.23'"):
+        Literal.parse("a <= b <= 0.23")
+    assert Literal.parse("`a <= b` <= 0.23") == Literal("a <= b", "<=", 0.23)
+    with pytest.raises(RuleError, match="closing backtick"):
+        Literal.parse("`a <= 1")
 
 
 # ------------------------------------------------------------------------ rules
@@ -194,7 +259,7 @@ def test_size_and_features():
 
 
 def test_form_is_checked():
-    with pytest.raises(ValueError, match="form must be 'cnf' or 'dnf', got 'DNF'"):
+    with pytest.raises(RuleError, match="form must be 'cnf' or 'dnf', got 'DNF'"):
         Rule("DNF", ())
 
 
@@ -249,3 +314,60 @@ def test_describe_lists_every_literal_and_the_outcome():
     assert rule.describe().splitlines()[-1] == "THEN predict positive"
     assert Rule("dnf", ()).describe(1).startswith("never predict 1")
     assert Rule("cnf", ()).describe(1).startswith("always predict 1")
+
+
+@pytest.mark.parametrize("data, match", [
+    ([], "a rule must be an object"),
+    ({"form": "dnf"}, "no 'clauses' entry"),
+    ({"clauses": []}, "no 'form' entry"),
+    ({"form": "dnf", "clauses": "abc"}, "'clauses' must be a list"),
+    ({"form": "dnf", "clauses": [{"feature": "a"}]}, "clause 1 must be a list of literals"),
+    ({"form": "dnf", "clauses": [[], ["x"]]}, "clause 2, literal 1: a literal must be an object"),
+    ({"form": "dnf", "clauses": [[{"op": "<="}]]}, "clause 1, literal 1: .*no 'feature'"),
+    ({"form": "dnf", "clauses": [[{"feature": "a", "op": "<=", "value": 1, "val": 2}]]},
+     "unknown entry 'val'"),
+    ({"form": "dnf", "clauses": [[{"feature": "a", "op": ">", "value": "abc"}]]},
+     "clause 1, literal 1: the threshold of a > must be a number, got 'abc'"),
+    ({"form": 3, "clauses": []}, "form must be 'cnf' or 'dnf', got 3"),
+])
+def test_from_dict_names_what_is_malformed(data, match):
+    with pytest.raises(RuleError, match=match):
+        Rule.from_dict(data)
+
+
+# ------------------------------------------------------------------ property: str <-> parse
+
+NAME = st.one_of(
+    st.text(max_size=12),
+    st.lists(st.sampled_from(["a", "b c", " ", "<=", ">", "==", "!=", "AND", "OR", "is",
+                              "not", "missing", "(", ")", "'", '"', "`", "\\", "\t", "\n",
+                              "TRUE", "FALSE", "é", "名", "\u00a0", ","]),
+             max_size=6).map("".join),
+)
+NUMBER = st.one_of(st.integers(-(10**20), 10**20),
+                   st.floats(allow_nan=False, allow_infinity=False), st.just(float("inf")))
+VALUE = st.one_of(NUMBER, st.text(max_size=8), st.booleans())
+
+
+@st.composite
+def literals(draw):
+    op = draw(st.sampled_from(["<=", ">", "==", "!=", "is missing", "is not missing"]))
+    name = draw(NAME)
+    if op.startswith("is "):
+        return Literal(name, op)
+    return Literal(name, op, draw(NUMBER if op in ("<=", ">") else VALUE))
+
+
+@settings(max_examples=300, deadline=None)
+@given(literals())
+def test_any_literal_round_trips_through_its_string(literal):
+    assert Literal.parse(str(literal)) == literal
+    assert len(str(literal).splitlines()) == 1  # one line, whatever the name holds
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["dnf", "cnf"]),
+       st.lists(st.lists(literals(), max_size=3).map(tuple), max_size=3))
+def test_any_rule_round_trips_through_its_string(form, clauses):
+    rule = Rule(form, tuple(Clause(c) for c in clauses))
+    assert Rule.parse(str(rule), form) == rule

@@ -1,8 +1,12 @@
 """Records: keys, durable appends, partial lines, latest-wins, resume bookkeeping."""
 
 import json
+import subprocess
+import sys
+import time
 
 import numpy as np
+import pytest
 
 from rulelearn import store
 
@@ -74,3 +78,83 @@ def test_atomic_write_text(tmp_path):
     store.atomic_write_text(p, "two")
     assert p.read_text() == "two"
     assert [x.name for x in p.parent.iterdir()] == ["t.md"]  # no temp file left
+
+
+def test_records_are_strict_json(tmp_path):
+    s = store.RecordStore(tmp_path)
+    for bad in (float("nan"), float("inf"), np.float64("-inf")):
+        with pytest.raises(ValueError, match="non-finite value in field 'metrics.test_error'"):
+            s.append(rec("a", metrics={"test_error": bad}))
+    with pytest.raises(ValueError, match=r"inner_errors\[1\]"):
+        s.append(rec("a", inner_errors=[0.1, float("nan")]))
+    assert not s.path.exists() or s.path.read_bytes() == b""
+
+
+def test_scan_names_damaged_lines(tmp_path):
+    good = {"key": "a", "status": "ok", "dataset": "d", "label": "cart", "fold": 0,
+            "test_error": 0.1, "train_error": 0.0, "n_features": 3}
+    lines = [json.dumps(good), "\x00\xff garbage", "[1, 2]", json.dumps({"key": "b", "status": "failed", "label": "x", "fold": 0}),
+             json.dumps({**good, "key": "c", "test_error": None}),
+             '{"key": "d", "status": "ok", "dataset": "d", "label": "cart", "fold": 0, '
+             '"test_error": NaN, "train_error": 0, "n_features": 1}', ""]
+    (tmp_path / "records.jsonl").write_text("\n".join(lines) + "\n" + '{"key": "torn"')
+    records, bad = store.scan_records(tmp_path)
+    assert [r["key"] for r in records] == ["a"]
+    assert [b.split(":")[0] for b in bad] == ["line 2", "line 3", "line 4", "line 5", "line 6"]
+    assert "no valid 'dataset'" in bad[2] and "test_error" in bad[3] and "JSON" in bad[4]
+
+
+def test_a_second_process_is_refused_while_the_lock_is_held(tmp_path):
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        s = store.RecordStore(tmp_path)
+        with pytest.raises(store.ResultsError, match=rf"{tmp_path} is in use .*pid {holder.pid}"):
+            s.append(rec("a"))
+        with pytest.raises(store.ResultsError, match="in use"):
+            with s.locked():
+                pass
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    s.append(rec("a"))  # the lock went with the killed holder
+    assert s.done() == {"a"}
+
+
+HOLD_LOCK = """
+import sys, time
+from rulelearn.store import FolderLock
+lock = FolderLock(sys.argv[1]).acquire()
+print("locked", flush=True)
+time.sleep(60)
+"""
+
+
+def test_appends_under_the_lock_never_cut_a_complete_record(tmp_path):
+    s = store.RecordStore(tmp_path)
+    with s.locked():
+        s.append(rec("a"))
+        with open(s.path, "ab") as f:
+            f.write(b'{"key": "b", "sta')  # torn by a kill
+        s.append(rec("c"))
+        s.append(rec("d"))
+    assert [r["key"] for r in s.read()] == ["a", "c", "d"]
+    assert s.path.read_bytes().endswith(b"\n") and s.path.read_bytes().count(b"\n") == 3
+
+
+def test_run_log_counts_runs_that_never_ended(tmp_path):
+    log = store.RunLog(tmp_path, interval=0.05, earlier=2.0)
+    with log:
+        time.sleep(0.3)
+    runs = store.read_runs(tmp_path)
+    assert runs[0]["seconds"] == 2.0 and runs[1]["ended"] and runs[1]["seconds"] >= 0.3
+    killed = store.RunLog(tmp_path, interval=0.05)
+    killed.__enter__()
+    time.sleep(0.3)
+    killed._stop.set()  # as if killed: no final write, only heartbeats
+    killed._thread.join()
+    total = store.total_wall_seconds(tmp_path)
+    assert total >= 2.0 + 0.3 + 0.2
+    (tmp_path / "runs.json").write_text("{trunc")
+    assert store.total_wall_seconds(tmp_path) is None

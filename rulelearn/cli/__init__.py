@@ -1,8 +1,15 @@
 """The ``rulelearn`` command: thin shells over the library.
 
-Every :class:`~rulelearn.errors.RuleLearnError` raised below becomes a one-line
-``Error: ...`` on stderr with exit code 1; usage errors exit with 2 (Click's rule).
+Every :class:`~rulelearn.errors.RuleLearnError` raised below, and every ``OSError`` (a file that
+cannot be read or written), becomes a one-line ``Error: ...`` on stderr with exit code 1; usage
+errors exit with 2 (Click's rule). Warnings reach stderr as one ``warning: ...`` line each, once
+per distinct message, without Python's file and source-line decoration.
 """
+
+import contextlib
+import os
+import sys
+import warnings
 
 import click
 
@@ -10,14 +17,55 @@ from rulelearn import __version__
 from rulelearn.errors import RuleLearnError
 
 
+def _one_line(text) -> str:
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+@contextlib.contextmanager
+def warnings_as_lines():
+    """Show each warning once as ``warning: <message>`` on stderr (deprecations as Python does).
+
+    Identical messages are shown once, however often they are raised (e.g. once per CV fold).
+    """
+    seen = set()
+    with warnings.catch_warnings():
+        original = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            if issubclass(category, (DeprecationWarning, PendingDeprecationWarning)):
+                return original(message, category, filename, lineno, file, line)
+            text = _one_line(message)
+            if (category, text) in seen:
+                return None
+            seen.add((category, text))
+            kind = "" if category is UserWarning else f"{category.__name__}: "
+            click.echo(f"warning: {kind}{text}", err=True)
+            return None
+
+        warnings.showwarning = show
+        yield
+
+
+def _os_error(exc: OSError) -> str:
+    reason = exc.strerror or _one_line(exc) or type(exc).__name__
+    return f"{exc.filename}: {reason}" if exc.filename else reason
+
+
 class RuleLearnGroup(click.Group):
-    """A Click group that turns library errors into one-line CLI errors."""
+    """A Click group that turns library errors into one-line CLI errors and warnings into lines."""
 
     def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except RuleLearnError as exc:
-            raise click.ClickException(str(exc)) from None
+        with warnings_as_lines():
+            try:
+                return super().invoke(ctx)
+            except RuleLearnError as exc:
+                raise click.ClickException(_one_line(exc)) from None
+            except BrokenPipeError:  # e.g. `rulelearn predict ... | head`: stop quietly
+                with contextlib.suppress(Exception):
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                raise SystemExit(1) from None
+            except OSError as exc:
+                raise click.ClickException(_os_error(exc)) from None
 
 
 @click.group(cls=RuleLearnGroup)

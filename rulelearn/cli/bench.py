@@ -21,17 +21,40 @@ import click
 @click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def bench(config, jobs, executor, scheduler, output, force, mirror, only_datasets, no_tables, quiet):
-    """Run the experiment of a YAML CONFIG (resumable) and write its tables."""
-    from rulelearn import experiment, report
+    """Run the experiment of a YAML CONFIG (resumable) and write its tables.
+
+    Exits with status 1 when a unit failed (each distinct reason is printed once, with its
+    count); failed units are retried by the next run.
+    """
+    from rulelearn import experiment
     from rulelearn.config import load_config
 
-    summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
-                             scheduler=scheduler, output=output, force=force, mirror=mirror,
-                             only_datasets=only_datasets, progress=not quiet)
+    try:
+        summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
+                                 scheduler=scheduler, output=output, force=force, mirror=mirror,
+                                 only_datasets=only_datasets, progress=not quiet)
+    except experiment.Terminated:
+        click.echo("Terminated: the records so far are saved; run the same command to resume.",
+                   err=True)
+        raise
     click.echo(str(summary), err=True)
     if not no_tables:
-        for path in report.write_tables(summary.folder):
-            click.echo(str(path))
+        _write_tables(summary.folder, None)
+    if summary.failed:
+        raise click.ClickException(
+            f"{summary.failed} of {summary.total - summary.skipped} units failed (reasons above); "
+            f"their cells are missing. Run the same command to retry them.")
+
+
+def _write_tables(folder, output):
+    from rulelearn import report
+
+    notes = []
+    paths = report.write_tables(folder, output=output, notes=notes)
+    for note in notes:
+        click.echo(f"Warning: {note}", err=True)
+    for path in paths:
+        click.echo(str(path))
 
 
 @click.command()
@@ -44,11 +67,7 @@ def table(results_dir, output, show):
     """Re-render Tables 1 and 2 of RESULTS_DIR from its records, without recomputing."""
     from pathlib import Path
 
-    from rulelearn import report
-
-    paths = report.write_tables(results_dir, output=output)
-    for path in paths:
-        click.echo(str(path))
+    _write_tables(results_dir, output)
     if show:
         name = {"1": "table1.md", "2": "table2.md", "paper": "vs_paper.md"}[show]
         click.echo(Path(output or results_dir, name).read_text(encoding="utf-8"))

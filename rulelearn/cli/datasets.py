@@ -14,6 +14,12 @@ _MIRROR = click.option(
          "URLs (default: $RULELEARN_MIRROR).")
 
 
+def _finite(value, param):
+    if value != value or value == float("inf"):  # NaN or inf pass FloatRange
+        raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
+    return value
+
+
 @click.group()
 def datasets():
     """List, fetch and inspect the registered UCI datasets."""
@@ -32,7 +38,8 @@ def list_():
 @click.argument("names", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Fetch every registered dataset.")
 @_MIRROR
-@click.option("--timeout", type=float, default=30.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, callback=lambda ctx, param, value: _finite(value, param),
               help="Seconds to wait for the server.")
 def fetch(names, all_, mirror, timeout):
     """Download (or copy from a mirror), verify and cache datasets."""

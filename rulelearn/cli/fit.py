@@ -23,6 +23,51 @@ def _write(path, text):
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+_SEP_NAMES = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t", "space": " ",
+              "pipe": "|"}
+
+
+def _separator(ctx, param, value):
+    """``--sep``: one character, or comma / semicolon / tab (also \\t) / space / pipe."""
+    if value is None:
+        return None
+    sep = _SEP_NAMES.get(value.lower() if len(value) > 1 else value, value)
+    if len(sep) != 1 or sep in "\"\r\n":
+        raise click.BadParameter(f"expected one character or one of {', '.join(_SEP_NAMES)}; "
+                                 f"got {value!r}")
+    return sep
+
+
+_SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
+                    help="The CSV file's separator: one character, or comma, semicolon, tab, "
+                         "space, pipe (default: found from the file; comma, semicolon, tab or |).")
+
+
+def _refuse_overwrite(option, path, inputs):
+    """A one-line error if writing ``path`` would replace one of the ``inputs`` files.
+
+    ``inputs``: ``(what, path)`` pairs. Paths are compared after resolving links (and by
+    device and inode where both exist), so ``./x.csv``, ``x.csv`` and a link to it all match.
+    """
+    import os
+    from pathlib import Path
+
+    if not path.strip():
+        raise click.BadParameter("an empty file name", param_hint=f"'{option}'")
+    target = Path(path)
+    for what, other in inputs:
+        try:
+            if target.exists() and Path(other).exists():
+                same = os.path.samefile(target, other)
+            else:
+                same = target.resolve() == Path(other).resolve()
+        except (OSError, RuntimeError):  # unreadable or a link loop: the write will say so
+            same = False
+        if same:
+            raise click.ClickException(f"{option} {click.format_filename(path)} is the {what}; "
+                                       "writing there would replace it: choose another file")
+
+
 @click.command()
 @click.argument("data", type=click.Path())
 @click.option("--target", "-t", metavar="COLUMN", default=None,
@@ -52,12 +97,13 @@ def _write(path, text):
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--path", "show_path", is_flag=True,
               help="Print the CV error of every theta tried, not only the best per form and R.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
+@_SEP
 def fit(data, target, positive, missing, drop, method, form, rules, theta, max_iter, thresholds,
-        cv, seed, show_path, save):
+        cv, seed, show_path, save, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -71,9 +117,12 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     from rulelearn.model_io import accuracy, model_json
     from rulelearn.tuning import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, fit_select
 
+    if save is not None:
+        _refuse_overwrite("--save", save, [("input data file", data)])
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
-    dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing)
-    target = target if target is not None else _target_name(data, dataset)
+    dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
+                               sep=sep)
+    target = dataset.target
     dataset = _drop_columns(dataset, drop, target)
     for column in _identifier_like(dataset.X):
         click.echo(f"note: column {column!r} has a different value in every row (an "
@@ -104,21 +153,12 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
     click.echo(rule.describe(dataset.positive, target))
     click.echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
-    if save:
+    if save is not None:
         extra = {"data": str(data), "missing_values": missing}
         if selection is not None:
             extra["cv_selection"] = selection.to_dict()
         _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
         click.echo(f"saved: {save}")
-
-
-def _target_name(data, dataset):
-    """The default target: the column of the CSV's header that is not a feature (the last)."""
-    import pandas as pd
-
-    header = pd.read_csv(data, nrows=0, encoding="utf-8-sig", skipinitialspace=True).columns
-    features = set(map(str, dataset.X.columns))
-    return next(c for c in reversed([str(h).strip() for h in header]) if c not in features)
 
 
 def _drop_columns(dataset, drop, target):
@@ -172,7 +212,8 @@ def _data_line(path, dataset, target, *, given):
               show_default=True, help="Where to write the CSV (- is standard output).")
 @click.option("--column", metavar="NAME", default="prediction", show_default=True,
               help="Name of the added column (DATA must not have a column of that name).")
-def predict(model, data, output, column):
+@_SEP
+def predict(model, data, output, column, sep):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
     Writes DATA's rows, in order, plus a column of predicted class labels. DATA needs only
@@ -181,8 +222,12 @@ def predict(model, data, output, column):
     """
     from rulelearn.model_io import load_model, predict_csv
 
+    if not column.strip():
+        raise click.BadParameter("an empty column name", param_hint="'--column'")
+    if output != "-":
+        _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
-    result = predict_csv(loaded, data, column=column)
+    result = predict_csv(loaded, data, column=column, sep=sep)
     text = result.table.to_csv(index=False, lineterminator="\n")
     if output == "-":
         click.echo(text, nl=False)

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from rulelearn.data.fetch import cache_dir, cached_source, fetch, fetch_source
+from rulelearn.data.fetch import cache_dir, cache_status, cached_source, fetch, fetch_source
 from rulelearn.data.parse import Dataset, check_shape, parse_source, read_csv_dataset
 from rulelearn.data.registry import PAPER_DATASETS, REGISTRY, DatasetSpec, Source, get_spec
 
@@ -30,9 +30,10 @@ def load_dataset(name, *, mirror=None, cache_dir=None) -> Dataset:
 
 
 def dataset_status(name, *, cache_dir=None) -> str:
-    """``"bundled"``, ``"cached (<source>)"`` or ``"no"`` (files present; not re-verified here)."""
+    """``"bundled"``, or what the cache holds, its files checked against their sha256:
+    ``"cached (<source>)"``, ``"corrupt (<source>: <file>)"``, ``"partial (...)"`` or ``"no"``
+    (see :func:`rulelearn.data.fetch.cache_status`)."""
     spec = get_spec(name)
     if spec.bundled:
         return "bundled"
-    source = cached_source(spec, cache_dir=cache_dir)
-    return f"cached ({source.name})" if source else "no"
+    return cache_status(spec, cache_dir=cache_dir)

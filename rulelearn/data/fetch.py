@@ -28,13 +28,14 @@ from pathlib import Path
 
 from rulelearn.data import parse
 from rulelearn.data.registry import DatasetSpec, Source, SourceFile, get_spec
-from rulelearn.errors import ChecksumError, DataError, FetchError
+from rulelearn.errors import ChecksumError, DataError, FetchError, ParameterError
 
 #: Seconds to wait before retry k (k = 1, 2, ...) is ``RETRY_BACKOFF * 2 ** (k - 1)``.
 RETRY_BACKOFF = 1.0
 _CHUNK = 1 << 16
 _USER_AGENT = "rulelearn (+https://github.com/rulelearn)"
 _HINT = "use --mirror DIR_OR_URL or set RULELEARN_MIRROR"
+_CACHE_HINT = "set RULELEARN_DATA to a writable folder"
 
 
 def cache_dir() -> Path:
@@ -56,7 +57,10 @@ def resolve_mirror(mirror=None) -> str | None:
 
 
 def _is_url(mirror: str) -> bool:
-    return urllib.parse.urlsplit(mirror).scheme in ("http", "https")
+    try:
+        return urllib.parse.urlsplit(mirror).scheme in ("http", "https")
+    except ValueError:  # malformed, e.g. "http://[::1": downloading says so
+        return mirror.lower().startswith(("http://", "https://"))
 
 
 def sha256(path) -> str:
@@ -69,6 +73,44 @@ def sha256(path) -> str:
 
 
 # ----------------------------------------------------------------------------------- public API
+
+def cache_status(spec: DatasetSpec, *, cache_dir=None) -> str:
+    """What the cache holds for ``spec``, its files checked against their sha256 (or pin).
+
+    ``"cached (<source>)"`` (``", unverified"`` added for a file put there by hand, with no
+    checksum yet), ``"corrupt (<source>: <file>)"`` (a file that does not match, e.g. a
+    truncated copy), ``"partial (<source>: k of n files)"``, or ``"no"``. Never raises.
+    """
+    root = _cache_root(cache_dir) / spec.name
+    problems = []
+    for source in spec.sources:
+        present = [f for f in source.files if (root / f.file).is_file()]
+        if not present:
+            continue
+        if len(present) < len(source.files):
+            problems.append(f"partial ({source.name}: {len(present)} of {len(source.files)} "
+                            "files)")
+            continue
+        unverified, bad = False, None
+        for f in source.files:
+            path = root / f.file
+            try:
+                expected = f.sha256 or (_pin(path).read_text().strip()
+                                        if _pin(path).is_file() else None)
+                got = sha256(path)
+            except OSError:
+                bad = f"{f.file} unreadable"
+                break
+            if expected is None:
+                unverified = True
+            elif got != expected:
+                bad = f.file
+                break
+        if bad is None:
+            return f"cached ({source.name}{', unverified' if unverified else ''})"
+        problems.append(f"corrupt ({source.name}: {bad})")
+    return problems[0] if problems else "no"
+
 
 def cached_source(spec: DatasetSpec, *, cache_dir=None) -> Source | None:
     """The first source whose files are all in the cache (not re-verified), or None."""
@@ -92,6 +134,9 @@ def fetch(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3) -> list
 
 def fetch_source(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3):
     """Like :func:`fetch`, but returns ``(source, paths)``: which source the files belong to."""
+    if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+        raise ParameterError(f"timeout must be a positive, finite number of seconds; got "
+                             f"{timeout!r}")
     spec = get_spec(name)
     if spec.bundled:
         return spec.source, []
@@ -128,36 +173,69 @@ def _pin(path: Path) -> Path:
 
 
 def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
-    """The cached files of ``source`` if they still verify; otherwise delete them, return None."""
+    """The cached files of ``source`` if they still verify; otherwise delete them, return None.
+
+    Raises FetchError if a file that does not verify cannot be deleted (a read-only cache).
+    """
     paths = [root / f.file for f in source.files]
     for f, path in zip(source.files, paths):
-        got = sha256(path)
-        expected = f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file() else None)
-        if expected == got:
+        try:
+            got = sha256(path)
+            expected = f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file()
+                                    else None)
+        except OSError as exc:
+            got, expected = None, f.sha256
+            problem = f"{path.name} cannot be read ({_reason(exc)})"
+        else:
+            problem = f"{path.name} does not match its sha256 (expected {expected}, got {got})"
+        if got is not None and expected == got:
             continue
-        if expected is None:  # put there by hand: verify by parsing, then pin its hash
+        if got is not None and expected is None:  # put there by hand: verify by parsing, pin
             try:
                 _verify_by_parsing(spec, source, f, path)
-                _pin(path).write_text(got + "\n")
+                _write_pin(path, got)
                 continue
             except FetchError as exc:
                 problem = str(exc).removesuffix("; the file was discarded")
-        else:
-            problem = f"{path.name} does not match its sha256 (expected {expected}, got {got})"
+        try:
+            for p in paths:
+                p.unlink(missing_ok=True)
+                _pin(p).unlink(missing_ok=True)
+        except OSError as exc:
+            raise FetchError(f"cached file of {spec.name}: {problem}; it cannot be deleted "
+                             f"({_reason(exc)}): delete {path} or {_CACHE_HINT}") from None
         warnings.warn(f"cached file of {spec.name}: {problem}; it was deleted and will be "
                       "fetched again", stacklevel=4)
-        for p in paths:
-            p.unlink(missing_ok=True)
-            _pin(p).unlink(missing_ok=True)
         return None
     return paths
+
+
+def _reason(exc: OSError) -> str:
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return "a file is in the way (not a folder)"
+    return exc.strerror or str(exc)
+
+
+def _write_pin(path: Path, digest: str) -> None:
+    """Pin a verified file's sha256; in a read-only cache it is verified again next time."""
+    try:
+        _pin(path).write_text(digest + "\n")
+    except OSError:
+        pass
+
+
+def _cannot_write(root: Path, exc: OSError) -> FetchError:
+    return FetchError(f"cannot write to the dataset cache {root}: {_reason(exc)}; {_CACHE_HINT}")
 
 
 def _fetch_file(spec, source, f: SourceFile, root: Path, mirror, timeout, retries) -> Path:
     """Fetch one file into the cache through a temporary file; verify; rename."""
     target = root / f.file
-    root.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=root, prefix=f".{f.file}.", suffix=".part")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=root, prefix=f".{f.file}.", suffix=".part")
+    except OSError as exc:
+        raise _cannot_write(root, exc) from None
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as out:
@@ -174,12 +252,19 @@ def _fetch_file(spec, source, f: SourceFile, root: Path, mirror, timeout, retrie
                                 "the file was discarded")
         if f.sha256 is None:
             _verify_by_parsing(spec, source, f, tmp)
-            _pin(target).write_text(got + "\n")
-        os.chmod(tmp, 0o644)  # mkstemp made it private
-        os.replace(tmp, target)
+        try:
+            os.chmod(tmp, 0o644)  # mkstemp made it private
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise _cannot_write(root, exc) from None
+        if f.sha256 is None:
+            _write_pin(target, got)
         return target
     finally:
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _verify_by_parsing(spec, source, f, tmp: Path) -> None:
@@ -195,17 +280,26 @@ def _verify_by_parsing(spec, source, f, tmp: Path) -> None:
 
 def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
     if not folder.is_dir():
-        raise FetchError(f"mirror folder {folder} does not exist")
+        if "://" in str(folder) or ":/" in str(folder):
+            raise FetchError(f"mirror {folder} is neither a folder nor an http(s) URL")
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise FetchError(f"mirror folder {folder} {what}")
     src = folder / name / file
     if not src.is_file():
         raise FetchError(f"mirror folder {folder} has no {name}/{file}")
-    with open(src, "rb") as inp:
-        shutil.copyfileobj(inp, out, _CHUNK)
+    try:
+        with open(src, "rb") as inp:
+            shutil.copyfileobj(inp, out, _CHUNK)
+    except OSError as exc:
+        raise FetchError(f"cannot copy {src} into the cache: {_reason(exc)}") from None
 
 
 def _download(url: str, out, timeout: float, retries: int) -> None:
     """GET ``url`` into the open file ``out``; retry connection faults, not HTTP 4xx."""
-    host, hint = urllib.parse.urlsplit(url).netloc, _HINT
+    try:
+        host, hint = urllib.parse.urlsplit(url).netloc, _HINT
+    except ValueError as exc:
+        raise FetchError(f"cannot download {url}: {exc}") from None
     attempts = max(1, int(retries))
     for attempt in range(1, attempts + 1):
         out.seek(0)
@@ -241,6 +335,8 @@ def _download(url: str, out, timeout: float, retries: int) -> None:
                     break
         except OSError as exc:
             error = FetchError(f"cannot download {url}: {exc}; {hint}")
+        except ValueError as exc:  # a malformed URL (e.g. from --mirror)
+            raise FetchError(f"cannot download {url}: {exc}") from None
         if attempt < attempts:
             time.sleep(RETRY_BACKOFF * 2 ** (attempt - 1))
     raise error

@@ -7,10 +7,13 @@ categorical columns -> ``category``, labels -> ints where they are whole numbers
 
 from __future__ import annotations
 
+import codecs
+import csv
 import difflib
 import gzip
 import importlib
 import io
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +21,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rulelearn._labels import default_positive, same_label
 from rulelearn.errors import DataError
 
 #: Tokens read as "missing" in a user's CSV unless told otherwise.
 DEFAULT_MISSING = ("", "NA", "NaN", "nan", "?", "null", "None")
+#: Separators tried, in this order, when a file's separator is not given.
+SEPARATORS = (",", ";", "\t", "|")
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,6 +43,8 @@ class Dataset:
     positive: object
     positive_reason: str = ""
     source: str = ""
+    #: The label column's name in the file, where there is one (users' CSV files).
+    target: str | None = None
 
     @property
     def is_positive(self) -> np.ndarray:
@@ -95,6 +106,64 @@ def unlzw(data: bytes) -> bytes:
     return b"".join(out)
 
 
+def decode_text(raw: bytes, name: str = "data") -> str:
+    """The text of a file: UTF-8 (with or without a byte order mark), or UTF-16 / UTF-32 with a
+    byte order mark, or UTF-16 without one (recognised by its zero bytes).
+
+    Raises DataError naming the problem for a binary file or text in another encoding.
+    """
+    encoding = next((codec for bom, codec in _BOMS if raw.startswith(bom)), None)
+    if encoding is None:
+        head = raw[:4096]
+        even, odd = head[0::2].count(0), head[1::2].count(0)
+        half = len(head) // 2
+        if half >= 2 and odd >= 0.5 * half and even == 0:
+            encoding = "utf-16-le"
+        elif half >= 2 and even >= 0.5 * half and odd == 0:
+            encoding = "utf-16-be"
+        elif b"\x00" in raw:
+            raise DataError(f"{name} is not a text file (it holds NUL bytes); rulelearn reads "
+                            "CSV text in UTF-8 or UTF-16")
+        else:
+            encoding = "utf-8"
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        shown = encoding.upper().replace("-SIG", "")
+        raise DataError(f"{name} is not {shown} text: byte 0x{raw[exc.start]:02x} on line {line} "
+                        f"cannot be decoded; save the file as UTF-8 (or UTF-16) text") from None
+    if "\x00" in text:
+        raise DataError(f"{name} is not a text file (it holds NUL bytes); rulelearn reads CSV "
+                        "text in UTF-8 or UTF-16")
+    return text
+
+
+def sniff_separator(text: str) -> str:
+    """The first of :data:`SEPARATORS` that splits the header into several columns and every
+    sampled row into as many; else the one giving the header the most columns; else a comma."""
+    sample = text[:1 << 16]
+    rows_by_sep = {}
+    for sep in SEPARATORS:
+        rows = []
+        try:
+            for row in csv.reader(io.StringIO(sample, newline=""), delimiter=sep):
+                if row:
+                    rows.append(len(row))
+                if len(rows) > 50:
+                    break
+        except csv.Error:  # e.g. a field beyond csv's size limit: judge by the rows so far
+            pass
+        if len(sample) < len(text) and len(rows) <= 50 and len(rows) > 1:
+            rows.pop()  # the sample may end inside the last row
+        rows_by_sep[sep] = rows
+    for sep, rows in rows_by_sep.items():
+        if rows and rows[0] > 1 and all(n == rows[0] for n in rows):
+            return sep
+    best = max(SEPARATORS, key=lambda sep: (rows_by_sep[sep] or [0])[0])
+    return best if (rows_by_sep[best] or [0])[0] > 1 else ","
+
+
 def _decompress(raw: bytes, compression: str | None) -> bytes:
     if compression == "gzip":
         return gzip.decompress(raw)
@@ -103,30 +172,33 @@ def _decompress(raw: bytes, compression: str | None) -> bytes:
     return raw
 
 
-def read_table(source, *, sep=",", header=True, columns=None, missing=DEFAULT_MISSING,
+def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_MISSING,
                compression=None) -> pd.DataFrame:
     """Read a delimited file (path or bytes) into a DataFrame of stripped strings.
 
-    Cells equal to a ``missing`` token after stripping become NaN. Without a header row,
-    ``columns`` names the columns and the file must have exactly that many.
+    The text may be UTF-8 or UTF-16 (:func:`decode_text`). ``sep=None`` finds the separator
+    (:func:`sniff_separator`: comma, semicolon, tab or ``|``). Cells equal to a ``missing``
+    token after stripping become NaN. Without a header row, ``columns`` names the columns and
+    the file must have exactly that many.
     """
-    name = getattr(source, "name", "data")
+    name = str(source) if isinstance(source, (str, Path)) else getattr(source, "name", "data")
     raw = source if isinstance(source, bytes) else _read_bytes(source)
     try:
         raw = _decompress(raw, compression)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise DataError(f"cannot decompress {name}: {exc}") from None
+    text = decode_text(raw, name)
+    sep = sniff_separator(text) if sep is None else sep
     try:
-        df = pd.read_csv(io.BytesIO(raw), sep=sep, header=0 if header else None, dtype=str,
-                         encoding="utf-8-sig", na_filter=False, index_col=False,
-                         skipinitialspace=True)
+        df = pd.read_csv(io.StringIO(text, newline=""), sep=sep, header=0 if header else None,
+                         dtype=str, na_filter=False, index_col=False, skipinitialspace=True)
     except pd.errors.EmptyDataError:
         raise DataError(f"{name} is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+    except (pd.errors.ParserError, ValueError, csv.Error) as exc:
         raise DataError(f"cannot parse {name}: {str(exc).strip().splitlines()[-1]}") from None
     if header:
-        first = pd.read_csv(io.BytesIO(raw), sep=sep, header=None, nrows=1, dtype=str,
-                            encoding="utf-8-sig", skipinitialspace=True).iloc[0]
+        first = pd.read_csv(io.StringIO(text, newline=""), sep=sep, header=None, nrows=1, dtype=str,
+                            skipinitialspace=True, keep_default_na=False).iloc[0]
         names = [str(c).strip() for c in first]
         repeated = sorted({c for c in names if names.count(c) > 1})
         if repeated:
@@ -158,15 +230,33 @@ def _to_numeric(s: pd.Series) -> tuple[pd.Series, pd.Series]:
     return num, s.notna() & num.isna()
 
 
+#: A number with a decimal comma or thousands separators ("1,5", "-0,25", "12,500,000").
+_COMMA_NUMBER = r"[+-]?(\d*,\d+|\d{1,3}(,\d{3})+)([eE][+-]?\d+)?|[+-]?\d+(\.\d*)?"
+
+
 def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
     """One feature column: declared categorical, declared numeric (None: detect)."""
     if categorical:
         return s.astype(object).astype("category")
     num, bad = _to_numeric(s)
     if not bad.any():
+        infinite = np.isinf(num.to_numpy())
+        if infinite.any():
+            example, row = s[infinite].iloc[0], int(np.flatnonzero(infinite)[0])
+            raise DataError(
+                f"column {s.name!r} has {int(infinite.sum())} infinite value(s), e.g. "
+                f"{example!r} in data row {row + 1}; a rule needs finite numbers: replace them "
+                "or pass them as missing values")
         return num
     n_bad, n_present = int(bad.sum()), int(s.notna().sum())
     if categorical is None and 2 * n_bad > n_present:
+        present = s[s.notna()].astype(str)
+        if present.str.fullmatch(_COMMA_NUMBER).all():  # not categories: "0,5", "12,000"
+            example = present[present.str.contains(",")].iloc[0]
+            raise DataError(
+                f"column {s.name!r} holds numbers written with a comma, e.g. {example!r}: a "
+                "decimal comma or a thousands separator? Write them with a decimal point and no "
+                "separators")
         return s.astype(object).astype("category")
     example, row = s[bad].iloc[0], s[bad].index[0]
     raise DataError(
@@ -177,11 +267,12 @@ def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
 def _labels(s: pd.Series) -> np.ndarray:
     """Labels as parsed: whole numbers -> int64, other numbers -> float64, else strings."""
     num, bad = _to_numeric(s)
-    if bad.any():
+    values = num.to_numpy()
+    if bad.any() or not np.isfinite(values).all():  # "inf" is a name here, not a number
         return s.astype(object).to_numpy()
-    if np.all(num == np.round(num)):
-        return num.to_numpy().astype(np.int64)
-    return num.to_numpy()
+    if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 63):
+        return values.astype(np.int64)
+    return values
 
 
 def split_features(df: pd.DataFrame, label: str, *, drop=(), categorical=None):
@@ -236,7 +327,7 @@ def check_shape(spec, X: pd.DataFrame, y: np.ndarray, what: str = "") -> None:
 # --------------------------------------------------------------------------------- users' files
 
 def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
-                     name=None) -> Dataset:
+                     name=None, sep=None) -> Dataset:
     """Load a user's CSV file (header row required) as a :class:`Dataset`.
 
     - ``target``: the label column (default: the last column); it must have exactly two classes,
@@ -246,6 +337,8 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
       that sorts last). Given as a string it matches a label's text, so ``"1"`` selects ``1``.
     - ``missing_values``: cell values read as missing (default :data:`DEFAULT_MISSING`); leading
       and trailing spaces are ignored.
+    - ``sep``: the separator (default: found from the file, see :func:`sniff_separator`); the
+      text may be UTF-8 or UTF-16 (see :func:`decode_text`).
     - Feature columns: a column whose values all parse as numbers is numeric (float64); a column
       whose values are mostly not numbers is categorical; a column that is mostly numbers with a
       few non-numbers is refused with an error naming the column and a bad value (a typo or an
@@ -254,11 +347,12 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
     """
     path = Path(path)
     missing = DEFAULT_MISSING if missing_values is None else tuple(missing_values)
-    df = read_table(path, missing=missing)
+    df = read_table(path, sep=sep, missing=missing)
+    if df.shape[1] < 2:
+        raise DataError(f"{path} has {df.shape[1]} column; need at least one feature and a target "
+                        f"(if its separator is not a comma, semicolon, tab or |, give it: --sep)")
     if df.shape[0] == 0:
         raise DataError(f"{path} has a header but no data rows")
-    if df.shape[1] < 2:
-        raise DataError(f"{path} has {df.shape[1]} column; need at least one feature and a target")
     target = df.columns[-1] if target is None else target
     if target not in df.columns:
         close = difflib.get_close_matches(str(target), list(df.columns), n=1)
@@ -280,13 +374,13 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
                 "; binarize it first, e.g. make a column that is 1 for one class and 0 otherwise"
                 if len(labels) > 2 else ""))
     if positive is None:
-        positive = min(reversed(labels), key=lambda k: counts[k])
+        positive = default_positive(y.tolist())
         reason = f"the minority class ({counts[positive]}/{len(y)})"
     else:
-        match = [k for k in labels if k == positive or str(k) == str(positive)]
+        match = [k for k in labels if same_label(k, positive)]
         if not match:
             raise DataError(f"positive class {positive!r} is not a value of target {target!r} "
                             f"(values: {', '.join(map(str, labels))})")
         positive, reason = match[0], "given by the user"
     return Dataset(name=name or path.stem, X=X, y=y, positive=positive, positive_reason=reason,
-                   source=str(path))
+                   source=str(path), target=str(target))

@@ -17,16 +17,23 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     Each iteration re-learns every clause in turn with the others fixed (the
     negatives already rejected by another clause are "don't care" and leave
     its problem), and keeps the single update that lowers the objective most.
+    The LP is the paper's; its rounding compares candidate clauses by the CNF
+    objective itself, each remaining negative's count capped at the smallest
+    count of the other clauses (the clause objective alone overcharges a
+    negative that several selected features accept, and so favours disabling
+    the clause).
     It stops when no update lowers the objective, or after ``max_iter``.
     """
     problem = solver.problem
 
     def step(W):
-        rejected = np.column_stack([clause_counts(problem.A_neg, c) == 0 for c in W])
+        counts = np.column_stack([clause_counts(problem.A_neg, c) for c in W])
         best = None
         for r in range(len(W)):
-            others = np.delete(rejected, r, axis=1).any(axis=1)
-            fit = solver.fit(np.where(others, 0.0, problem.w_neg), theta)
+            others = np.delete(counts, r, axis=1)
+            cap = others.min(axis=1) if others.shape[1] else None
+            weights = problem.w_neg if cap is None else np.where(cap == 0, 0.0, problem.w_neg)
+            fit = solver.fit(weights, theta, cap)
             if np.array_equal(fit.clause, W[r]):
                 continue
             trial = W.copy()

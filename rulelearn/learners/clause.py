@@ -46,7 +46,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulelearn.learners.problem import CNFProblem, clause_objective, sparsity
+from rulelearn.errors import ParameterError
+from rulelearn.learners.problem import CNFProblem, clause_objective, disabled_clause, sparsity
 from rulelearn.lp import INF, LinearProgram
 
 
@@ -296,11 +297,11 @@ class ClauseLP:
     def __init__(self, problem: CNFProblem, formulation: str = "auto", exact: bool = False,
                  time_limit: float | None = None, presolve: bool = False):
         if formulation not in FORMULATIONS:
-            raise ValueError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
+            raise ParameterError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
         if formulation == "auto":
             formulation = choose_formulation(problem, exact)
         if exact and formulation != "primal":
-            raise ValueError("the exact (MIP) clause solver needs the primal formulation")
+            raise ParameterError("the exact (MIP) clause solver needs the primal formulation")
         self.formulation = formulation
         self.problem = problem
         self._n_cols = problem.A_pos.shape[1]
@@ -393,10 +394,14 @@ class ClauseSolver:
         cost[-1] += self.disable_cost
         return cost
 
-    def fit(self, neg_weight: np.ndarray, theta: float) -> ClauseFit:
-        """Solve the clause LP (or MIP) and round it to the best integer clause."""
+    def fit(self, neg_weight: np.ndarray, theta: float, cap=None) -> ClauseFit:
+        """Solve the clause LP (or MIP) and round it to the best integer clause.
+
+        ``cap`` (per negative) is passed to the rounding's objective
+        (:func:`round_best_threshold`); the LP does not depend on it.
+        """
         weights_key = neg_weight.tobytes()
-        key = (weights_key, float(theta))
+        key = (weights_key, float(theta), None if cap is None else np.asarray(cap).tobytes())
         if key in self._cache:
             self.cache_hits += 1
             return self._cache[key]
@@ -410,10 +415,13 @@ class ClauseSolver:
         lp_value = solution.value - float(self.tie_break @ solution.w)
         if self.exact:
             clause = normalize(w > 0.5)
-            objective = clause_objective(self.problem, clause, neg_weight, theta, self.disable_cost)
+            objective = clause_objective(self.problem, clause, neg_weight, theta,
+                                         self.disable_cost, cap)
+            clause, objective = no_worse_than_trivial(self.problem, clause, objective, neg_weight,
+                                                      theta, self.disable_cost, cap)
         else:
             clause, objective = round_best_threshold(self.problem, w, neg_weight, theta,
-                                                     self.disable_cost)
+                                                     self.disable_cost, cap=cap)
         fit = ClauseFit(clause, objective, lp_value, solution.iterations)
         if len(self._cache) < 10_000:
             self._cache[key] = fit
@@ -429,15 +437,21 @@ def normalize(clause: np.ndarray) -> np.ndarray:
 
 
 def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndarray,
-                         theta: float, disable_cost: float, tol: float = 1e-9):
+                         theta: float, disable_cost: float, tol: float = 1e-9, cap=None):
     """Best integer clause ``w >= t`` over every distinct positive value ``t`` of ``w``.
 
-    The empty clause (``t`` above every value) is a candidate too. Ties keep the
-    larger threshold, i.e. the sparser clause. The winner is then :func:`prune`-d.
+    Three candidates that need no threshold are always tried too: the empty
+    clause (``t`` above every value), the disabled clause (the always-true
+    feature alone) and the best single feature. So a rounded clause is never
+    worse than the trivial choices, whatever the LP's fractional optimum looks
+    like (on one-hot data it spreads ``w`` evenly and may never touch the
+    always-true feature). Ties keep the earlier candidate: the larger threshold,
+    i.e. the sparser clause. The winner is then :func:`prune`-d. Candidates are
+    compared by :func:`~rulelearn.learners.problem.clause_objective` with ``cap``.
     """
     levels = np.unique(w[w > tol])[::-1]
     best = np.zeros(len(w), dtype=bool)
-    best_objective = clause_objective(problem, best, neg_weight, theta, disable_cost)
+    best_objective = clause_objective(problem, best, neg_weight, theta, disable_cost, cap)
     # The candidates are nested: keep each row's count of selected features and
     # add the features each lower level brings in (same sums as clause_objective).
     selected = np.zeros(len(w), dtype=bool)
@@ -445,11 +459,7 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
     neg_counts = np.zeros(len(problem.A_neg))
     for level in levels:
         candidate = w >= level - tol
-        if candidate[-1]:  # the always-true feature: the disabled clause, the last candidate
-            candidate = normalize(candidate)
-            objective = clause_objective(problem, candidate, neg_weight, theta, disable_cost)
-            if objective < best_objective - 1e-9:
-                best, best_objective = candidate, objective
+        if candidate[-1]:  # the always-true feature: the disabled clause, tried below
             break
         new = np.flatnonzero(candidate & ~selected)
         if len(new) == 0:
@@ -457,14 +467,47 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
         selected |= candidate
         pos_counts += problem.A_pos[:, new].sum(axis=1, dtype=np.float64)
         neg_counts += problem.A_neg[:, new].sum(axis=1, dtype=np.float64)
-        objective = (float(problem.w_pos[pos_counts == 0].sum()) + float(neg_weight @ neg_counts)
+        charged = neg_counts if cap is None else np.minimum(neg_counts, cap)
+        objective = (float(problem.w_pos[pos_counts == 0].sum()) + float(neg_weight @ charged)
                      + sparsity(selected, theta, disable_cost))
         if objective < best_objective - 1e-9:
             best, best_objective = selected.copy(), objective
-    return prune(problem, best, best_objective, w, neg_weight, theta, disable_cost)
+    best, best_objective = no_worse_than_trivial(problem, best, best_objective, neg_weight,
+                                                 theta, disable_cost, cap)
+    return prune(problem, best, best_objective, w, neg_weight, theta, disable_cost, cap)
 
 
-def prune(problem, clause, objective, w, neg_weight, theta, disable_cost):
+def no_worse_than_trivial(problem: CNFProblem, clause: np.ndarray, objective: float,
+                          neg_weight: np.ndarray, theta: float, disable_cost: float, cap=None):
+    """``(clause, objective)``, or a trivial clause with a lower objective.
+
+    The trivial clauses: empty (rejects everything), disabled (accepts
+    everything) and the best single feature. Ties keep ``clause``.
+    """
+    empty = np.zeros(problem.n_features + 1, dtype=bool)
+    for candidate in (empty, disabled_clause(problem.n_features),
+                      best_single_feature(problem, neg_weight, theta)):
+        value = clause_objective(problem, candidate, neg_weight, theta, disable_cost, cap)
+        if value < objective - 1e-9:
+            clause, objective = candidate, value
+    return clause, objective
+
+
+def best_single_feature(problem: CNFProblem, neg_weight: np.ndarray, theta: float) -> np.ndarray:
+    """The clause of the one feature with the lowest clause objective (first on ties).
+
+    A cap of at least one changes nothing here: one feature counts 0 or 1.
+    """
+    A_pos, A_neg = problem.A_pos[:, :-1], problem.A_neg[:, :-1]
+    uncovered = float(problem.w_pos.sum()) - problem.w_pos @ A_pos.astype(np.float64)
+    objective = uncovered + neg_weight @ A_neg.astype(np.float64) + theta
+    clause = np.zeros(problem.n_features + 1, dtype=bool)
+    if problem.n_features:
+        clause[int(np.argmin(objective))] = True
+    return clause
+
+
+def prune(problem, clause, objective, w, neg_weight, theta, disable_cost, cap=None):
     """Drop selected features, weakest LP value first, while the objective does not rise.
 
     Removes redundant literals that rounding can leave in (``x <= 166.8`` beside
@@ -473,7 +516,7 @@ def prune(problem, clause, objective, w, neg_weight, theta, disable_cost):
     clause = clause.copy()
     for j in sorted(np.flatnonzero(clause[:-1]), key=lambda j: (w[j], j)):
         clause[j] = False
-        value = clause_objective(problem, clause, neg_weight, theta, disable_cost)
+        value = clause_objective(problem, clause, neg_weight, theta, disable_cost, cap)
         if value <= objective + 1e-12:
             objective = value
         else:

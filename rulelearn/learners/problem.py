@@ -65,11 +65,19 @@ def sparsity(clause: np.ndarray, theta: float, disable_cost: float) -> float:
     return theta * float(np.count_nonzero(clause[:-1])) + disable_cost * float(clause[-1])
 
 
-def clause_objective(problem: CNFProblem, clause, neg_weight, theta, disable_cost) -> float:
-    """One clause's objective: uncovered positive weight + weighted negative counts + sparsity."""
+def clause_objective(problem: CNFProblem, clause, neg_weight, theta, disable_cost,
+                     cap=None) -> float:
+    """One clause's objective: uncovered positive weight + weighted negative counts + sparsity.
+
+    ``cap`` (one value per negative) caps each negative's count: with the other
+    clauses of a CNF fixed and ``cap`` their smallest count on each negative,
+    this is the CNF objective up to a constant (see :func:`cnf_objective`).
+    """
     uncovered = clause_counts(problem.A_pos, clause) == 0
-    return (float(problem.w_pos[uncovered].sum())
-            + float(neg_weight @ clause_counts(problem.A_neg, clause))
+    counts = clause_counts(problem.A_neg, clause)
+    if cap is not None:
+        counts = np.minimum(counts, cap)
+    return (float(problem.w_pos[uncovered].sum()) + float(neg_weight @ counts)
             + sparsity(clause, theta, disable_cost))
 
 

@@ -13,8 +13,11 @@ def set_cover(solver: ClauseSolver, theta: float, max_rules: int, **_) -> LearnR
     """Add clauses one at a time, each learned on the negatives no earlier clause rejects.
 
     Stops after ``max_rules`` clauses, when every negative is rejected, or when
-    the new clause is disabled or rejects no remaining negative. The result is
-    padded with disabled clauses to ``max_rules`` rows.
+    the new clause is disabled or rejects no remaining negative. Of the rules
+    made by the first ``k`` clauses (``k`` = 0 is the always-true rule) the one
+    with the lowest objective is kept: a later clause can cost its positives
+    more than the negatives it rejects save. The result is padded with disabled
+    clauses to ``max_rules`` rows.
     """
     problem = solver.problem
     remaining = problem.w_neg.copy()
@@ -26,10 +29,17 @@ def set_cover(solver: ClauseSolver, theta: float, max_rules: int, **_) -> LearnR
             break
         clauses.append(fit.clause)
         remaining = np.where(rejects, 0.0, remaining)
-    W = np.array(clauses + [disabled_clause(problem.n_features)] * (max_rules - len(clauses)),
-                 dtype=bool).reshape(max_rules, problem.n_features + 1)
-    objective = cnf_objective(problem, W, theta, solver.disable_cost)
-    return LearnResult(W, objective, n_iter=len(clauses), history=[objective])
+    prefixes = [_padded(clauses[:k], problem.n_features, max_rules)
+                for k in range(len(clauses) + 1)]
+    objectives = [cnf_objective(problem, W, theta, solver.disable_cost) for W in prefixes]
+    k = int(np.flatnonzero(np.array(objectives) <= min(objectives) + 1e-9)[0])  # ties: fewer
+    return LearnResult(prefixes[k], objectives[k], n_iter=len(clauses), history=[objectives[k]])
+
+
+def _padded(clauses, n_features: int, max_rules: int) -> np.ndarray:
+    """``clauses`` followed by disabled clauses, ``max_rules`` rows in all."""
+    rows = list(clauses) + [disabled_clause(n_features)] * (max_rules - len(clauses))
+    return np.array(rows, dtype=bool).reshape(max_rules, n_features + 1)
 
 
 def ocrl(solver: ClauseSolver, theta: float, **_) -> LearnResult:
