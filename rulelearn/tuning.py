@@ -152,7 +152,10 @@ class Selection:
         return [_choose_row(self.rows, index) for index in _groups(self.rows).values()]
 
     def describe(self) -> str:
-        """E.g. ``by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error 4.0 % (SEM 1.1)``."""
+        """How the choice was made.
+
+        E.g. ``by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error 4.0 % (SEM 1.1)``.
+        """
         size = " x ".join(f"{len(values)} {name}" for name, values in
                           (("forms", self.forms), ("R", self.rules), ("theta", self.thetas))
                           if len(values) > 1) or "1 setting"
