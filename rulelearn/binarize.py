@@ -185,7 +185,10 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
 
 
 def _equals(values: np.ndarray, target) -> np.ndarray:
-    return np.fromiter((values_equal(v, target) for v in values), dtype=bool, count=len(values))
+    """``values_equal(v, target)`` for every v, evaluated once per distinct value."""
+    codes, uniques = pd.factorize(values)  # missing values get code -1
+    hits = np.fromiter((values_equal(u, target) for u in uniques), dtype=bool, count=len(uniques))
+    return np.append(hits, False)[codes]
 
 
 def _as_frame(X) -> pd.DataFrame:

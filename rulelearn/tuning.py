@@ -1,10 +1,13 @@
-"""Choosing θ for a single fit: stratified K-fold CV over a log grid, then a refit on all data.
+"""Choosing the setting of a single fit by stratified K-fold CV, then a refit on all data.
 
-This is what ``rulelearn fit`` does without ``--theta``. The benchmark's nested protocol lives
-in :mod:`rulelearn.selection`; both use the same folds
-(:func:`~rulelearn.selection.stratified_folds`), the same θ path (one LP model per fold serves
-the whole grid) and the same tie rule (equal mean validation errors go to the larger θ, the
-sparser rule).
+:func:`fit_select` is what ``rulelearn fit`` does: it chooses θ (8 log-spaced values), the
+number of clauses R (1, 3, 5, 10) and the form (DNF, CNF) together, on the same folds for every
+setting, with one θ path per (form, R) and fold (``fit_path``: one LP model serves the whole θ
+grid); per form, R grows only while the fits use all R clauses. :func:`fit_select_theta`
+chooses θ alone (R and form fixed). The benchmark's nested
+protocol lives in :mod:`rulelearn.selection` and tunes θ only; both use the same folds
+(:func:`~rulelearn.selection.stratified_folds`) and the same tie rule (equal mean validation
+errors go to the simpler rule).
 """
 
 from __future__ import annotations
@@ -14,11 +17,16 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone
 
-from rulelearn.errors import DataError
-from rulelearn.selection import choose, error_rate, fit_candidates, stratified_folds
+from rulelearn.errors import DataError, ParameterError
+from rulelearn.selection import (TIE_TOLERANCE, choose, error_rate, fit_candidates,
+                                 stratified_folds)
 
 #: Default θ grid: 8 values, evenly spaced on a log scale over [1e-4, 50].
 DEFAULT_THETAS = tuple(float(t) for t in np.geomspace(1e-4, 50, 8))
+#: Default numbers of clauses. Unused clauses are disabled, so a larger R only adds capacity.
+DEFAULT_RULES = (1, 3, 5, 10)
+#: Default forms, the simpler first (DNF wins ties).
+DEFAULT_FORMS = ("dnf", "cnf")
 
 
 def n_folds(y, cv: int = 5) -> int:
@@ -30,12 +38,12 @@ def n_folds(y, cv: int = 5) -> int:
         raise DataError(f"cross-validation needs at least 2 folds, got {cv}")
     labels, counts = np.unique(np.asarray(y), return_counts=True)
     if len(labels) < 2:
-        raise DataError("cannot choose theta by cross-validation: y has a single class")
+        raise DataError("cannot cross-validate: y has a single class")
     smallest = int(counts.min())
     if smallest < 2:
         label = labels[int(np.argmin(counts))]
-        raise DataError(f"cannot choose theta by cross-validation: class {label!s} has only "
-                        f"{smallest} row; give --theta instead")
+        raise DataError(f"cannot cross-validate: class {label!s} has only {smallest} row; "
+                        f"give --theta, --rules and --form instead")
     return min(cv, smallest)
 
 
@@ -91,6 +99,220 @@ def fit_select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: 
     best, mean = select_theta(estimator, X, y, thetas, cv=cv, seed=seed)
     model = clone(estimator).set_params(theta=best).fit(X, y)
     return model, ThetaSelection(best, thetas, tuple(mean), n_folds(y, cv))
+
+
+@dataclass(frozen=True)
+class CVRow:
+    """One grid point: its setting and what the fold models did on their validation parts."""
+
+    form: str
+    max_rules: int
+    theta: float
+    mean_error: float
+    sem: float  #: standard error of the mean over folds (0 for one fold)
+    mean_literals: float  #: mean size of the fold models
+    fold_errors: tuple[float, ...]
+    max_clauses: int = 0  #: most clauses any fold model used
+
+    @property
+    def setting(self) -> dict:
+        """The estimator parameters of this row."""
+        return {"form": self.form, "max_rules": self.max_rules, "theta": self.theta}
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What :func:`select_setting` tried and what it chose.
+
+    ``rows`` holds every (form, R, θ) tried, in grid order (forms, then R, then θ); ``chosen``
+    is the index of the chosen row; ``skipped`` the (form, R) not tried because a smaller R
+    already left clauses unused.
+    """
+
+    rows: tuple[CVRow, ...]
+    chosen: int
+    n_folds: int
+    seed: int
+    forms: tuple[str, ...]
+    rules: tuple[int, ...]
+    thetas: tuple[float, ...]
+    skipped: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def best(self) -> CVRow:
+        """The chosen row."""
+        return self.rows[self.chosen]
+
+    @property
+    def cv_error(self) -> float:
+        return self.best.mean_error
+
+    def best_per_setting(self) -> list[int]:
+        """Per (form, R), in grid order, the index of its row the tie rule prefers."""
+        return [_choose_row(self.rows, index) for index in _groups(self.rows).values()]
+
+    def describe(self) -> str:
+        """How the choice was made.
+
+        E.g. ``by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error 4.0 % (SEM 1.1)``.
+        """
+        size = " x ".join(f"{len(values)} {name}" for name, values in
+                          (("forms", self.forms), ("R", self.rules), ("theta", self.thetas))
+                          if len(values) > 1) or "1 setting"
+        return (f"by {self.n_folds}-fold stratified CV over {size}; CV error "
+                f"{100 * self.best.mean_error:.1f} % (SEM {100 * self.best.sem:.1f})")
+
+    def table(self, full: bool = False) -> str:
+        """The CV table as text: every row (``full``) or the preferred θ per (form, R).
+
+        The chosen row is marked with ``*``; settings skipped are named on a last line.
+        """
+        index = range(len(self.rows)) if full else self.best_per_setting()
+        lines = ["  form   R      theta  literals  CV error %"]
+        for i in index:
+            row = self.rows[i]
+            lines.append(f"{'*' if i == self.chosen else ' '} {row.form.upper():4} "
+                         f"{row.max_rules:3d} {row.theta:10.4g} {row.mean_literals:9.1f}  "
+                         f"{100 * row.mean_error:5.1f} ± {100 * row.sem:.1f}")
+        if self.skipped:
+            by_form = {}
+            for form, r in self.skipped:
+                by_form.setdefault(form, []).append(str(r))
+            names = "; ".join(f"{form.upper()} R = {', '.join(rs)}" for form, rs in by_form.items())
+            lines.append(f"  not tried: {names} (a smaller R already left a clause unused)")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able record (for a saved model)."""
+        return {"n_folds": self.n_folds, "seed": self.seed, "chosen": self.chosen,
+                "skipped": [list(s) for s in self.skipped],
+                "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
+                          "mean_error": r.mean_error, "sem": r.sem,
+                          "mean_literals": r.mean_literals} for r in self.rows]}
+
+
+def _groups(rows) -> dict[tuple, list[int]]:
+    groups: dict[tuple, list[int]] = {}
+    for i, row in enumerate(rows):
+        groups.setdefault((row.form, row.max_rules), []).append(i)
+    return groups
+
+
+def _simplicity(row: CVRow) -> tuple:
+    """Sort key, simplest first: fewer literals, larger θ, smaller R, DNF before CNF."""
+    return (row.mean_literals, -row.theta, row.max_rules, DEFAULT_FORMS.index(row.form)
+            if row.form in DEFAULT_FORMS else len(DEFAULT_FORMS))
+
+
+def _choose_row(rows, index) -> int:
+    """Among ``rows[i] for i in index``: the lowest mean error; ties go to the simplest."""
+    best = min(rows[i].mean_error for i in index)
+    tied = [i for i in index if rows[i].mean_error <= best + TIE_TOLERANCE]
+    return min(tied, key=lambda i: _simplicity(rows[i]))
+
+
+def _grid(name, values, check) -> tuple:
+    values = tuple(dict.fromkeys(values))  # unique, in the given order
+    if not values:
+        raise ParameterError(f"the {name} grid is empty")
+    for value in values:
+        check(name, value)
+    return values
+
+
+def _check_theta(name, value):
+    if not (isinstance(value, float) and np.isfinite(value) and value >= 0):
+        raise ParameterError(f"every {name} must be a finite number >= 0; got {value!r}")
+
+
+def _check_rules(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ParameterError(f"every {name} must be an int >= 1; got {value!r}")
+
+
+def _check_form(name, value):
+    if value not in DEFAULT_FORMS:
+        raise ParameterError(f"every {name} must be one of 'dnf', 'cnf'; got {value!r}")
+
+
+def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
+                   forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0,
+                   skip_unused: bool = True) -> Selection:
+    """Choose (form, R, θ) for ``estimator`` by stratified K-fold CV on ``(X, y)``.
+
+    K is :func:`n_folds` ``(y, cv)``; the folds are ``StratifiedKFold(shuffle=True,
+    random_state=seed)``, the same for every setting. For each fold and each (form, R), one
+    ``fit_path`` over ``thetas`` fits the training part. The lowest mean validation error wins;
+    ties (equal means) go to the simplest: fewer mean literals, then the larger θ, the smaller
+    R, DNF. A grid of one value fixes that axis. Other parameters (method, positive class, ...)
+    are the estimator's.
+
+    R is walked upwards per form. With ``skip_unused``, the walk stops at the first R (from the
+    second on) at which no fold model, at any θ, uses all R clauses: a larger R would add
+    clauses that the fits disable. The second R is always tried: a clause may be worth
+    nothing alone and much with another (one OR of a CNF often admits too many rows).
+    ``skip_unused=False`` tries every R.
+    """
+    thetas = _grid("theta", (float(t) for t in np.atleast_1d(thetas)), _check_theta)
+    rules = tuple(sorted(_grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules),
+                               _check_rules)))
+    forms = _grid("form", forms, _check_form)
+    y = np.asarray(y)
+    k = n_folds(y, cv)
+    codes = np.unique(y, return_inverse=True)[1]  # the same folds; float labels allowed
+    folds = stratified_folds(codes, k, seed)
+
+    def evaluate(form, r):
+        template = clone(estimator).set_params(form=form, max_rules=r)
+        errors = np.zeros((k, len(thetas)))
+        sizes, clauses = np.zeros_like(errors), np.zeros_like(errors)
+        for fold, (train, valid) in enumerate(folds):
+            models = fit_candidates(template, _rows(X, train), y[train], "theta", thetas)
+            X_valid = _rows(X, valid)
+            errors[fold] = [error_rate(m, X_valid, y[valid]) for m in models]
+            sizes[fold] = [m.rule_.n_literals for m in models]
+            clauses[fold] = [m.rule_.n_clauses for m in models]
+        mean = errors.mean(axis=0)
+        sem = errors.std(axis=0, ddof=1) / np.sqrt(k) if k > 1 else np.zeros_like(mean)
+        return [CVRow(form, r, theta, float(mean[t]), float(sem[t]), float(sizes[:, t].mean()),
+                      tuple(float(e) for e in errors[:, t]), int(clauses[:, t].max()))
+                for t, theta in enumerate(thetas)]
+
+    return _walk(evaluate, forms, rules, thetas, k, seed, skip_unused)
+
+
+def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:
+    rows, skipped = [], []
+    for form in forms:
+        for position, r in enumerate(rules):
+            block = evaluate(form, r)
+            rows.extend(block)
+            if skip_unused and position >= 1 and max(row.max_clauses for row in block) < r:
+                skipped.extend((form, q) for q in rules[position + 1:])
+                break
+    rows = tuple(rows)
+    return Selection(rows, _choose_row(rows, range(len(rows))), k, seed, forms, rules, thetas,
+                     tuple(skipped))
+
+
+def walk_unused(selection: Selection) -> Selection:
+    """What ``skip_unused=True`` would have tried and chosen, from a full grid's selection."""
+    table = {key: [selection.rows[i] for i in index]
+             for key, index in _groups(selection.rows).items()}
+    return _walk(lambda form, r: table[(form, r)], selection.forms, selection.rules,
+                 selection.thetas, selection.n_folds, selection.seed, True)
+
+
+def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
+               forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0, skip_unused: bool = True):
+    """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
+
+    Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
+    """
+    selection = select_setting(estimator, X, y, thetas=thetas, rules=rules, forms=forms, cv=cv,
+                               seed=seed, skip_unused=skip_unused)
+    model = clone(estimator).set_params(**selection.best.setting).fit(X, y)
+    return model, selection
 
 
 def _rows(X, index):

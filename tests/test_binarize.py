@@ -297,3 +297,14 @@ def test_inside_a_pipeline_and_clone(train):
     copy.set_params(bin__n_thresholds=5).fit(train, y)
     assert copy.named_steps["bin"].n_thresholds == 5
     assert pipe.named_steps["bin"].n_thresholds == 3
+
+
+def test_equals_matches_values_equal_on_mixed_cells():
+    from rulelearn.binarize import _equals
+    from rulelearn.rules import values_equal
+
+    cells = np.array(["a", "7", 7, 7.0, True, 1, None, np.nan, pd.NA, "b", 0.0, -0.0, "1.0", "a"],
+                     dtype=object)
+    for target in ["a", 7, "7", 1, "1", 0.0, "b", "zzz", True]:
+        expected = [values_equal(v, target) for v in cells]
+        assert _equals(cells, target).tolist() == expected, target

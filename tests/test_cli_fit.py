@@ -13,8 +13,9 @@ from rulelearn import MODEL_FORMAT_VERSION
 from rulelearn.cli import main
 from rulelearn.data import read_csv_dataset
 from rulelearn.estimator import FORMS, METHODS, BooleanRuleClassifier
+from rulelearn.tuning import DEFAULT_THETAS
 
-FAST = ["--theta", "0.5", "--rules", "3"]
+FAST = ["--theta", "0.5", "--rules", "3", "--form", "dnf"]  # all given: no CV
 
 
 def planted(n=60, labels=(0, 1), seed=0):
@@ -84,11 +85,71 @@ def test_fit_prints_data_rule_size_and_accuracy(run, data):
     assert r.stderr == ""
 
 
-def test_fit_chooses_theta_by_cv(run, data):
-    r = run("fit", data, "--rules", "2")
+def test_fit_chooses_form_rules_and_theta_by_cv(run, data):
+    r = run("fit", data)
     assert r.exit_code == 0, r.output
-    line = next(x for x in r.stdout.splitlines() if x.startswith("theta = "))
-    assert "(chosen by 5-fold stratified CV over 8 values in [0.0001, 50]; CV error " in line
+    lines = r.stdout.splitlines()
+    assert lines[1].startswith("cross-validation (the best theta per form and R; --path: all")
+    assert lines[2].split() == ["form", "R", "theta", "literals", "CV", "error", "%"]
+    end = next(i for i, x in enumerate(lines) if x.startswith("chosen: "))
+    table = [x for x in lines[3:end] if not x.startswith("  not tried: ")]
+    # one row per (form, R) tried, DNF first, R ascending; R grows while it is used up
+    tried = [(row[2:6].strip(), int(row[6:10])) for row in table]
+    for form in ("DNF", "CNF"):
+        rs = [n for f, n in tried if f == form]
+        assert rs == [1, 3, 5, 10][:len(rs)] and rs
+    assert [f for f, _ in tried] == sorted((f for f, _ in tried), key=("DNF", "CNF").index)
+    if len(tried) < 8:
+        assert lines[end - 1].startswith("  not tried: ")
+    chosen = [row for row in table if row.startswith("*")]
+    assert len(chosen) == 1
+    form, rules = chosen[0][2:6].strip(), chosen[0][6:10].strip()
+    assert lines[end].startswith(f"chosen: {form}, R = {rules}, theta = ")
+    assert "by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error " in lines[end]
+    assert lines[end + 1].startswith(f"rule ({form}, bcd, R = {rules}): ")
+    assert not any(x.startswith("theta = ") for x in lines)
+
+
+def test_fit_path_prints_every_theta(run, data):
+    r = run("fit", data, "--rules", "2", "--form", "cnf", "--path")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[1] == "cross-validation (every theta; * = chosen):"
+    rows = lines[3:11]
+    assert all(row[2:].split()[:2] == ["CNF", "2"] for row in rows)
+    thetas = [float(row.split()[-5]) for row in rows]
+    assert thetas == pytest.approx([float(f"{t:.4g}") for t in DEFAULT_THETAS])
+    assert sum(row.startswith("*") for row in rows) == 1
+    assert "over 8 theta; CV error" in lines[11] and lines[11].startswith("chosen: CNF, R = 2,")
+
+
+@pytest.mark.parametrize("args, form, rules, size", [
+    (["--form", "cnf"], "CNF", None, "4 R x 8 theta"),
+    (["-R", "3"], None, "3", "2 forms x 8 theta"),
+    (["--theta", "0.5"], None, None, "2 forms x 4 R;"),
+    (["--theta", "0.5", "--form", "dnf"], "DNF", None, "over 4 R;"),
+])
+def test_fit_given_options_fix_their_axis(run, data, args, form, rules, size):
+    r = run("fit", data, *args)
+    assert r.exit_code == 0, r.output
+    chosen = next(x for x in r.stdout.splitlines() if x.startswith("chosen: "))
+    assert size in chosen
+    if form:
+        assert chosen.startswith(f"chosen: {form},")
+    if rules:
+        assert f", R = {rules}," in chosen
+    if "--theta" in args:
+        assert ", theta = 0.5 by" in chosen
+
+
+def test_fit_saves_the_cv_table(run, tmp_path, data):
+    r = run("fit", data, "--form", "dnf", "-R", "2", "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    saved = json.loads((tmp_path / "m.json").read_text())["cv_selection"]
+    assert saved["n_folds"] == 5 and saved["seed"] == 0 and len(saved["rows"]) == 8
+    chosen = saved["rows"][saved["chosen"]]
+    assert (chosen["form"], chosen["max_rules"]) == ("dnf", 2)
+    assert f"theta = {chosen['theta']:.3g} by 5-fold" in r.stdout
 
 
 def test_fit_cv_folds_shrink_to_the_minority_class(run, tmp_path):
@@ -96,9 +157,9 @@ def test_fit_cv_folds_shrink_to_the_minority_class(run, tmp_path):
     df["y"] = 0
     df.loc[:2, "y"] = 1  # 3 positives
     df.to_csv(tmp_path / "few.csv", index=False)
-    r = run("fit", "few.csv", "--rules", "1", "--cv", "10")
+    r = run("fit", "few.csv", "--rules", "1", "--form", "dnf", "--cv", "10")
     assert r.exit_code == 0, r.output
-    assert "chosen by 3-fold stratified CV" in r.stdout
+    assert "by 3-fold stratified CV" in r.stdout
 
 
 def test_fit_options_target_positive_form_method(run, tmp_path):
@@ -106,7 +167,7 @@ def test_fit_options_target_positive_form_method(run, tmp_path):
     df = df[["y", "a", "b", "c"]].rename(columns={"y": "status"})  # target not last
     df.to_csv(tmp_path / "s.csv", index=False)
     r = run("fit", "s.csv", "--target", "status", "--positive", "healthy", "--form", "cnf",
-            "--method", "sc", *FAST)
+            "--method", "sc", "--theta", "0.5", "--rules", "3")
     assert r.exit_code == 0, r.output
     assert "target 'status', positive class healthy (" in r.stdout
     assert "given by --positive" in r.stdout
@@ -295,7 +356,7 @@ def good(tmp_path):
     (good, [*FAST, "--drop", "zzz"], ["--drop zzz", "no such feature column"]),
     (good, [*FAST, "--drop", "y"], ["--drop y", "target"]),
     (good, [*FAST, "--drop", "a", "--drop", "b", "--drop", "c"], ["no feature column"]),
-    (one_positive, ["--rules", "2"], ["class 1 has only 1 row", "--theta"]),
+    (one_positive, ["--rules", "2"], ["class 1 has only 1 row", "--theta, --rules and --form"]),
     (good, [*FAST, "--save", "no/such/folder/m.json"], ["cannot write no/such/folder/m.json",
                                                         "No such file or directory"]),
 ])

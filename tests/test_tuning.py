@@ -5,9 +5,11 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
-from rulelearn.errors import DataError
+from rulelearn.errors import DataError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
-from rulelearn.tuning import DEFAULT_THETAS, ThetaSelection, fit_select_theta, n_folds, select_theta
+from rulelearn.tuning import (DEFAULT_THETAS, CVRow, Selection, ThetaSelection, _choose_row,
+                              fit_select, fit_select_theta, n_folds, select_setting, select_theta,
+                              walk_unused)
 
 
 def planted(n=60, seed=0, noise=0.1):
@@ -81,3 +83,127 @@ def test_selection_is_deterministic_given_the_seed():
     X, y = planted(seed=4, noise=0.2)
     est = BooleanRuleClassifier(max_rules=2)
     assert select_theta(est, X, y, seed=7) == select_theta(est, X, y, seed=7)
+
+
+# ------------------------------------------------------------------- (form, R, θ) together
+
+def binary_cnf(n=300, seed=0):
+    """y = (a | b | c) & (d | e | f) & (g | h) over 10 fair coins: 3 CNF clauses, 18 DNF terms."""
+    rng = np.random.default_rng(seed)
+    B = pd.DataFrame((rng.random((n, 10)) < 0.5).astype(int), columns=list("abcdefghij"))
+    return B, ((B.a | B.b | B.c) & (B.d | B.e | B.f) & (B.g | B.h)).to_numpy()
+
+
+def binary_dnf(n=300, seed=1):
+    """y = OR of 8 disjoint two-literal terms over 20 coins with P(1) = 0.25."""
+    rng = np.random.default_rng(seed)
+    B = pd.DataFrame((rng.random((n, 20)) < 0.25).astype(int),
+                     columns=[f"x{j}" for j in range(20)])
+    y = np.zeros(n, dtype=int)
+    for t in range(8):
+        y |= B[f"x{2 * t}"].to_numpy() & B[f"x{2 * t + 1}"].to_numpy()
+    return B, y
+
+
+def row(selection, form, rules, theta):
+    return next(r for r in selection.rows
+                if (r.form, r.max_rules, r.theta) == (form, rules, theta))
+
+
+def test_the_grid_finds_a_planted_cnf():
+    X, y = binary_cnf()
+    sel = select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(0.01, 0.5, 5))
+    assert (sel.best.form, sel.best.max_rules) == ("cnf", 3)  # R = 5, 10: same rule, tie
+    assert sel.best.mean_error == 0 and sel.best.theta == 0.5  # θ = 0.01: same rule, tie
+    assert min(r.mean_error for r in sel.rows if r.form == "dnf") > 0.05
+
+
+def test_the_grid_finds_that_8_terms_need_r_10():
+    X, y = binary_dnf()
+    sel = select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(0.01,),
+                         rules=(5, 10))
+    assert (sel.best.form, sel.best.max_rules) == ("dnf", 10)
+    assert row(sel, "dnf", 10, 0.01).mean_error < row(sel, "dnf", 5, 0.01).mean_error - 0.05
+
+
+def test_the_table_has_one_row_per_setting_in_grid_order():
+    X, y = planted()
+    est = BooleanRuleClassifier(max_rules=3)
+    sel = select_setting(est, X, y, thetas=(0.01, 1.0), rules=(2, 1), cv=3, seed=2,
+                         skip_unused=False)
+    assert isinstance(sel, Selection) and sel.n_folds == 3 and sel.seed == 2
+    assert [(r.form, r.max_rules, r.theta) for r in sel.rows] == [
+        (f, n, t) for f in ("dnf", "cnf") for n in (1, 2) for t in (0.01, 1.0)]
+    # each (form, R) is the θ path of a plain CV loop on the same folds
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=2).split(np.zeros((len(y), 1)), y))
+    for form, rules in [("dnf", 2), ("cnf", 1)]:
+        errors, sizes = [], []
+        for tr, va in folds:
+            models = BooleanRuleClassifier(form=form, max_rules=rules).fit_path(
+                X.iloc[tr], y[tr], [0.01, 1.0])
+            errors.append([np.mean(m.predict(X.iloc[va]) != y[va]) for m in models])
+            sizes.append([m.rule_.n_literals for m in models])
+        for j, theta in enumerate((0.01, 1.0)):
+            r = row(sel, form, rules, theta)
+            assert r.fold_errors == pytest.approx([e[j] for e in errors])
+            assert r.mean_error == pytest.approx(np.mean([e[j] for e in errors]))
+            assert r.sem == pytest.approx(np.std([e[j] for e in errors], ddof=1) / np.sqrt(3))
+            assert r.mean_literals == pytest.approx(np.mean([s[j] for s in sizes]))
+    assert sel.best.mean_error == min(r.mean_error for r in sel.rows)
+    short, full = sel.table().splitlines(), sel.table(full=True).splitlines()
+    assert len(short) == 1 + 4 and len(full) == 1 + 8
+    assert sum(line.startswith("*") for line in short) == 1
+    assert sum(line.startswith("*") for line in full) == 1
+    assert sel.describe().startswith("by 3-fold stratified CV over 2 forms x 2 R x 2 theta;")
+
+
+def test_ties_go_to_fewer_literals_then_larger_theta_smaller_r_and_dnf():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame((rng.random((40, 2)) < 0.5).astype(int), columns=["a", "b"])
+    y = X.a.to_numpy()  # one literal is the concept, in both forms and every R
+    sel = select_setting(BooleanRuleClassifier(), X, y, thetas=(1e-3, 0.1), rules=(1, 3))
+    assert all(r.mean_error == 0 for r in sel.rows)
+    assert (sel.best.form, sel.best.max_rules, sel.best.theta) == ("dnf", 1, 0.1)
+    # the order itself, on made-up rows with equal errors
+    rows = [CVRow("cnf", 1, 1.0, 0.1, 0, 2.0, ()), CVRow("dnf", 3, 1.0, 0.1, 0, 2.0, ()),
+            CVRow("dnf", 1, 0.5, 0.1, 0, 2.0, ()), CVRow("cnf", 10, 0.1, 0.1, 0, 1.0, ()),
+            CVRow("dnf", 1, 1.0, 0.1, 0, 2.0, ()), CVRow("dnf", 1, 9.0, 0.2, 0, 0.0, ())]
+    order = []
+    while len(order) < 5:
+        order.append(_choose_row(rows, [i for i in range(5) if i not in order]))
+    # fewer literals (3), then the larger θ (4, 0, 1 before 2), the smaller R (4, 0 before 1),
+    # DNF (4 before 0)
+    assert order == [3, 4, 0, 1, 2]
+    assert _choose_row(rows, range(6)) == 3  # a lower error beats a simpler rule
+
+
+def test_fixed_axes_and_the_refit():
+    X, y = planted()
+    est = BooleanRuleClassifier(method="sc")
+    model, sel = fit_select(est, X, y, forms=("cnf",), rules=(2,), thetas=(0.5, 2.0))
+    assert {(r.form, r.max_rules) for r in sel.rows} == {("cnf", 2)} and len(sel.rows) == 2
+    assert (model.form, model.max_rules, model.theta) == ("cnf", 2, sel.best.theta)
+    assert model.method == "sc" and est.form == "dnf"  # the template is left alone
+    ref = BooleanRuleClassifier(method="sc", form="cnf", max_rules=2, theta=sel.best.theta)
+    assert model.rule_ == ref.fit(X, y).rule_
+    with pytest.raises(ParameterError, match="R grid is empty"):
+        select_setting(est, X, y, rules=())
+    with pytest.raises(ParameterError, match="form"):
+        select_setting(est, X, y, forms=("DNF",))
+    with pytest.raises(ParameterError, match="finite"):
+        select_setting(est, X, y, thetas=(float("inf"),))
+
+
+def test_r_grows_only_while_the_clauses_are_used():
+    X, y = binary_cnf()  # 3 CNF clauses; a DNF needs 18 terms
+    est = BooleanRuleClassifier(pos_label=1)
+    full = select_setting(est, X, y, thetas=(0.01, 0.5, 5), skip_unused=False)
+    assert len(full.rows) == 2 * 4 * 3 and full.skipped == ()
+    walked = select_setting(est, X, y, thetas=(0.01, 0.5, 5))
+    assert walked == walk_unused(full)  # the same fits: a subset of the full table
+    # CNF R = 3 uses 3 clauses, R = 5 leaves 2 unused: R = 10 is not tried
+    assert ("cnf", 10) in walked.skipped and ("cnf", 5) not in walked.skipped
+    assert row(full, "cnf", 5, 0.5).max_clauses == 3
+    assert {(r.form, r.max_rules) for r in walked.rows}.isdisjoint(walked.skipped)
+    assert walked.best == full.best
+    assert "not tried: CNF R = 10" in walked.table()

@@ -82,36 +82,40 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
               help="Block coordinate descent, alternating minimization, set covering, "
                    "or one clause.")
-@click.option("--form", type=click.Choice(FORMS), default="dnf", show_default=True,
-              help="OR of ANDs (dnf) or AND of ORs (cnf).")
-@click.option("--rules", "-R", type=click.IntRange(min=1), default=5, show_default=True,
-              help="Clauses at most.")
+@click.option("--form", type=click.Choice(FORMS), default=None,
+              help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
+@click.option("--rules", "-R", type=click.IntRange(min=1), default=None,
+              help="Clauses at most (default: chosen by CV among 1, 3, 5, 10).")
 @click.option("--theta", type=click.FloatRange(min=0), default=None,
-              help="Sparsity weight: error + theta x literals (default: chosen by stratified "
-                   "CV over 8 values in [1e-4, 50]).")
+              help="Sparsity weight: error + theta x literals (default: chosen by CV among 8 "
+                   "values in [1e-4, 50]).")
 @click.option("--max-iter", type=click.IntRange(min=0), default=100, show_default=True,
               help="BCD / AM iterations at most.")
 @click.option("--thresholds", type=click.IntRange(min=1), default=10, show_default=True,
               help="Quantile thresholds per numeric column.")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
-              help="Folds for choosing theta (fewer if the minority class is smaller).")
+              help="Folds for choosing the setting (fewer if the minority class is smaller).")
+@click.option("--path", "show_path", is_flag=True,
+              help="Print the CV error of every theta tried, not only the best per form and R.")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
 @_SEP
 def fit(data, target, positive, missing, drop, method, form, rules, theta, max_iter, thresholds,
-        cv, seed, save, sep):
+        cv, seed, show_path, save, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
-    Prints the rule in your own column names and values, its size and its training
-    accuracy. The target must have exactly two classes; the positive class is always printed.
+    The form, the number of clauses and theta not given are chosen together by stratified
+    CV (the CV table is printed). Prints the rule in your own column names and values, its
+    size and its training accuracy. The target must have exactly two classes; the positive
+    class is always printed.
     """
     from rulelearn.data import read_csv_dataset
     from rulelearn.data.parse import DEFAULT_MISSING
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import accuracy, model_json
-    from rulelearn.tuning import fit_select_theta
+    from rulelearn.tuning import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, fit_select
 
     if save is not None:
         _refuse_overwrite("--save", save, [("input data file", data)])
@@ -123,28 +127,36 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     for column in _identifier_like(dataset.X):
         click.echo(f"note: column {column!r} has a different value in every row (an "
                    f"identifier?); leave it out with --drop {column}", err=True)
-    estimator = BooleanRuleClassifier(method=method, form=form, max_rules=rules,
-                                      max_iter=max_iter, n_thresholds=thresholds,
+    estimator = BooleanRuleClassifier(method=method, max_iter=max_iter, n_thresholds=thresholds,
                                       pos_label=dataset.positive)
-    if theta is None:
-        model, selection = fit_select_theta(estimator, dataset.X, dataset.y, cv=cv, seed=seed)
-        how = selection.describe()
+    if None in (form, rules, theta):  # each option given fixes its axis of the grid
+        model, selection = fit_select(
+            estimator, dataset.X, dataset.y, cv=cv, seed=seed,
+            forms=DEFAULT_FORMS if form is None else (form,),
+            rules=DEFAULT_RULES if rules is None else (rules,),
+            thetas=DEFAULT_THETAS if theta is None else (theta,))
     else:
-        model, selection = estimator.set_params(theta=theta).fit(dataset.X, dataset.y), None
-        how = "given"
+        model = estimator.set_params(form=form, max_rules=rules, theta=theta)
+        model, selection = model.fit(dataset.X, dataset.y), None
 
     rule = model.rule_
     click.echo(_data_line(data, dataset, target, given=positive is not None))
-    click.echo(f"theta = {model.theta:.3g} ({how})")
-    click.echo(f"rule ({form.upper()}, {method}, R = {rules}): "
+    if selection is not None:
+        which = "every theta" if show_path else "the best theta per form and R; --path: all"
+        click.echo(f"cross-validation ({which}; * = chosen):")
+        click.echo(selection.table(full=show_path))
+        click.echo(f"chosen: {model.form.upper()}, R = {model.max_rules}, theta = "
+                   f"{model.theta:.3g} {selection.describe()}")
+    else:
+        click.echo(f"theta = {model.theta:.3g} (given)")
+    click.echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
     click.echo(rule.describe(dataset.positive, target))
     click.echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
     if save is not None:
         extra = {"data": str(data), "missing_values": missing}
         if selection is not None:
-            extra["theta_selection"] = {"thetas": selection.thetas, "n_folds": selection.n_folds,
-                                        "mean_errors": selection.mean_errors, "seed": seed}
+            extra["cv_selection"] = selection.to_dict()
         _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
         click.echo(f"saved: {save}")
 

@@ -1,0 +1,134 @@
+"""Do ``rulelearn fit``'s defaults hold beyond the paper? Held-out accuracy against CART.
+
+For each dataset: a stratified 70/30 train/test split (seed 0). On the training part,
+:func:`rulelearn.tuning.select_setting` runs the whole grid (2 forms x R in 1, 3, 5, 10 x 8 θ,
+5-fold stratified CV, BCD); :func:`~rulelearn.tuning.walk_unused` replays from it what ``fit``
+tries by default (R grows while it is used up), so the chosen setting's CV error can be set
+against the best grid point's in hindsight. The chosen setting is refitted on the training part
+and scored on the test part, next to a depth-tuned CART (``GridSearchCV`` over max_depth 1..12,
+5-fold) and the majority-class rate. The one-SEM rule's choice (the simplest row within one
+SEM of the best) is scored too, for comparison.
+
+Run: ``RULELEARN_MIRROR=../shared/uci python benchmarks/fit_defaults.py [NAME ...]``
+(without the mirror the paper's datasets are skipped). Writes a markdown table to stdout and,
+with ``--out FILE``, to FILE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
+from sklearn.tree import DecisionTreeClassifier
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import datasets as D  # noqa: E402
+
+from rulelearn.estimator import BooleanRuleClassifier  # noqa: E402
+from rulelearn.tuning import _choose_row, select_setting, walk_unused  # noqa: E402
+
+UCI = ["wdbc", "pima", "ionosphere", "sonar", "liver", "transfusion", "parkinsons", "ilpd"]
+LOCAL = {
+    "breast_cancer (sklearn)": D.sklearn_breast_cancer,
+    "wine class 0 (sklearn)": D.sklearn_wine_class0,
+    "digits 0 vs rest (sklearn)": D.sklearn_digits_0_vs_rest,
+    "planted DNF 8x2, 5 % noise": D.planted_dnf,
+    "planted CNF 3x3 (67 % pos.), 5 % noise": D.planted_cnf,
+    "planted CNF 3x3 (19 % pos.), 5 % noise": lambda: D.planted_cnf(cut=0.75),
+    "one-hot OR of 8 3-terms, no noise": lambda: D.onehot_terms(noise=0.0),
+    "one-hot OR of 8 3-terms, 5 % noise": D.onehot_terms,
+    "XOR of 3 thresholds, 5 % noise": D.xor_like,
+}
+
+
+def cart(X_train, y_train, X_test, y_test):
+    """Depth-tuned CART on one-hot encoded features (NaN handled by the tree itself)."""
+    both = pd.get_dummies(pd.concat([X_train, X_test]), dtype=float)
+    A, B = both.iloc[:len(X_train)], both.iloc[len(X_train):]
+    search = GridSearchCV(DecisionTreeClassifier(random_state=0),
+                          {"max_depth": list(range(1, 13))},
+                          cv=StratifiedKFold(5, shuffle=True, random_state=0))
+    search.fit(A, y_train)
+    return float(search.score(B, y_test)), search.best_params_["max_depth"]
+
+
+def one_sem(selection):
+    """Index of the simplest row within one SEM of the lowest mean CV error."""
+    best = min(range(len(selection.rows)), key=lambda i: selection.rows[i].mean_error)
+    limit = selection.rows[best].mean_error + selection.rows[best].sem
+    within = [i for i, r in enumerate(selection.rows) if r.mean_error <= limit + 1e-12]
+    # the simplest among them: the tie rule's order, applied as if they were all tied
+    flat = [dataclasses.replace(selection.rows[i], mean_error=0.0) for i in within]
+    return within[_choose_row(flat, range(len(flat)))]
+
+
+def evaluate(name, X, y):
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.3, stratify=y, random_state=0)
+    estimator = BooleanRuleClassifier(pos_label=1)
+    start = time.perf_counter()
+    full = select_setting(estimator, X_train, y_train, skip_unused=False)
+    grid_seconds = time.perf_counter() - start
+    walked = walk_unused(full)
+    chosen = walked.best
+    model = BooleanRuleClassifier(pos_label=1, **chosen.setting).fit(X_train, y_train)
+    sem_row = full.rows[one_sem(full)]
+    sem_model = BooleanRuleClassifier(pos_label=1, **sem_row.setting).fit(X_train, y_train)
+    cart_acc, depth = cart(X_train, y_train, X_test, y_test)
+    majority = max(np.mean(y_test), 1 - np.mean(y_test))
+    hindsight = min(r.mean_error for r in full.rows)
+    return {
+        "dataset": name, "rows": len(y), "cols": X.shape[1],
+        "majority": 100 * majority, "cart": 100 * cart_acc, "depth": depth,
+        "fit": 100 * model.score(X_test, y_test),
+        "setting": f"{chosen.form.upper()} R={chosen.max_rules} θ={chosen.theta:.3g}",
+        "literals": model.rule_.n_literals,
+        "cv_chosen": 100 * chosen.mean_error, "cv_best": 100 * hindsight,
+        "tried": f"{len({(r.form, r.max_rules) for r in walked.rows})}/8",
+        "one_sem": 100 * sem_model.score(X_test, y_test),
+        "grid_s": grid_seconds,
+    }
+
+
+HEADER = ("| dataset | rows x cols | majority % | CART % (depth) | fit % | fit - CART | "
+          "chosen (literals) | CV err chosen / best % | (form, R) tried | 1-SEM fit % | "
+          "full grid s |\n|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def line(r):
+    return (f"| {r['dataset']} | {r['rows']} x {r['cols']} | {r['majority']:.1f} | "
+            f"{r['cart']:.1f} ({r['depth']}) | {r['fit']:.1f} | {r['fit'] - r['cart']:+.1f} | "
+            f"{r['setting']} ({r['literals']}) | {r['cv_chosen']:.1f} / {r['cv_best']:.1f} | "
+            f"{r['tried']} | {r['one_sem']:.1f} | {r['grid_s']:.0f} |")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="datasets to run (default: all)")
+    parser.add_argument("--out", help="also write the markdown table here")
+    args = parser.parse_args(argv)
+    warnings.filterwarnings("ignore", message="dropped .* constant or empty column")
+    jobs = [(n, lambda n=n: D.uci(n)) for n in UCI] if os.environ.get("RULELEARN_MIRROR") else []
+    jobs += list(LOCAL.items())
+    if args.names:
+        jobs = [(n, f) for n, f in jobs if any(a in n for a in args.names)]
+    print(HEADER, flush=True)
+    lines = [HEADER]
+    for name, load in jobs:
+        X, y = load()
+        lines.append(line(evaluate(name, X, y)))
+        print(lines[-1], flush=True)
+    if args.out:
+        Path(args.out).write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
