@@ -57,7 +57,7 @@ def select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: int 
     """
     thetas = [float(t) for t in np.atleast_1d(thetas)]
     if not thetas:
-        raise ValueError("thetas is empty")
+        raise ParameterError("thetas is empty")
     y = np.asarray(y)
     k = n_folds(y, cv)
     errors = np.zeros((k, len(thetas)))
