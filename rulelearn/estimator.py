@@ -23,6 +23,7 @@ from rulelearn.errors import DataError, ParameterError
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
+from rulelearn.learners.sc import STARTS
 from rulelearn.rules import Clause, Literal, Rule
 
 METHODS = tuple(LEARNERS)
@@ -72,6 +73,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         LP relaxation with best-threshold rounding, or exact MIP per clause.
     time_limit : float, default=60.0
         Seconds per clause MIP (``clause_solver="mip"`` only).
+    start : {"sc", "tree", "best"}, default="sc"
+        Where BCD and AM start: the set-covering rule (the paper's), a rule read off a CART
+        tree's negative leaves, or both (the lower objective is kept). Other methods ignore it.
 
     Attributes
     ----------
@@ -85,7 +89,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
-                 clause_solver="lp", time_limit=60.0):
+                 clause_solver="lp", time_limit=60.0, start="sc"):
         self.method = method
         self.form = form
         self.max_rules = max_rules
@@ -97,6 +101,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.disable_cost = disable_cost
         self.clause_solver = clause_solver
         self.time_limit = time_limit
+        self.start = start
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -141,7 +146,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         fitted = [None] * len(thetas)
         for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
             begin, lps, iterations = time.perf_counter(), solver.n_solves, solver.total_iterations
-            result = learn(solver, thetas[index], max_rules=self.max_rules, max_iter=self.max_iter)
+            result = learn(solver, thetas[index], max_rules=self.max_rules, max_iter=self.max_iter,
+                           start=self.start)
             model = clone(self).set_params(theta=thetas[index])
             model.classes_ = classes
             model.pos_label_ = pos_label
@@ -168,6 +174,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         _check_choice("method", self.method, METHODS)
         _check_choice("form", self.form, FORMS)
         _check_choice("clause_solver", self.clause_solver, CLAUSE_SOLVERS)
+        _check_choice("start", self.start, STARTS)
         if not (self.binarize is True or self.binarize is False or self.binarize == "auto"):
             _check_choice("binarize", self.binarize, ("auto", True, False))
         _check_number("max_rules", self.max_rules, 1, integer=True)

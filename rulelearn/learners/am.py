@@ -32,7 +32,7 @@ def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.
 
 
 def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-       **_) -> LearnResult:
+        start: str = "sc", **_) -> LearnResult:
     """AM from the set-covering rule.
 
     Alternates the v-step (:func:`assign_negatives`) with R independent clause
@@ -54,4 +54,4 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
                 trial[r] = fit.clause
         return cnf_objective(problem, trial, theta, solver.disable_cost), trial
 
-    return descend(solver, theta, max_rules, max_iter, step)
+    return descend(solver, theta, max_rules, max_iter, step, start)

@@ -11,7 +11,7 @@ from rulelearn.learners.sc import descend
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        **_) -> LearnResult:
+        start: str = "sc", **_) -> LearnResult:
     """Greedy BCD from the set-covering rule.
 
     Each iteration re-learns every clause in turn with the others fixed (the
@@ -43,4 +43,4 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
                 best = (value, trial)
         return best
 
-    return descend(solver, theta, max_rules, max_iter, step)
+    return descend(solver, theta, max_rules, max_iter, step, start)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rulelearn.errors import ParameterError
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import clause_counts, cnf_objective, disabled_clause
 from rulelearn.learners.result import LearnResult
@@ -50,15 +51,33 @@ def ocrl(solver: ClauseSolver, theta: float, **_) -> LearnResult:
     return LearnResult(W, objective, n_iter=1, history=[objective])
 
 
-def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
-            step) -> LearnResult:
-    """From the set-covering rule, apply ``step(W) -> (objective, W) or None`` while it helps.
+STARTS = ("sc", "tree", "best")
 
-    Stops when a step does not lower the objective (or proposes nothing), or
-    after ``max_iter`` steps; the objective never increases.
+
+def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
+            step, start: str = "sc") -> LearnResult:
+    """From a start rule, apply ``step(W) -> (objective, W) or None`` while it helps.
+
+    ``start``: "sc", the set-covering rule (the paper's start); "tree", a rule read off a
+    CART tree (:func:`~rulelearn.learners.starts.tree_start`); "best", descend from both
+    and keep the lower objective (the SC descent on ties). Stops when a step does not
+    lower the objective (or proposes nothing), or after ``max_iter`` steps; the objective
+    never increases.
     """
-    start = set_cover(solver, theta, max_rules)
-    W, objective, history, n_iter = start.W.copy(), start.objective, [start.objective], 0
+    if start == "best":
+        results = [descend(solver, theta, max_rules, max_iter, step, s) for s in ("sc", "tree")]
+        best = min(results, key=lambda result: result.objective)
+        return best if best.objective < results[0].objective - 1e-9 else results[0]
+    if start == "sc":
+        W = set_cover(solver, theta, max_rules).W
+    elif start == "tree":
+        from rulelearn.learners.starts import tree_start
+
+        W = tree_start(solver.problem, max_rules, theta, solver.disable_cost)
+    else:
+        raise ParameterError(f"start must be one of {STARTS}, got {start!r}")
+    objective = cnf_objective(solver.problem, W, theta, solver.disable_cost)
+    W, history, n_iter = W.copy(), [objective], 0
     while n_iter < max_iter:
         proposal = step(W)
         n_iter += 1
