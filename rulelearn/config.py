@@ -31,6 +31,8 @@ METHODS = RULE_METHODS + BASELINE_METHODS
 #: Parameters each method accepts in the config (``R`` is ``max_rules``).
 METHOD_PARAMS = {
     **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta") for m in RULE_METHODS},
+    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta", "start")
+       for m in ("bcd", "am")},  # start: where the descent starts (default sc, the paper's)
     "ocrl": ("form", "max_iter", "n_thresholds", "clause_solver", "theta"),  # R is 1
     "cart": ("max_depth", "min_samples_leaf", "criterion"),
     "ripper": ("k", "prune_size", "max_rules", "max_rule_conds", "n_discretize_bins"),
@@ -51,6 +53,7 @@ BINARIZATION_KEYS = ("n_thresholds",)
 EXECUTORS = ("local", "dask")
 #: Parameters that take one of a few values.
 PARAM_CHOICES = {"form": ("dnf", "cnf"), "clause_solver": ("lp", "mip"),
+                 "start": ("sc", "tree", "best"),
                  "criterion": ("gini", "entropy", "log_loss")}
 
 #: The paper's section 4 protocol; a config that departs from it says so in every table.

@@ -209,8 +209,9 @@ def make_estimator(method: MethodConfig, *, pos_label, random_state):
         kwargs = dict(method=method.name, form=p["form"], max_rules=p["R"],
                       max_iter=p["max_iter"], n_thresholds=p["n_thresholds"],
                       theta=max(method.grid) if method.grid else 1.0, pos_label=pos_label)
-        if "clause_solver" in p:
-            kwargs["clause_solver"] = p["clause_solver"]
+        for optional in ("clause_solver", "start"):  # in the run's key only when given
+            if optional in p:
+                kwargs[optional] = p[optional]
         est = BooleanRuleClassifier(**kwargs)
         if "random_state" in est.get_params():  # the LP learners are deterministic today
             est.set_params(random_state=random_state)

@@ -144,3 +144,16 @@ def test_a_config_that_is_not_utf8_text(tmp_path):
     path.write_bytes("datasets: [wdbc]\n".encode("utf-16"))
     with pytest.raises(ConfigError, match="not UTF-8 text"):
         load_config(path)
+
+
+def test_a_start_given_for_bcd_reaches_the_estimator_and_the_label():
+    from rulelearn.experiment import make_estimator
+
+    config = parse_config("name: s\ndatasets: [wdbc_bundled]\nmethods:\n"
+                          "  - bcd: {start: best}\n  - am\n")
+    bcd, am = config.methods
+    assert "start=best" in bcd.label and "start" not in am.label
+    assert make_estimator(bcd, pos_label=1, random_state=0).start == "best"
+    assert make_estimator(am, pos_label=1, random_state=0).start == "sc"
+    with pytest.raises(ConfigError, match="start"):
+        parse_config("name: s\ndatasets: [wdbc_bundled]\nmethods:\n  - sc: {start: best}\n")
