@@ -30,7 +30,7 @@ import pandas as pd
 from rulelearn import MODEL_FORMAT_VERSION, __version__
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.rules import Rule, values_equal
-from rulelearn.store import atomic_write_text
+from rulelearn.bench.store import atomic_write_text
 
 #: The ``format`` entry of every model file.
 FORMAT_NAME = "rulelearn-model"

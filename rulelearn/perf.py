@@ -36,7 +36,7 @@ from rulelearn.binarize import QuantileBinarizer
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.clause import ClauseLP, ClauseSolver
 from rulelearn.learners.problem import CNFProblem
-from rulelearn.store import atomic_write_text
+from rulelearn.bench.store import atomic_write_text
 
 COMPARE = [("sonar", None), ("wdbc", None), ("ionosphere", None), ("pima", None),
            ("parkinsons", None), ("magic", 2000), ("musk", 1300)]  # musk[1300]: sifted

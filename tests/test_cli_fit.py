@@ -13,7 +13,7 @@ from rulelearn import MODEL_FORMAT_VERSION
 from rulelearn.cli import main
 from rulelearn.data import read_csv_dataset
 from rulelearn.estimator import FORMS, METHODS, BooleanRuleClassifier
-from rulelearn.tuning import DEFAULT_THETAS
+from rulelearn.model_selection import DEFAULT_THETAS
 
 FAST = ["--theta", "0.5", "--rules", "3", "--form", "dnf"]  # all given: no CV
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelearn.config import load_config, parse_config
+from rulelearn.bench.config import load_config, parse_config
 from rulelearn.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]

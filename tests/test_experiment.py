@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelearn import experiment
-from rulelearn.config import parse_config
+from rulelearn.bench import experiment
+from rulelearn.bench.config import parse_config
 from rulelearn.errors import ConfigError
-from rulelearn.store import read_records
+from rulelearn.bench.store import read_records
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,14 +133,14 @@ def test_a_missing_optional_package_stops_the_run_before_any_unit(tmp_path, monk
 
 def test_a_non_finite_metric_is_a_failed_unit(tmp_path, monkeypatch):
     cfg = make_config(tmp_path)
-    real = experiment.selection.evaluate_fold
+    real = experiment.protocol.evaluate_fold
 
     def nan_error(*args, **kwargs):
         res = real(*args, **kwargs)
         res.test_error = float("nan")
         return res
 
-    monkeypatch.setattr(experiment.selection, "evaluate_fold", nan_error)
+    monkeypatch.setattr(experiment.protocol, "evaluate_fold", nan_error)
     s = experiment.run(cfg, progress=False)
     assert (s.ok, s.failed) == (0, 3)
     assert "3 units failed" in str(s) and str(s).count("non-finite value in field 'test_error'") == 1
@@ -194,8 +194,8 @@ def test_rule_learner_end_to_end(tmp_path):
 
 SLOW_RUN = """
 import sys, time
-from rulelearn import experiment
-from rulelearn.config import load_config
+from rulelearn.bench import experiment
+from rulelearn.bench.config import load_config
 real = experiment.run_unit
 def slow(unit, data):
     record = real(unit, data)
@@ -240,7 +240,7 @@ def test_kill_half_way_then_resume(tmp_path, monkeypatch):
         json.loads(line)  # the torn line is gone
     experiment.run(cfg, output=tmp_path / "whole", progress=False)
     assert comparable(killed) == comparable(tmp_path / "whole")
-    from rulelearn import report
+    from rulelearn.bench import report
     report.write_tables(killed)
     report.write_tables(tmp_path / "whole")
     for name in ("table1.csv", "table2.csv", "ranks.csv"):
@@ -265,8 +265,8 @@ def test_unit_keys_change_with_the_registry_positive_class(tmp_path, monkeypatch
 
 SLEEPY_RUN = """
 import sys, time
-from rulelearn import experiment
-from rulelearn.config import load_config
+from rulelearn.bench import experiment
+from rulelearn.bench.config import load_config
 experiment.HEARTBEAT_SECONDS = 0.2
 real = experiment.run_unit
 def slow(unit, data):
@@ -347,7 +347,7 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     from click.testing import CliRunner
 
     from rulelearn.cli import main
-    from rulelearn.store import ResultsError
+    from rulelearn.bench.store import ResultsError
 
     cfg = make_config(tmp_path)
     out = tmp_path / "out"
@@ -390,7 +390,7 @@ def test_wall_time_of_all_runs_includes_killed_runs(tmp_path):
     # the killed run counts up to its last heartbeat (0.2 s apart) and the import time is not in it
     assert meta["wall_seconds_all_runs"] >= meta["wall_seconds"] + killed_for - 0.5
     assert meta["wall_seconds_all_runs"] >= 1.5 + meta["wall_seconds"]
-    from rulelearn import report
+    from rulelearn.bench import report
     report.write_tables(out)
     wall = [ln for ln in (out / "table1.md").read_text().splitlines() if "wall time" in ln][0]
     assert f"{meta['wall_seconds_all_runs']:.1f} s (all runs)" in wall

@@ -238,7 +238,7 @@ DOOMED = [
 
 @pytest.mark.parametrize("case, change, message", DOOMED, ids=[c[0] for c in DOOMED])
 def test_doomed_before_any_unit(ws, monkeypatch, case, change, message):
-    from rulelearn import experiment
+    from rulelearn.bench import experiment
 
     kwargs = {"monkeypatch": monkeypatch} if case == "ripper-not-installed" else {}
     cfg = ws / "c.yaml"
@@ -328,7 +328,7 @@ def test_output_in_a_read_only_folder(ws, monkeypatch):
 
 
 def test_output_folder_locked_by_another_run(ws):
-    from rulelearn.store import FolderLock
+    from rulelearn.bench.store import FolderLock
 
     (ws / "c.yaml").write_text(base_config(ws))
     (ws / "out").mkdir()

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from rulelearn import report
-from rulelearn.store import RecordStore, ResultsError
+from rulelearn.bench import report
+from rulelearn.bench.store import RecordStore, ResultsError
 
 
 def recs(dataset, label, errors, features=None, status="ok", n_outer=None):
@@ -105,8 +105,8 @@ def test_versus_paper_difference_and_two_sem():
 
 def planned(config_text, records):
     """``records`` given the run keys that ``config_text`` plans for their (dataset, label, fold)."""
-    from rulelearn.config import parse_config
-    from rulelearn.experiment import plan
+    from rulelearn.bench.config import parse_config
+    from rulelearn.bench.experiment import plan
 
     config = parse_config(config_text)
     keys = {(u.dataset, u.method.label, u.fold): u.key for u in plan(config)}

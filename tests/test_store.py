@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from rulelearn import store
+from rulelearn.bench import store
 
 
 def rec(key, status="ok", **kw):
@@ -124,7 +124,7 @@ def test_a_second_process_is_refused_while_the_lock_is_held(tmp_path):
 
 HOLD_LOCK = """
 import sys, time
-from rulelearn.store import FolderLock
+from rulelearn.bench.store import FolderLock
 lock = FolderLock(sys.argv[1]).acquire()
 print("locked", flush=True)
 time.sleep(60)

@@ -26,8 +26,8 @@ def bench(config, jobs, executor, scheduler, output, force, mirror, only_dataset
     Exits with status 1 when a unit failed (each distinct reason is printed once, with its
     count); failed units are retried by the next run.
     """
-    from rulelearn import experiment
-    from rulelearn.config import load_config
+    from rulelearn.bench import experiment
+    from rulelearn.bench.config import load_config
 
     try:
         summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
@@ -47,7 +47,7 @@ def bench(config, jobs, executor, scheduler, output, force, mirror, only_dataset
 
 
 def _write_tables(folder, output):
-    from rulelearn import report
+    from rulelearn.bench import report
 
     notes = []
     paths = report.write_tables(folder, output=output, notes=notes)

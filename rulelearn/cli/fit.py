@@ -1,7 +1,7 @@
 """``rulelearn fit DATA.csv`` learns a rule; ``rulelearn predict MODEL DATA.csv`` applies it.
 
 The library does the work (:func:`rulelearn.data.read_csv_dataset`,
-:class:`~rulelearn.estimator.BooleanRuleClassifier`, :mod:`rulelearn.tuning`,
+:class:`~rulelearn.estimator.BooleanRuleClassifier`, :mod:`rulelearn.model_selection`,
 :mod:`rulelearn.model_io`); these commands parse options and render. Heavy imports stay inside
 the command bodies so that ``rulelearn --help`` is quick.
 """
@@ -115,7 +115,7 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     from rulelearn.data.parse import DEFAULT_MISSING
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import accuracy, model_json
-    from rulelearn.tuning import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, fit_select
+    from rulelearn.model_selection import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, fit_select
 
     if save is not None:
         _refuse_overwrite("--save", save, [("input data file", data)])

@@ -25,10 +25,11 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from rulelearn.store import (RECORDS, ResultsError, atomic_write_text, latest, os_error,
+from rulelearn.bench.store import (RECORDS, ResultsError, atomic_write_text, latest, os_error,
                              scan_records, total_wall_seconds)
 
-PAPER_RESULTS = Path(__file__).with_name("paper_results.csv")
+#: Package data of ``rulelearn`` (the reports cite it by that path, so it stays there).
+PAPER_RESULTS = Path(__file__).parent.parent / "paper_results.csv"
 #: Datasets that are the paper's under another registry name.
 PAPER_ALIASES = {"wdbc_bundled": "wdbc"}
 DECIMALS = 1
@@ -314,7 +315,7 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
     ``info["notes"]`` says what was left out (records of another configuration, an unreadable
     ``meta.json``).
     """
-    from rulelearn.experiment import planned_keys
+    from rulelearn.bench.experiment import planned_keys
 
     folder = Path(folder)
     records, config, meta, notes = _load(folder)

@@ -24,7 +24,7 @@ from rulelearn.errors import ConfigError, DataError
 
 #: Rule learners of the paper (all go through ``BooleanRuleClassifier``).
 RULE_METHODS = ("bcd", "am", "ocrl", "sc")
-#: Baselines run through the adapters of :mod:`rulelearn.baselines`.
+#: Baselines run through the adapters of :mod:`rulelearn.bench.baselines`.
 BASELINE_METHODS = ("cart", "ripper")
 METHODS = RULE_METHODS + BASELINE_METHODS
 
