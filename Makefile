@@ -44,4 +44,4 @@ table2:
 
 # Speed benchmark (not a test): fast path vs the straightforward loop, MAGIC scaling, peak memory.
 perf:
-	RULELEARN_MIRROR=$(MIRROR) $(PY) -m rulelearn.perf
+	RULELEARN_MIRROR=$(MIRROR) $(PY) benchmarks/perf.py

@@ -1,4 +1,5 @@
-"""Speed benchmark (``make perf``): the fast path against the straightforward loop.
+"""Speed benchmark (``make perf``, ``python benchmarks/perf.py``): the fast path against the
+straightforward loop.
 
 The *reference loop* is the obvious implementation: every clause LP is built
 from scratch in a new HiGHS model with HiGHS's defaults (presolve on), on the
