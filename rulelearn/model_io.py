@@ -28,30 +28,15 @@ import numpy as np
 import pandas as pd
 
 from rulelearn import MODEL_FORMAT_VERSION, __version__
+from rulelearn._io import atomic_write_text, to_native
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.rules import Rule, values_equal
-from rulelearn.bench.store import atomic_write_text
 
 #: The ``format`` entry of every model file.
 FORMAT_NAME = "rulelearn-model"
 
 
 # ------------------------------------------------------------------------------------------ saving
-
-def _native(value):
-    """``value`` as a JSON-native Python value (numpy scalars and arrays unwrapped)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return [_native(v) for v in value.tolist()]
-    if isinstance(value, dict):
-        return {str(k): _native(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_native(v) for v in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    return str(value)
-
 
 def _same_label(a, b) -> bool:
     return a == b or str(a) == str(b)
@@ -74,8 +59,8 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     for where, why in _non_finite(rule, getattr(estimator, "theta", None)):
         raise ParameterError(f"cannot save the model: {where} {why}; a model file holds "
                              "finite numbers only")
-    classes = [_native(c) for c in estimator.classes_]
-    negative = next(c for c in classes if not _same_label(c, _native(pos)))
+    classes = [to_native(c) for c in estimator.classes_]
+    negative = next(c for c in classes if not _same_label(c, to_native(pos)))
     training = {"n_samples": None, "accuracy": None}
     if X is not None and y is not None:
         training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
@@ -87,11 +72,11 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
         "rulelearn_version": __version__,
         "rule": rule.to_dict(),
         "target": str(target),
-        "positive": _native(pos),
+        "positive": to_native(pos),
         "negative": negative,
         "classes": classes,
         "features": None if names is None else [str(n) for n in names],
-        "params": _native(estimator.get_params()),
+        "params": to_native(estimator.get_params()),
         "theta": float(estimator.theta),
         "training": training,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -99,7 +84,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     for key, value in (extra or {}).items():
         if key in doc:
             raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
-        doc[key] = _native(value)
+        doc[key] = to_native(value)
     return doc
 
 

@@ -26,11 +26,12 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from rulelearn._io import atomic_write_text
 from rulelearn.bench import baselines, protocol
 from rulelearn.bench.config import RULE_METHODS, DatasetConfig, ExperimentConfig, MethodConfig
+from rulelearn.bench.store import (RecordStore, ResultsError, RunLog, dumps_record, non_finite,
+                                   os_error, run_key)
 from rulelearn.errors import ConfigError
-from rulelearn.bench.store import (RecordStore, ResultsError, RunLog, atomic_write_text, dumps_record,
-                             non_finite, os_error, run_key)
 
 #: Fields that change between two runs of the same unit (timings, dates); not part of a result.
 VOLATILE = ("fit_seconds", "tune_seconds", "total_seconds", "finished_at", "host", "versions")

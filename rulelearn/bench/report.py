@@ -25,8 +25,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from rulelearn.bench.store import (RECORDS, ResultsError, atomic_write_text, latest, os_error,
-                             scan_records, total_wall_seconds)
+from rulelearn._io import atomic_write_text
+from rulelearn.bench.store import (RECORDS, ResultsError, latest, os_error, scan_records,
+                                   total_wall_seconds)
 
 #: Package data of ``rulelearn`` (the reports cite it by that path, so it stays there).
 PAPER_RESULTS = Path(__file__).parent.parent / "paper_results.csv"
