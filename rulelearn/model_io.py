@@ -29,6 +29,8 @@ import pandas as pd
 
 from rulelearn import MODEL_FORMAT_VERSION, __version__
 from rulelearn._io import atomic_write_text, to_native
+from rulelearn._labels import same_label
+from rulelearn._utils import accuracy
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.rules import Rule, values_equal
 
@@ -37,10 +39,6 @@ FORMAT_NAME = "rulelearn-model"
 
 
 # ------------------------------------------------------------------------------------------ saving
-
-def _same_label(a, b) -> bool:
-    return a == b or str(a) == str(b)
-
 
 def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=None) -> dict:
     """The JSON document :func:`save_model` writes (see the module docstring).
@@ -53,14 +51,14 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     if not isinstance(rule, Rule):
         raise ParameterError("save_model needs a fitted BooleanRuleClassifier (no rule_ yet)")
     pos = estimator.pos_label_
-    if positive is not None and not _same_label(positive, pos):
+    if positive is not None and not same_label(positive, pos):
         raise ParameterError(f"positive={positive!r} is not the estimator's positive class "
                              f"{pos!r}")
     for where, why in _non_finite(rule, getattr(estimator, "theta", None)):
         raise ParameterError(f"cannot save the model: {where} {why}; a model file holds "
                              "finite numbers only")
     classes = [to_native(c) for c in estimator.classes_]
-    negative = next(c for c in classes if not _same_label(c, to_native(pos)))
+    negative = next(c for c in classes if not same_label(c, to_native(pos)))
     training = {"n_samples": None, "accuracy": None}
     if X is not None and y is not None:
         training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
@@ -109,14 +107,6 @@ def _non_finite(rule: Rule, theta):
             yield f"clause {i}, literal {j} ({literal})", f"has the {what} {value!r}"
     if theta is not None and not _is_finite(theta):
         yield "theta", f"is {theta!r}"
-
-
-def accuracy(estimator, X, y) -> float:
-    """Share of rows of ``X`` whose prediction equals ``y``.
-
-    Unlike scikit-learn's ``score``, it accepts float class labels (e.g. 0.5 / 1.5).
-    """
-    return float(np.mean(np.asarray(estimator.predict(X)) == np.asarray(y)))
 
 
 def model_json(estimator, *, target: str, positive=None, X=None, y=None, extra=None) -> str:
@@ -270,7 +260,7 @@ def load_model(path) -> LoadedModel:
     target, positive, negative = doc["target"], doc["positive"], doc["negative"]
     if not isinstance(target, str) or not target:
         raise bad(f"bad target {target!r}")
-    if not (_is_label(positive) and _is_label(negative)) or _same_label(positive, negative):
+    if not (_is_label(positive) and _is_label(negative)) or same_label(positive, negative):
         raise bad(f"bad class labels {positive!r} and {negative!r}")
     for key, kind in (("params", dict), ("training", dict), ("classes", list),
                       ("features", list), ("rulelearn_version", str), ("created", str)):

@@ -20,14 +20,13 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
+from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, log_grid
+from rulelearn._utils import error_rate
 from rulelearn.errors import DataError, ParameterError
 
-#: Default θ grid: 8 values, evenly spaced on a log scale over [1e-4, 50].
-DEFAULT_THETAS = tuple(float(t) for t in np.geomspace(1e-4, 50, 8))
-#: Default numbers of clauses. Unused clauses are disabled, so a larger R only adds capacity.
-DEFAULT_RULES = (1, 3, 5, 10)
-#: Default forms, the simpler first (DNF wins ties).
-DEFAULT_FORMS = ("dnf", "cnf")
+__all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "log_grid", "stratified_folds",
+           "take_rows", "choose", "fit_candidates", "error_rate", "select_theta",
+           "fit_select_theta", "select_setting", "fit_select", "walk_unused"]
 
 #: Two mean errors closer than this are a tie (they are ratios of small integers).
 TIE_TOLERANCE = 1e-12
@@ -80,10 +79,6 @@ def fit_candidates(estimator, X, y, param: str | None, grid) -> list:
             raise RuntimeError(f"fit_path returned {len(models)} models for {len(grid)} thetas")
         return list(models)
     return [clone(estimator).set_params(**{param: v}).fit(X, y) for v in grid]
-
-
-def error_rate(model, X, y) -> float:
-    return float(np.mean(np.asarray(model.predict(X)) != np.asarray(y)))
 
 
 def n_folds(y, cv: int = 5) -> int:

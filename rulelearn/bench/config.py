@@ -10,7 +10,6 @@ name, the closest valid one.  See ``configs/paper.yaml`` for an annotated exampl
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 import os
@@ -20,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from rulelearn._defaults import N_THETAS, THETA_RANGE, log_grid
+from rulelearn._utils import did_you_mean
 from rulelearn.errors import ConfigError, DataError
 
 #: Rule learners of the paper (all go through ``BooleanRuleClassifier``).
@@ -55,7 +56,7 @@ PARAM_CHOICES = {"form": ("dnf", "cnf"), "clause_solver": ("lp", "mip"),
 
 #: The paper's section 4 protocol; a config that departs from it says so in every table.
 PAPER_PROTOCOL = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10, "outer_folds": 10,
-                  "theta_range": (1e-4, 50.0)}
+                  "theta_range": THETA_RANGE}
 
 
 @dataclass(frozen=True)
@@ -204,11 +205,6 @@ def _collect_lines(node, path, lines):
             _collect_lines(item, path + (i,), lines)
 
 
-def did_you_mean(word, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.5)
-    return f" Did you mean '{close[0]}'?" if close else ""
-
-
 def _fmt(v) -> str:
     if isinstance(v, float):
         return f"{v:g}"
@@ -270,7 +266,7 @@ class _Validator:
             self.fail(("form",), f"must be one of {{'cnf', 'dnf'}}. Got {form!r}.")
         R = self.int_(data.get("R", 5), ("R",), minimum=1)
         max_iter = self.int_(data.get("max_iter", 100), ("max_iter",), minimum=1)
-        theta = self.theta(data.get("theta", {"log": [1e-4, 50], "num": 8}), ("theta",))
+        theta = self.theta(data.get("theta", {"log": list(THETA_RANGE), "num": N_THETAS}), ("theta",))
         binar = data.get("binarization", {}) or {}
         if not isinstance(binar, dict):
             self.fail(("binarization",), "must be a mapping such as {n_thresholds: 10}.")
@@ -323,11 +319,7 @@ class _Validator:
                     self.fail(tuple(path) + ("log", j), f"theta must be a finite number. Got {v!r}.")
             if lo <= 0 or hi < lo:
                 self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
-            if num == 1:
-                return (hi,)
-            step = (math.log(hi) - math.log(lo)) / (num - 1)
-            grid = [float(f"{math.exp(math.log(lo) + i * step):.6g}") for i in range(num)]
-            return tuple(grid)
+            return log_grid(lo, hi, num)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, list):

@@ -103,7 +103,7 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
         names = [d.name for d in datasets]
         for n in only_datasets:
             if n not in names:
-                from rulelearn.bench.config import did_you_mean
+                from rulelearn._utils import did_you_mean
                 raise ConfigError(f"--only-dataset {n!r} is not in the config.{did_you_mean(n, names)}"
                                   f" Datasets: {', '.join(names)}.")
         datasets = [d for d in datasets if d.name in only_datasets]

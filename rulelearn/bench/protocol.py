@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.base import clone
 
+from rulelearn._utils import error_rate
 from rulelearn.errors import DataError
-from rulelearn.model_selection import (choose, error_rate, fit_candidates, stratified_folds,
-                                       take_rows)
+from rulelearn.model_selection import choose, fit_candidates, stratified_folds, take_rows
 
 
 def stable_seed(*parts) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import difflib
 import gzip
 import importlib
 import io
@@ -22,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from rulelearn._labels import default_positive, same_label
+from rulelearn._utils import closest
 from rulelearn.errors import DataError
 
 #: Tokens read as "missing" in a user's CSV unless told otherwise.
@@ -355,8 +355,8 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
         raise DataError(f"{path} has a header but no data rows")
     target = df.columns[-1] if target is None else target
     if target not in df.columns:
-        close = difflib.get_close_matches(str(target), list(df.columns), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f" (columns: {', '.join(df.columns)})"
+        close = closest(target, df.columns)
+        hint = f"; did you mean {close!r}?" if close is not None else f" (columns: {', '.join(df.columns)})"
         raise DataError(f"no target column {target!r} in {path}{hint}")
     absent = np.flatnonzero(df[target].isna().to_numpy())
     if len(absent):

@@ -19,9 +19,9 @@ and Liver.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
+from rulelearn._utils import closest
 from rulelearn.errors import DataError
 
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases"
@@ -325,6 +325,6 @@ def get_spec(name: str) -> DatasetSpec:
     try:
         return REGISTRY[name]
     except (KeyError, TypeError):
-        close = difflib.get_close_matches(str(name), REGISTRY, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(REGISTRY)}"
+        close = closest(name, REGISTRY)
+        hint = f"; did you mean {close!r}?" if close is not None else f"; known: {', '.join(REGISTRY)}"
         raise DataError(f"unknown dataset {name!r}{hint}") from None
