@@ -30,7 +30,6 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn.errors import DataError, ParameterError
-
 from rulelearn.rules import Literal, values_equal
 
 

@@ -180,7 +180,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_data(self, X, y):
         if y is None:
-            raise DataError("BooleanRuleClassifier requires y to be passed, but the target y is None")
+            raise DataError("BooleanRuleClassifier requires y to be passed, "
+                            "but the target y is None")
         frame = as_frame(X)
         y = np.asarray(y)
         if y.ndim != 1:

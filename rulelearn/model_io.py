@@ -213,47 +213,9 @@ def load_model(path) -> LoadedModel:
     file, or has a model-format version this rulelearn does not read.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ModelFileError(f"cannot read model file {path}: no such file") from None
-    except UnicodeDecodeError:
-        raise ModelFileError(f"{path} is not a rulelearn model file (not UTF-8 text)") from None
-    except OSError as exc:
-        raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
-
-    def bad(why):
-        return ModelFileError(f"{path} is not a rulelearn model file ({why})")
-
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise bad(f"not JSON: {exc.msg} at line {exc.lineno}") from None
-    except RecursionError:
-        raise bad("not JSON that can be read: nested too deeply") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
-        raise bad(f"no \"format\": \"{FORMAT_NAME}\" entry")
-    version = doc.get("format_version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise bad(f"bad format_version {version!r}")
-    written_by = doc.get("rulelearn_version", "unknown")
-    if version > MODEL_FORMAT_VERSION:
-        raise ModelFileError(
-            f"{path} has model format version {version} (written by rulelearn {written_by}); "
-            f"this rulelearn {__version__} reads version {MODEL_FORMAT_VERSION}: upgrade rulelearn")
-    if version != MODEL_FORMAT_VERSION:
-        raise ModelFileError(
-            f"{path} has model format version {version} (written by rulelearn {written_by}); "
-            f"this rulelearn {__version__} reads only version {MODEL_FORMAT_VERSION}: fit the "
-            f"model again")
-    if "rule" not in doc:
-        raise bad("no rule")
-    try:
-        rule = Rule.from_dict(doc["rule"])
-    except RuleError as exc:
-        raise bad(f"bad rule: {exc}") from None
-    for where, why in _non_finite(rule, None):
-        raise bad(f"bad rule: {where} {why}; thresholds must be finite numbers")
+    doc = _read_model_document(path)
+    bad = _not_a_model_file(path)
+    rule = _document_rule(doc, bad)
     for key in ("target", "positive", "negative"):
         if key not in doc:
             raise bad(f"no {key!r} entry")
@@ -280,9 +242,62 @@ def load_model(path) -> LoadedModel:
     return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
                        theta=None if theta is None else float(theta),
                        method=method, training=training, params=params,
-                       rulelearn_version=str(written_by), created=str(doc.get("created", "")),
-                       path=str(path),
+                       rulelearn_version=str(doc.get("rulelearn_version", "unknown")),
+                       created=str(doc.get("created", "")), path=str(path),
                        missing_values=None if missing is None else tuple(missing))
+
+
+def _not_a_model_file(path):
+    def bad(why):
+        return ModelFileError(f"{path} is not a rulelearn model file ({why})")
+    return bad
+
+
+def _read_model_document(path: Path) -> dict:
+    """The JSON document of a model file whose format and version this rulelearn reads."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModelFileError(f"cannot read model file {path}: no such file") from None
+    except UnicodeDecodeError:
+        raise ModelFileError(f"{path} is not a rulelearn model file (not UTF-8 text)") from None
+    except OSError as exc:
+        raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
+    bad = _not_a_model_file(path)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise bad(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise bad("not JSON that can be read: nested too deeply") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
+        raise bad(f"no \"format\": \"{FORMAT_NAME}\" entry")
+    version = doc.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise bad(f"bad format_version {version!r}")
+    written_by = doc.get("rulelearn_version", "unknown")
+    if version > MODEL_FORMAT_VERSION:
+        raise ModelFileError(
+            f"{path} has model format version {version} (written by rulelearn {written_by}); "
+            f"this rulelearn {__version__} reads version {MODEL_FORMAT_VERSION}: upgrade rulelearn")
+    if version != MODEL_FORMAT_VERSION:
+        raise ModelFileError(
+            f"{path} has model format version {version} (written by rulelearn {written_by}); "
+            f"this rulelearn {__version__} reads only version {MODEL_FORMAT_VERSION}: fit the "
+            f"model again")
+    return doc
+
+
+def _document_rule(doc: dict, bad) -> Rule:
+    if "rule" not in doc:
+        raise bad("no rule")
+    try:
+        rule = Rule.from_dict(doc["rule"])
+    except RuleError as exc:
+        raise bad(f"bad rule: {exc}") from None
+    for where, why in _non_finite(rule, None):
+        raise bad(f"bad rule: {where} {why}; thresholds must be finite numbers")
+    return rule
 
 
 # -------------------------------------------------------------------------------- applying to CSV

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rulelearn.cli import main
 from rulelearn.bench.store import read_records
+from rulelearn.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,8 +15,8 @@ import pytest
 
 from rulelearn.bench import experiment
 from rulelearn.bench.config import parse_config
-from rulelearn.errors import ConfigError
 from rulelearn.bench.store import read_records
+from rulelearn.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -143,7 +143,8 @@ def test_a_non_finite_metric_is_a_failed_unit(tmp_path, monkeypatch):
     monkeypatch.setattr(experiment.protocol, "evaluate_fold", nan_error)
     s = experiment.run(cfg, progress=False)
     assert (s.ok, s.failed) == (0, 3)
-    assert "3 units failed" in str(s) and str(s).count("non-finite value in field 'test_error'") == 1
+    assert "3 units failed" in str(s)
+    assert str(s).count("non-finite value in field 'test_error'") == 1
     text = (cfg.results_dir / "records.jsonl").read_text()
     assert "NaN" not in text and "Infinity" not in text
     assert all(r["status"] == "failed" for r in read_records(cfg.results_dir))
@@ -158,7 +159,8 @@ def test_the_summary_gives_each_failure_reason_once_with_its_count(tmp_path, mon
     monkeypatch.setattr(experiment, "make_estimator", flaky)
     text = str(experiment.run(cfg, progress=False))
     assert text.count("solver exploded on gini") == 1 and text.count("on entropy") == 1
-    assert "3 units failed (toy / cart / fold 0, ...): RuntimeError: solver exploded on gini" in text
+    assert ("3 units failed (toy / cart / fold 0, ...): RuntimeError: solver exploded on gini"
+            in text)
 
 
 def test_results_do_not_depend_on_the_number_of_jobs(tmp_path):
@@ -346,8 +348,8 @@ def test_workers_die_with_their_parent(tmp_path, sig):
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     from click.testing import CliRunner
 
-    from rulelearn.cli import main
     from rulelearn.bench.store import ResultsError
+    from rulelearn.cli import main
 
     cfg = make_config(tmp_path)
     out = tmp_path / "out"

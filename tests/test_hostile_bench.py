@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,6 @@ import pytest
 from click.testing import CliRunner
 
 from rulelearn.cli import main
-
 
 # ---------------------------------------------------------------------------------------- helpers
 

@@ -74,5 +74,6 @@ def test_core_modules_never_import_bench_or_cli():
 def test_the_static_check_sees_an_import_of_the_harness():
     source = "from rulelearn.bench import store\nfrom ..cli import fit\nimport rulelearn.cli\n"
     names = _imported_modules(source, "rulelearn.learners")
-    assert {"rulelearn.bench", "rulelearn.bench.store", "rulelearn.cli", "rulelearn.cli.fit"} <= names
+    assert {"rulelearn.bench", "rulelearn.bench.store", "rulelearn.cli",
+            "rulelearn.cli.fit"} <= names
     assert _package_of(PACKAGE / "learners" / "clause.py") == "rulelearn.learners"

@@ -31,7 +31,8 @@ METHODS = RULE_METHODS + BASELINE_METHODS
 
 #: Parameters each method accepts in the config (``R`` is ``max_rules``).
 METHOD_PARAMS = {
-    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta") for m in RULE_METHODS},
+    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta")
+       for m in RULE_METHODS},
     "ocrl": ("form", "max_iter", "n_thresholds", "clause_solver", "theta"),  # R is 1
     "cart": ("max_depth", "min_samples_leaf", "criterion"),
     "ripper": ("k", "prune_size", "max_rules", "max_rule_conds", "n_discretize_bins"),
@@ -139,7 +140,8 @@ class ExperimentConfig:
             out.append(f"{self.outer_folds}-fold outer CV (paper: {p['outer_folds']})")
         lo, hi = p["theta_range"]
         if self.theta and (min(self.theta) < lo or max(self.theta) > hi):
-            out.append(f"theta grid [{min(self.theta):g}, {max(self.theta):g}] (paper: [{lo:g}, {hi:g}])")
+            out.append(f"theta grid [{min(self.theta):g}, {max(self.theta):g}] "
+                       f"(paper: [{lo:g}, {hi:g}])")
         for d in self.datasets:
             if d.subsample:
                 out.append(f"{d.name}: stratified subsample of {d.subsample} rows")
@@ -266,12 +268,14 @@ class _Validator:
             self.fail(("form",), f"must be one of {{'cnf', 'dnf'}}. Got {form!r}.")
         R = self.int_(data.get("R", 5), ("R",), minimum=1)
         max_iter = self.int_(data.get("max_iter", 100), ("max_iter",), minimum=1)
-        theta = self.theta(data.get("theta", {"log": list(THETA_RANGE), "num": N_THETAS}), ("theta",))
+        theta = self.theta(data.get("theta", {"log": list(THETA_RANGE), "num": N_THETAS}),
+                           ("theta",))
         binar = data.get("binarization", {}) or {}
         if not isinstance(binar, dict):
             self.fail(("binarization",), "must be a mapping such as {n_thresholds: 10}.")
         self.check_keys(binar, BINARIZATION_KEYS, ("binarization",))
-        n_thr = self.int_(binar.get("n_thresholds", 10), ("binarization", "n_thresholds"), minimum=1)
+        n_thr = self.int_(binar.get("n_thresholds", 10), ("binarization", "n_thresholds"),
+                          minimum=1)
         outer = self.int_(data.get("outer_folds", 10), ("outer_folds",), minimum=2,
                           maximum=MAX_FOLDS)
         inner = self.int_(data.get("inner_folds", 10), ("inner_folds",), minimum=2,
@@ -305,25 +309,12 @@ class _Validator:
 
     def theta(self, value, path) -> tuple:
         if isinstance(value, dict):
-            self.check_keys(value, ("log", "num"), path)
-            rng, num = value.get("log"), value.get("num", 8)
-            if (not isinstance(rng, list) or len(rng) != 2
-                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)):
-                self.fail(tuple(path) + ("log",), f"must be [low, high]. Got {rng!r}.")
-            self.int_(num, tuple(path) + ("num",), minimum=1)
-            if num > MAX_GRID:
-                self.fail(tuple(path) + ("num",), f"must be <= {MAX_GRID}. Got {num}.")
-            lo, hi = float(rng[0]), float(rng[1])
-            for j, v in enumerate((lo, hi)):
-                if not math.isfinite(v):
-                    self.fail(tuple(path) + ("log", j), f"theta must be a finite number. Got {v!r}.")
-            if lo <= 0 or hi < lo:
-                self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
-            return log_grid(lo, hi, num)
+            return self.log_theta(value, path)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, list):
-            self.fail(path, f"must be a list of numbers or {{log: [low, high], num: N}}. Got {value!r}.")
+            self.fail(path, "must be a list of numbers or {log: [low, high], num: N}. "
+                            f"Got {value!r}.")
         if not value:
             self.fail(path, "the theta grid is empty; give at least one value.")
         if len(value) > MAX_GRID:
@@ -338,6 +329,24 @@ class _Validator:
                 self.fail(tuple(path) + (i,), f"theta must be >= 0. Got {v}.")
             out.append(float(v))
         return tuple(sorted(set(out)))
+
+    def log_theta(self, value: dict, path) -> tuple:
+        """``{log: [low, high], num: N}``: N log-spaced values (:func:`log_grid`)."""
+        self.check_keys(value, ("log", "num"), path)
+        rng, num = value.get("log"), value.get("num", N_THETAS)
+        if (not isinstance(rng, list) or len(rng) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)):
+            self.fail(tuple(path) + ("log",), f"must be [low, high]. Got {rng!r}.")
+        self.int_(num, tuple(path) + ("num",), minimum=1)
+        if num > MAX_GRID:
+            self.fail(tuple(path) + ("num",), f"must be <= {MAX_GRID}. Got {num}.")
+        lo, hi = float(rng[0]), float(rng[1])
+        for j, v in enumerate((lo, hi)):
+            if not math.isfinite(v):
+                self.fail(tuple(path) + ("log", j), f"theta must be a finite number. Got {v!r}.")
+        if lo <= 0 or hi < lo:
+            self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
+        return log_grid(lo, hi, num)
 
     def datasets(self, value) -> tuple:
         path = ("datasets",)
@@ -435,7 +444,8 @@ class _Validator:
         labels = [m.label for m in out]
         dup = {lab for lab in labels if labels.count(lab) > 1}
         if dup:
-            self.fail(path, f"two method entries give the same run label: {', '.join(sorted(dup))}.")
+            self.fail(path, "two method entries give the same run label: "
+                            f"{', '.join(sorted(dup))}.")
         return tuple(out)
 
     def expand(self, name, params, defaults, path):

@@ -29,8 +29,15 @@ import yaml
 from rulelearn._io import atomic_write_text
 from rulelearn.bench import baselines, protocol
 from rulelearn.bench.config import RULE_METHODS, DatasetConfig, ExperimentConfig, MethodConfig
-from rulelearn.bench.store import (RecordStore, ResultsError, RunLog, dumps_record, non_finite,
-                                   os_error, run_key)
+from rulelearn.bench.store import (
+    RecordStore,
+    ResultsError,
+    RunLog,
+    dumps_record,
+    non_finite,
+    os_error,
+    run_key,
+)
 from rulelearn.errors import ConfigError
 
 #: Fields that change between two runs of the same unit (timings, dates); not part of a result.
@@ -84,7 +91,8 @@ class RunSummary:
         return text
 
     def failure_reasons(self) -> list[tuple[str, int, str]]:
-        """Each distinct failure reason once: ``(reason, count, first unit)``, most frequent first."""
+        """Each distinct failure reason once: ``(reason, count, first unit)``, most frequent
+        first."""
         seen: dict = {}
         for label, reason in self.failures:
             count, example = seen.get(reason, (0, label))
@@ -104,8 +112,8 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
         for n in only_datasets:
             if n not in names:
                 from rulelearn._utils import did_you_mean
-                raise ConfigError(f"--only-dataset {n!r} is not in the config.{did_you_mean(n, names)}"
-                                  f" Datasets: {', '.join(names)}.")
+                raise ConfigError(f"--only-dataset {n!r} is not in the config."
+                                  f"{did_you_mean(n, names)} Datasets: {', '.join(names)}.")
         datasets = [d for d in datasets if d.name in only_datasets]
     units = []
     for d in datasets:
@@ -378,7 +386,8 @@ def _execute_dask(units, datasets, scheduler):
     client = Client(scheduler)
     try:
         scattered = {name: client.scatter(d, broadcast=True) for name, d in datasets.items()}
-        futures = {client.submit(run_unit, u, scattered[u.dataset], pure=False, key=f"unit-{u.key}"): u
+        futures = {client.submit(run_unit, u, scattered[u.dataset], pure=False,
+                                 key=f"unit-{u.key}"): u
                    for u in units}
         for fut in as_completed(list(futures)):
             try:
@@ -579,7 +588,8 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
         ok += good
         failed += not good
         if not good:
-            failures.append((f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}", rec["error"]))
+            where = f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}"
+            failures.append((where, rec["error"]))
         prog.update(good)
 
     runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=previous)
