@@ -8,7 +8,7 @@ MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
 help:
 	@echo "make install   create .venv and install rulelearn with its test extra"
 	@echo "make test      run the test suite"
-	@echo "make lint      ruff (configured in pyproject.toml; pip install -e '.[lint]')"
+	@echo "make lint      ruff and mypy (configured in pyproject.toml; pip install -e '.[lint]')"
 	@echo "make quick     the one-minute offline benchmark on the bundled WDBC"
 	@echo "make paper     the paper's full protocol (configs/paper.yaml) and its tables"
 	@echo "make table1 / make table2   re-render the paper tables from existing records"
@@ -23,6 +23,7 @@ test:
 
 lint:
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 # The benchmark (configs/*.yaml; results in results/<experiment>/). JOBS= sets --jobs;
 # EXP= picks the experiment whose tables make table1 / table2 re-render (default: paper).

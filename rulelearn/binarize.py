@@ -63,7 +63,7 @@ def numeric_thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
         return np.empty(0)
     n, parts = len(finite), n_thresholds + 1
     levels = np.arange(1, n_thresholds + 1)
-    lowest = {}  # first distinct value above the split -> lowest quantile making that split
+    lowest: dict = {}  # first distinct value above the split -> lowest quantile making that split
     with np.errstate(invalid="ignore"):  # inf - inf where a column holds infinities
         quantiles = np.quantile(finite, levels / parts)
     for k, q in zip(levels, quantiles):

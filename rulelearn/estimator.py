@@ -139,7 +139,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                               warm_across_theta=warm_across_theta)
         learn = LEARNERS[self.method]
         setup_seconds = time.perf_counter() - start
-        fitted = [None] * len(thetas)
+        fitted: list = [None] * len(thetas)
         for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
             begin, lps, iterations = time.perf_counter(), solver.n_solves, solver.total_iterations
             result = learn(solver, thetas[index], max_rules=self.max_rules, max_iter=self.max_iter)

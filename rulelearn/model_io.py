@@ -59,7 +59,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
                              "finite numbers only")
     classes = [to_native(c) for c in estimator.classes_]
     negative = next(c for c in classes if not same_label(c, to_native(pos)))
-    training = {"n_samples": None, "accuracy": None}
+    training: dict[str, object] = {"n_samples": None, "accuracy": None}
     if X is not None and y is not None:
         training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
     training.update(n_literals=rule.n_literals, n_clauses=rule.n_clauses)

@@ -227,7 +227,7 @@ class Selection:
                          f"{row.max_rules:3d} {row.theta:10.4g} {row.mean_literals:9.1f}  "
                          f"{100 * row.mean_error:5.1f} ± {100 * row.sem:.1f}")
         if self.skipped:
-            by_form = {}
+            by_form: dict[str, list[str]] = {}
             for form, r in self.skipped:
                 by_form.setdefault(form, []).append(str(r))
             names = "; ".join(f"{form.upper()} R = {', '.join(rs)}" for form, rs in by_form.items())
@@ -334,15 +334,16 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
 
 
 def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:
-    rows, skipped = [], []
+    found: list[CVRow] = []
+    skipped: list[tuple[str, int]] = []
     for form in forms:
         for position, r in enumerate(rules):
             block = evaluate(form, r)
-            rows.extend(block)
+            found.extend(block)
             if skip_unused and position >= 1 and max(row.max_clauses for row in block) < r:
                 skipped.extend((form, q) for q in rules[position + 1:])
                 break
-    rows = tuple(rows)
+    rows = tuple(found)
     return Selection(rows, _choose_row(rows, range(len(rows))), k, seed, forms, rules, thetas,
                      tuple(skipped))
 

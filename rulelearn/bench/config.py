@@ -15,7 +15,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
@@ -56,8 +56,8 @@ PARAM_CHOICES = {"form": ("dnf", "cnf"), "clause_solver": ("lp", "mip"),
                  "criterion": ("gini", "entropy", "log_loss")}
 
 #: The paper's section 4 protocol; a config that departs from it says so in every table.
-PAPER_PROTOCOL = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10, "outer_folds": 10,
-                  "theta_range": THETA_RANGE}
+PAPER_PROTOCOL: dict[str, Any] = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10,
+                                  "outer_folds": 10, "theta_range": THETA_RANGE}
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ class _Validator:
         self.source = source
         self.lines = lines
 
-    def fail(self, path, message):
+    def fail(self, path, message) -> NoReturn:
         line = None
         p = tuple(path)
         while p and line is None:
@@ -425,7 +425,8 @@ class _Validator:
             value = [value]
         out = []
         for i, item in enumerate(value):
-            p = path + (i,)
+            p: tuple = path + (i,)
+            params: dict
             if isinstance(item, str):
                 name, params = item, {}
             elif isinstance(item, dict) and len(item) == 1:

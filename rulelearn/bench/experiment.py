@@ -106,7 +106,7 @@ class RunSummary:
 
 def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
     """Every unit of ``config`` in a deterministic order."""
-    datasets = config.datasets
+    datasets = list(config.datasets)
     if only_datasets:
         names = [d.name for d in datasets]
         for n in only_datasets:
@@ -293,7 +293,7 @@ def versions(method: str | None = None) -> dict:
 
     from rulelearn import __version__
 
-    out = {"python": platform.python_version(), "rulelearn": __version__}
+    out: dict[str, str | None] = {"python": platform.python_version(), "rulelearn": __version__}
     names = ["numpy", "highspy", "scikit-learn", "pandas"]
     if method == "ripper":
         names.append("wittgenstein")

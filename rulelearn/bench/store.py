@@ -23,12 +23,14 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from rulelearn._io import atomic_write_text, to_native
 from rulelearn.errors import RuleLearnError
 
+fcntl: Any
 try:  # POSIX; elsewhere the folder is not locked
     import fcntl
 except ImportError:  # pragma: no cover - Windows
