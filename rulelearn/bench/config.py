@@ -229,6 +229,12 @@ class _Validator:
         key = f" ({dotted})" if dotted else ""
         raise ConfigError(f"{self.source}{where}{key}: {message}")
 
+    def entries(self, value, path, empty: str) -> list:
+        """A list of entries (a single entry becomes a list of one); none is an error."""
+        if not value:
+            self.fail(path, empty)
+        return value if isinstance(value, list) else [value]
+
     def check_keys(self, mapping, allowed, path):
         for key in mapping:
             if key not in allowed:
@@ -350,10 +356,8 @@ class _Validator:
 
     def datasets(self, value) -> tuple:
         path = ("datasets",)
-        if not value:
-            self.fail(path, "give at least one dataset (a registry name or {name, path, target}).")
-        if not isinstance(value, list):
-            value = [value]
+        value = self.entries(value, path,
+                             "give at least one dataset (a registry name or {name, path, target}).")
         out = []
         for i, item in enumerate(value):
             p = path + (i,)
@@ -419,10 +423,7 @@ class _Validator:
 
     def methods(self, value, defaults) -> tuple:
         path = ("methods",)
-        if not value:
-            self.fail(path, f"give at least one method among {', '.join(METHODS)}.")
-        if not isinstance(value, list):
-            value = [value]
+        value = self.entries(value, path, f"give at least one method among {', '.join(METHODS)}.")
         out = []
         for i, item in enumerate(value):
             p: tuple = path + (i,)
