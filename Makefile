@@ -3,11 +3,12 @@ PY ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
 RULELEARN = $(PY) -m rulelearn.cli
 MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
 
-.PHONY: help install test quick paper table1 table2 perf
+.PHONY: help install test lint quick paper table1 table2 perf
 
 help:
 	@echo "make install   create .venv and install rulelearn with its test extra"
 	@echo "make test      run the test suite"
+	@echo "make lint      ruff and mypy (configured in pyproject.toml; pip install -e '.[lint]')"
 	@echo "make quick     the one-minute offline benchmark on the bundled WDBC"
 	@echo "make paper     the paper's full protocol (configs/paper.yaml) and its tables"
 	@echo "make table1 / make table2   re-render the paper tables from existing records"
@@ -19,6 +20,10 @@ install:
 
 test:
 	$(PY) -m pytest -q
+
+lint:
+	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 # The benchmark (configs/*.yaml; results in results/<experiment>/). JOBS= sets --jobs;
 # EXP= picks the experiment whose tables make table1 / table2 re-render (default: paper).
@@ -44,4 +49,4 @@ table2:
 
 # Speed benchmark (not a test): fast path vs the straightforward loop, MAGIC scaling, peak memory.
 perf:
-	RULELEARN_MIRROR=$(MIRROR) $(PY) -m rulelearn.perf
+	RULELEARN_MIRROR=$(MIRROR) $(PY) benchmarks/perf.py

@@ -1,12 +1,12 @@
 """Do ``rulelearn fit``'s defaults hold beyond the paper? Held-out accuracy against CART.
 
 For each dataset: a stratified 70/30 train/test split (seed 0). On the training part,
-:func:`rulelearn.tuning.select_setting` runs the whole grid (2 forms x R in 1, 3, 5, 10 x 8 θ,
-5-fold stratified CV, BCD); :func:`~rulelearn.tuning.walk_unused` replays from it what ``fit``
-tries by default (R grows while it is used up), so the chosen setting's CV error can be set
-against the best grid point's in hindsight. The chosen setting is refitted on the training part
-and scored on the test part, next to a depth-tuned CART (``GridSearchCV`` over max_depth 1..12,
-5-fold) and the majority-class rate. The one-SEM rule's choice (the simplest row within one
+:func:`rulelearn.model_selection.select_setting` runs the whole grid (2 forms x R in 1, 3, 5, 10 x
+8 θ, 5-fold stratified CV, BCD); :func:`~rulelearn.model_selection.walk_unused` replays from it
+what ``fit`` tries by default (R grows while it is used up), so the chosen setting's CV error can
+be set against the best grid point's in hindsight. The chosen setting is refitted on the training
+part and scored on the test part, next to a depth-tuned CART (``GridSearchCV`` over max_depth
+1..12, 5-fold) and the majority-class rate. The one-SEM rule's choice (the simplest row within one
 SEM of the best) is scored too, for comparison.
 
 Run: ``RULELEARN_MIRROR=../shared/uci python benchmarks/fit_defaults.py [NAME ...]``
@@ -31,9 +31,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import datasets as D  # noqa: E402
-
 from rulelearn.estimator import BooleanRuleClassifier  # noqa: E402
-from rulelearn.tuning import _choose_row, select_setting, walk_unused  # noqa: E402
+from rulelearn.model_selection import _choose_row, select_setting, walk_unused  # noqa: E402
 
 UCI = ["wdbc", "pima", "ionosphere", "sonar", "liver", "transfusion", "parkinsons", "ilpd"]
 LOCAL = {

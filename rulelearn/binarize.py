@@ -30,7 +30,6 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn.errors import DataError, ParameterError
-
 from rulelearn.rules import Literal, values_equal
 
 
@@ -64,7 +63,7 @@ def numeric_thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
         return np.empty(0)
     n, parts = len(finite), n_thresholds + 1
     levels = np.arange(1, n_thresholds + 1)
-    lowest = {}  # first distinct value above the split -> lowest quantile making that split
+    lowest: dict = {}  # first distinct value above the split -> lowest quantile making that split
     with np.errstate(invalid="ignore"):  # inf - inf where a column holds infinities
         quantiles = np.quantile(finite, levels / parts)
     for k, q in zip(levels, quantiles):
@@ -108,7 +107,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         self.negations = negations
 
     def fit(self, X, y=None):
-        X = _as_frame(X)
+        X = as_frame(X)
         if not isinstance(self.n_thresholds, (int, np.integer)) or self.n_thresholds < 1:
             raise ParameterError(f"The 'n_thresholds' parameter of QuantileBinarizer must be an "
                              f"int >= 1. Got {self.n_thresholds!r} instead.")
@@ -153,7 +152,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray:
         """0/1 matrix of shape (n_samples, len(literals_)), dtype uint8."""
         check_is_fitted(self, "literals_")
-        X = _as_frame(X)
+        X = as_frame(X)
         blocks = []
         for name, kind, values, missing in self._columns:
             if name not in X.columns:
@@ -191,10 +190,21 @@ def _equals(values: np.ndarray, target) -> np.ndarray:
     return np.append(hits, False)[codes]
 
 
-def _as_frame(X) -> pd.DataFrame:
+def as_frame(X, names=None) -> pd.DataFrame:
+    """``X`` as a DataFrame: a DataFrame as is, a 2-d array (dense or sparse) with the columns
+    ``names`` (when they fit) or ``x0, x1, ...``; anything else raises :class:`DataError`."""
     if isinstance(X, pd.DataFrame):
         return X
+    if hasattr(X, "toarray"):
+        X = X.toarray()
     array = np.asarray(X)
+    if np.iscomplexobj(array):
+        raise DataError("Complex data not supported: X has complex values")
+    if array.ndim == 1:
+        raise DataError("expected a 2-d array of samples x features, got a 1-d array; "
+                        "reshape it with X.reshape(-1, 1) for one feature")
     if array.ndim != 2:
-        raise DataError(f"expected a 2-d array or DataFrame, got shape {array.shape}")
-    return pd.DataFrame(array, columns=[f"x{j}" for j in range(array.shape[1])])
+        raise DataError(f"expected a 2-d array of samples x features, got shape {array.shape}")
+    columns = list(names) if names is not None and len(names) == array.shape[1] else \
+        [f"x{j}" for j in range(array.shape[1])]
+    return pd.DataFrame(array, columns=columns)

@@ -18,7 +18,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn._labels import default_positive, same_label
-from rulelearn.binarize import QuantileBinarizer
+from rulelearn._utils import accuracy
+from rulelearn.binarize import QuantileBinarizer, as_frame
 from rulelearn.errors import DataError, ParameterError
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.clause import ClauseSolver
@@ -143,7 +144,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                               warm_across_theta=warm_across_theta)
         learn = LEARNERS[self.method]
         setup_seconds = time.perf_counter() - start
-        fitted = [None] * len(thetas)
+        fitted: list = [None] * len(thetas)
         for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
             begin, lps, iterations = time.perf_counter(), solver.n_solves, solver.total_iterations
             result = learn(solver, thetas[index], max_rules=self.max_rules, max_iter=self.max_iter,
@@ -186,8 +187,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_data(self, X, y):
         if y is None:
-            raise DataError("BooleanRuleClassifier requires y to be passed, but the target y is None")
-        frame = _as_frame(X)
+            raise DataError("BooleanRuleClassifier requires y to be passed, "
+                            "but the target y is None")
+        frame = as_frame(X)
         y = np.asarray(y)
         if y.ndim != 1:
             y = y.ravel() if y.ndim == 2 and y.shape[1] == 1 else y
@@ -235,7 +237,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Class labels: ``pos_label_`` where the rule holds, the other class elsewhere."""
         check_is_fitted(self, "rule_")
-        frame = _as_frame(X, getattr(self, "feature_names_in_", None))
+        frame = as_frame(X, getattr(self, "feature_names_in_", None))
         if frame.shape[1] != self.n_features_in_:
             raise DataError(f"X has {frame.shape[1]} features, but the rule was fitted "
                             f"with {self.n_features_in_}")
@@ -245,8 +247,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def score(self, X, y, sample_weight=None):
         """Accuracy of :meth:`predict` on ``X`` against ``y`` (any two labels, floats included)."""
-        correct = self.predict(X) == np.asarray(y).ravel()
-        return float(np.average(correct, weights=sample_weight))
+        return accuracy(self, X, y, sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -263,24 +264,6 @@ def rule_from_clauses(W: np.ndarray, literals: list[Literal], form: str) -> Rule
     clauses = tuple(Clause(tuple(literals[j] for j in np.flatnonzero(clause[:-1])))
                     for clause in np.asarray(W, dtype=bool) if not clause[-1])
     return Rule(form, clauses)
-
-
-def _as_frame(X, names=None) -> pd.DataFrame:
-    if isinstance(X, pd.DataFrame):
-        return X
-    if hasattr(X, "toarray"):
-        X = X.toarray()
-    array = np.asarray(X)
-    if np.iscomplexobj(array):
-        raise DataError("Complex data not supported: X has complex values")
-    if array.ndim == 1:
-        raise DataError("expected a 2-d array of samples x features, got a 1-d array; "
-                        "reshape it with X.reshape(-1, 1) for one feature")
-    if array.ndim != 2:
-        raise DataError(f"expected a 2-d array of samples x features, got shape {array.shape}")
-    columns = list(names) if names is not None and len(names) == array.shape[1] else \
-        [f"x{j}" for j in range(array.shape[1])]
-    return pd.DataFrame(array, columns=columns)
 
 
 def _check_weights(sample_weight, n_samples):

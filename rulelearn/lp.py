@@ -108,8 +108,8 @@ class LinearProgram:
         self._highs.setOptionValue("presolve", self._presolve)  # measured: off is 8x faster here
         self._rescuing = False
         if self.is_mip:
-            lp.integrality_ = [highspy.HighsVarType.kInteger if flag else highspy.HighsVarType.kContinuous
-                               for flag in integer]
+            kinds = highspy.HighsVarType
+            lp.integrality_ = [kinds.kInteger if flag else kinds.kContinuous for flag in integer]
         status = self._highs.passModel(lp)
         if status == highspy.HighsStatus.kError:
             raise SolverError(f"HiGHS rejected the model ({self._size()})")

@@ -28,34 +28,17 @@ import numpy as np
 import pandas as pd
 
 from rulelearn import MODEL_FORMAT_VERSION, __version__
+from rulelearn._io import atomic_write_text, to_native
+from rulelearn._labels import same_label
+from rulelearn._utils import accuracy
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.rules import Rule, values_equal
-from rulelearn.store import atomic_write_text
 
 #: The ``format`` entry of every model file.
 FORMAT_NAME = "rulelearn-model"
 
 
 # ------------------------------------------------------------------------------------------ saving
-
-def _native(value):
-    """``value`` as a JSON-native Python value (numpy scalars and arrays unwrapped)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return [_native(v) for v in value.tolist()]
-    if isinstance(value, dict):
-        return {str(k): _native(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_native(v) for v in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    return str(value)
-
-
-def _same_label(a, b) -> bool:
-    return a == b or str(a) == str(b)
-
 
 def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=None) -> dict:
     """The JSON document :func:`save_model` writes (see the module docstring).
@@ -68,15 +51,15 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     if not isinstance(rule, Rule):
         raise ParameterError("save_model needs a fitted BooleanRuleClassifier (no rule_ yet)")
     pos = estimator.pos_label_
-    if positive is not None and not _same_label(positive, pos):
+    if positive is not None and not same_label(positive, pos):
         raise ParameterError(f"positive={positive!r} is not the estimator's positive class "
                              f"{pos!r}")
     for where, why in _non_finite(rule, getattr(estimator, "theta", None)):
         raise ParameterError(f"cannot save the model: {where} {why}; a model file holds "
                              "finite numbers only")
-    classes = [_native(c) for c in estimator.classes_]
-    negative = next(c for c in classes if not _same_label(c, _native(pos)))
-    training = {"n_samples": None, "accuracy": None}
+    classes = [to_native(c) for c in estimator.classes_]
+    negative = next(c for c in classes if not same_label(c, to_native(pos)))
+    training: dict[str, object] = {"n_samples": None, "accuracy": None}
     if X is not None and y is not None:
         training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
     training.update(n_literals=rule.n_literals, n_clauses=rule.n_clauses)
@@ -87,11 +70,11 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
         "rulelearn_version": __version__,
         "rule": rule.to_dict(),
         "target": str(target),
-        "positive": _native(pos),
+        "positive": to_native(pos),
         "negative": negative,
         "classes": classes,
         "features": None if names is None else [str(n) for n in names],
-        "params": _native(estimator.get_params()),
+        "params": to_native(estimator.get_params()),
         "theta": float(estimator.theta),
         "training": training,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -99,7 +82,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     for key, value in (extra or {}).items():
         if key in doc:
             raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
-        doc[key] = _native(value)
+        doc[key] = to_native(value)
     return doc
 
 
@@ -124,14 +107,6 @@ def _non_finite(rule: Rule, theta):
             yield f"clause {i}, literal {j} ({literal})", f"has the {what} {value!r}"
     if theta is not None and not _is_finite(theta):
         yield "theta", f"is {theta!r}"
-
-
-def accuracy(estimator, X, y) -> float:
-    """Share of rows of ``X`` whose prediction equals ``y``.
-
-    Unlike scikit-learn's ``score``, it accepts float class labels (e.g. 0.5 / 1.5).
-    """
-    return float(np.mean(np.asarray(estimator.predict(X)) == np.asarray(y)))
 
 
 def model_json(estimator, *, target: str, positive=None, X=None, y=None, extra=None) -> str:
@@ -238,6 +213,48 @@ def load_model(path) -> LoadedModel:
     file, or has a model-format version this rulelearn does not read.
     """
     path = Path(path)
+    doc = _read_model_document(path)
+    bad = _not_a_model_file(path)
+    rule = _document_rule(doc, bad)
+    for key in ("target", "positive", "negative"):
+        if key not in doc:
+            raise bad(f"no {key!r} entry")
+    target, positive, negative = doc["target"], doc["positive"], doc["negative"]
+    if not isinstance(target, str) or not target:
+        raise bad(f"bad target {target!r}")
+    if not (_is_label(positive) and _is_label(negative)) or same_label(positive, negative):
+        raise bad(f"bad class labels {positive!r} and {negative!r}")
+    for key, kind in (("params", dict), ("training", dict), ("classes", list),
+                      ("features", list), ("rulelearn_version", str), ("created", str)):
+        if doc.get(key) is not None and not isinstance(doc[key], kind):
+            raise bad(f"bad {key} {doc[key]!r}")
+    params, training = doc.get("params") or {}, doc.get("training") or {}
+    method = params.get("method")
+    if method is not None and not isinstance(method, str):
+        raise bad(f"bad params.method {method!r}")
+    theta = doc.get("theta")
+    if theta is not None and (not _is_finite(theta) or theta < 0):
+        raise bad(f"bad theta {theta!r} (a finite number >= 0)")
+    missing = doc.get("missing_values")
+    if missing is not None and (not isinstance(missing, list)
+                                or not all(isinstance(m, str) for m in missing)):
+        raise bad(f"bad missing_values {missing!r}")
+    return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
+                       theta=None if theta is None else float(theta),
+                       method=method, training=training, params=params,
+                       rulelearn_version=str(doc.get("rulelearn_version", "unknown")),
+                       created=str(doc.get("created", "")), path=str(path),
+                       missing_values=None if missing is None else tuple(missing))
+
+
+def _not_a_model_file(path):
+    def bad(why):
+        return ModelFileError(f"{path} is not a rulelearn model file ({why})")
+    return bad
+
+
+def _read_model_document(path: Path) -> dict:
+    """The JSON document of a model file whose format and version this rulelearn reads."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -246,10 +263,7 @@ def load_model(path) -> LoadedModel:
         raise ModelFileError(f"{path} is not a rulelearn model file (not UTF-8 text)") from None
     except OSError as exc:
         raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
-
-    def bad(why):
-        return ModelFileError(f"{path} is not a rulelearn model file ({why})")
-
+    bad = _not_a_model_file(path)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -271,6 +285,10 @@ def load_model(path) -> LoadedModel:
             f"{path} has model format version {version} (written by rulelearn {written_by}); "
             f"this rulelearn {__version__} reads only version {MODEL_FORMAT_VERSION}: fit the "
             f"model again")
+    return doc
+
+
+def _document_rule(doc: dict, bad) -> Rule:
     if "rule" not in doc:
         raise bad("no rule")
     try:
@@ -279,35 +297,7 @@ def load_model(path) -> LoadedModel:
         raise bad(f"bad rule: {exc}") from None
     for where, why in _non_finite(rule, None):
         raise bad(f"bad rule: {where} {why}; thresholds must be finite numbers")
-    for key in ("target", "positive", "negative"):
-        if key not in doc:
-            raise bad(f"no {key!r} entry")
-    target, positive, negative = doc["target"], doc["positive"], doc["negative"]
-    if not isinstance(target, str) or not target:
-        raise bad(f"bad target {target!r}")
-    if not (_is_label(positive) and _is_label(negative)) or _same_label(positive, negative):
-        raise bad(f"bad class labels {positive!r} and {negative!r}")
-    for key, kind in (("params", dict), ("training", dict), ("classes", list),
-                      ("features", list), ("rulelearn_version", str), ("created", str)):
-        if doc.get(key) is not None and not isinstance(doc[key], kind):
-            raise bad(f"bad {key} {doc[key]!r}")
-    params, training = doc.get("params") or {}, doc.get("training") or {}
-    method = params.get("method")
-    if method is not None and not isinstance(method, str):
-        raise bad(f"bad params.method {method!r}")
-    theta = doc.get("theta")
-    if theta is not None and (not _is_finite(theta) or theta < 0):
-        raise bad(f"bad theta {theta!r} (a finite number >= 0)")
-    missing = doc.get("missing_values")
-    if missing is not None and (not isinstance(missing, list)
-                                or not all(isinstance(m, str) for m in missing)):
-        raise bad(f"bad missing_values {missing!r}")
-    return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
-                       theta=None if theta is None else float(theta),
-                       method=method, training=training, params=params,
-                       rulelearn_version=str(written_by), created=str(doc.get("created", "")),
-                       path=str(path),
-                       missing_values=None if missing is None else tuple(missing))
+    return rule
 
 
 # -------------------------------------------------------------------------------- applying to CSV

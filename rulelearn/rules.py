@@ -186,7 +186,8 @@ class Literal:
             with np.errstate(invalid="ignore"):
                 held = values <= threshold if self.op == "<=" else values > threshold
             return held & ~np.isnan(values)
-        if pd.api.types.is_numeric_dtype(column) and isinstance(self.value, (int, float, np.number)):
+        numeric_value = isinstance(self.value, (int, float, np.number))
+        if pd.api.types.is_numeric_dtype(column) and numeric_value:
             equal = column.to_numpy(dtype=float) == _as_float(self.value)
         else:
             values = column.astype(object).to_numpy()
@@ -357,7 +358,8 @@ class Rule:
     @property
     def features(self) -> list[str]:
         """The distinct data columns the rule reads, in first-use order."""
-        return list(dict.fromkeys(lit.feature for clause in self.clauses for lit in clause.literals))
+        return list(dict.fromkeys(lit.feature for clause in self.clauses
+                                  for lit in clause.literals))
 
     def __str__(self) -> str:
         if not self.clauses:

@@ -148,10 +148,10 @@ def read_only(monkeypatch):
 
     def make(folder):
         folder = os.path.abspath(folder)
-        for root, dirs, files in os.walk(folder):
+        for root, _dirs, files in os.walk(folder):
             for name in files:
                 os.chmod(os.path.join(root, name), stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-        for root, dirs, files in os.walk(folder, topdown=False):
+        for root, _dirs, _files in os.walk(folder, topdown=False):
             os.chmod(root, 0o555)
         if not frozen and os.access(folder, os.W_OK):  # root: simulate
             for name in ("mkdir", "unlink", "remove", "rmdir", "chmod"):
@@ -167,7 +167,7 @@ def read_only(monkeypatch):
     yield make
     monkeypatch.undo()
     for folder in frozen:
-        for root, dirs, files in os.walk(folder):
+        for root, _dirs, files in os.walk(folder):
             os.chmod(root, 0o755)
             for name in files:
                 os.chmod(os.path.join(root, name), 0o644)

@@ -1,4 +1,5 @@
-"""QuantileBinarizer: thresholds, categorical and missing literals, transform == evaluate, sklearn."""
+"""QuantileBinarizer: thresholds, categorical and missing literals, transform == evaluate,
+sklearn."""
 
 import warnings
 from fractions import Fraction

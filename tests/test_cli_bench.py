@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from rulelearn.bench.store import read_records
 from rulelearn.cli import main
-from rulelearn.store import read_records
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,7 +128,7 @@ def test_a_table_never_mixes_configurations(tmp_path):
 
 
 def test_bench_exits_non_zero_when_a_unit_failed(tmp_path, monkeypatch):
-    from rulelearn import experiment
+    from rulelearn.bench import experiment
 
     cfg = toy_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")
 
@@ -150,7 +150,7 @@ def test_bench_exits_non_zero_when_a_unit_failed(tmp_path, monkeypatch):
 def test_problems_that_doom_every_unit_are_found_before_any_unit(tmp_path, monkeypatch, case):
     import sys
 
-    from rulelearn import experiment
+    from rulelearn.bench import experiment
 
     cfg = toy_config(tmp_path)
     text = cfg.read_text()

@@ -13,7 +13,7 @@ from rulelearn import MODEL_FORMAT_VERSION
 from rulelearn.cli import main
 from rulelearn.data import read_csv_dataset
 from rulelearn.estimator import FORMS, METHODS, BooleanRuleClassifier
-from rulelearn.tuning import DEFAULT_THETAS
+from rulelearn.model_selection import DEFAULT_THETAS
 
 FAST = ["--theta", "0.5", "--rules", "3", "--form", "dnf"]  # all given: no CV
 
@@ -490,8 +490,8 @@ def test_warning_plumbing_dedupes_and_keeps_deprecations_apart(capsys):
     with warnings_as_lines():
         warnings.simplefilter("always")
         for _ in range(3):
-            warnings.warn("same\nthing")
-        warnings.warn("other", RuntimeWarning)
+            warnings.warn("same\nthing", stacklevel=1)
+        warnings.warn("other", RuntimeWarning, stacklevel=1)
     assert capsys.readouterr().err.splitlines() == ["warning: same thing",
                                                     "warning: RuntimeWarning: other"]
 

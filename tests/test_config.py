@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelearn.config import load_config, parse_config
+from rulelearn.bench.config import load_config, parse_config
 from rulelearn.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,7 +147,7 @@ def test_a_config_that_is_not_utf8_text(tmp_path):
 
 
 def test_a_start_given_for_bcd_reaches_the_estimator_and_the_label():
-    from rulelearn.experiment import make_estimator
+    from rulelearn.bench.experiment import make_estimator
 
     config = parse_config("name: s\ndatasets: [wdbc_bundled]\nmethods:\n"
                           "  - bcd: {start: best}\n  - am\n")

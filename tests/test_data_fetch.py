@@ -168,8 +168,9 @@ def test_musk_falls_back_to_the_pmlb_source(mirror_dir, data_env):
 
 def test_all_sources_failing_names_each(tmp_path, data_env):
     (tmp_path / "empty").mkdir()
-    with pytest.raises(FetchError, match=r"cannot fetch musk from any source: UCI: .*clean2\.data\.Z"
-                                         r"; PMLB: .*clean2\.tsv\.gz"):
+    with pytest.raises(FetchError,
+                       match=r"cannot fetch musk from any source: UCI: .*clean2\.data\.Z"
+                             r"; PMLB: .*clean2\.tsv\.gz"):
         fetch("musk", mirror=tmp_path / "empty")
 
 

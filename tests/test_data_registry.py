@@ -101,7 +101,8 @@ def test_odd_formats(mirror_dir):
     ilpd = load_dataset("ilpd", mirror=mirror_dir).X
     assert isinstance(ilpd["Gender"].dtype, pd.CategoricalDtype)
     assert ilpd["Gender"].value_counts().to_dict() == {"Male": 441, "Female": 142}
-    assert ilpd["A/G Ratio"].isna().sum() == 4 and ilpd.drop(columns="A/G Ratio").notna().all().all()
+    assert ilpd["A/G Ratio"].isna().sum() == 4
+    assert ilpd.drop(columns="A/G Ratio").notna().all().all()
     parkinsons = load_dataset("parkinsons", mirror=mirror_dir).X
     assert "name" not in parkinsons and "status" not in parkinsons
     transfusion = load_dataset("transfusion", mirror=mirror_dir).X

@@ -167,7 +167,7 @@ def test_predict_returns_the_original_labels():
 
 def test_binary_input_is_used_as_literals():
     model = BooleanRuleClassifier(theta=0.1, pos_label=1).fit(TABLE, TARGET)
-    assert model.literals_ == [Literal("x0", "==", 1), Literal("x1", "==", 1), Literal("x2", "==", 1)]
+    assert model.literals_ == [Literal(f"x{j}", "==", 1) for j in range(3)]
     assert model.binarizer_ is None
     frame = pd.DataFrame(TABLE.astype(bool), columns=["a", "b", "c"])
     model = BooleanRuleClassifier(theta=0.1, pos_label=1).fit(frame, TARGET)
@@ -206,9 +206,11 @@ def test_rule_predictions_equal_predictions_on_the_binarized_matrix(cancer):
         index = {lit: j for j, lit in enumerate(model.literals_)}
         clauses = [A[:, [index[lit] for lit in clause.literals]] for clause in model.rule_.clauses]
         if form == "dnf":
-            held = np.any([c.all(axis=1) for c in clauses], axis=0) if clauses else np.zeros(len(X), bool)
+            held = (np.any([c.all(axis=1) for c in clauses], axis=0) if clauses
+                    else np.zeros(len(X), bool))
         else:
-            held = np.all([c.any(axis=1) for c in clauses], axis=0) if clauses else np.ones(len(X), bool)
+            held = (np.all([c.any(axis=1) for c in clauses], axis=0) if clauses
+                    else np.ones(len(X), bool))
         assert model.rule_.evaluate(X).tolist() == held.tolist()
         negative = 1 - model.pos_label_
         assert model.predict(X).tolist() == np.where(held, model.pos_label_, negative).tolist()

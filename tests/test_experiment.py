@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelearn import experiment
-from rulelearn.config import parse_config
+from rulelearn.bench import experiment
+from rulelearn.bench.config import parse_config
+from rulelearn.bench.store import read_records
 from rulelearn.errors import ConfigError
-from rulelearn.store import read_records
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,17 +133,18 @@ def test_a_missing_optional_package_stops_the_run_before_any_unit(tmp_path, monk
 
 def test_a_non_finite_metric_is_a_failed_unit(tmp_path, monkeypatch):
     cfg = make_config(tmp_path)
-    real = experiment.selection.evaluate_fold
+    real = experiment.protocol.evaluate_fold
 
     def nan_error(*args, **kwargs):
         res = real(*args, **kwargs)
         res.test_error = float("nan")
         return res
 
-    monkeypatch.setattr(experiment.selection, "evaluate_fold", nan_error)
+    monkeypatch.setattr(experiment.protocol, "evaluate_fold", nan_error)
     s = experiment.run(cfg, progress=False)
     assert (s.ok, s.failed) == (0, 3)
-    assert "3 units failed" in str(s) and str(s).count("non-finite value in field 'test_error'") == 1
+    assert "3 units failed" in str(s)
+    assert str(s).count("non-finite value in field 'test_error'") == 1
     text = (cfg.results_dir / "records.jsonl").read_text()
     assert "NaN" not in text and "Infinity" not in text
     assert all(r["status"] == "failed" for r in read_records(cfg.results_dir))
@@ -158,7 +159,8 @@ def test_the_summary_gives_each_failure_reason_once_with_its_count(tmp_path, mon
     monkeypatch.setattr(experiment, "make_estimator", flaky)
     text = str(experiment.run(cfg, progress=False))
     assert text.count("solver exploded on gini") == 1 and text.count("on entropy") == 1
-    assert "3 units failed (toy / cart / fold 0, ...): RuntimeError: solver exploded on gini" in text
+    assert ("3 units failed (toy / cart / fold 0, ...): RuntimeError: solver exploded on gini"
+            in text)
 
 
 def test_results_do_not_depend_on_the_number_of_jobs(tmp_path):
@@ -194,8 +196,8 @@ def test_rule_learner_end_to_end(tmp_path):
 
 SLOW_RUN = """
 import sys, time
-from rulelearn import experiment
-from rulelearn.config import load_config
+from rulelearn.bench import experiment
+from rulelearn.bench.config import load_config
 real = experiment.run_unit
 def slow(unit, data):
     record = real(unit, data)
@@ -240,7 +242,7 @@ def test_kill_half_way_then_resume(tmp_path, monkeypatch):
         json.loads(line)  # the torn line is gone
     experiment.run(cfg, output=tmp_path / "whole", progress=False)
     assert comparable(killed) == comparable(tmp_path / "whole")
-    from rulelearn import report
+    from rulelearn.bench import report
     report.write_tables(killed)
     report.write_tables(tmp_path / "whole")
     for name in ("table1.csv", "table2.csv", "ranks.csv"):
@@ -265,8 +267,8 @@ def test_unit_keys_change_with_the_registry_positive_class(tmp_path, monkeypatch
 
 SLEEPY_RUN = """
 import sys, time
-from rulelearn import experiment
-from rulelearn.config import load_config
+from rulelearn.bench import experiment
+from rulelearn.bench.config import load_config
 experiment.HEARTBEAT_SECONDS = 0.2
 real = experiment.run_unit
 def slow(unit, data):
@@ -346,8 +348,8 @@ def test_workers_die_with_their_parent(tmp_path, sig):
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     from click.testing import CliRunner
 
+    from rulelearn.bench.store import ResultsError
     from rulelearn.cli import main
-    from rulelearn.store import ResultsError
 
     cfg = make_config(tmp_path)
     out = tmp_path / "out"
@@ -390,7 +392,7 @@ def test_wall_time_of_all_runs_includes_killed_runs(tmp_path):
     # the killed run counts up to its last heartbeat (0.2 s apart) and the import time is not in it
     assert meta["wall_seconds_all_runs"] >= meta["wall_seconds"] + killed_for - 0.5
     assert meta["wall_seconds_all_runs"] >= 1.5 + meta["wall_seconds"]
-    from rulelearn import report
+    from rulelearn.bench import report
     report.write_tables(out)
     wall = [ln for ln in (out / "table1.md").read_text().splitlines() if "wall time" in ln][0]
     assert f"{meta['wall_seconds_all_runs']:.1f} s (all runs)" in wall

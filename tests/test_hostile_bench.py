@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,6 @@ import pytest
 from click.testing import CliRunner
 
 from rulelearn.cli import main
-
 
 # ---------------------------------------------------------------------------------------- helpers
 
@@ -238,7 +236,7 @@ DOOMED = [
 
 @pytest.mark.parametrize("case, change, message", DOOMED, ids=[c[0] for c in DOOMED])
 def test_doomed_before_any_unit(ws, monkeypatch, case, change, message):
-    from rulelearn import experiment
+    from rulelearn.bench import experiment
 
     kwargs = {"monkeypatch": monkeypatch} if case == "ripper-not-installed" else {}
     cfg = ws / "c.yaml"
@@ -328,7 +326,7 @@ def test_output_in_a_read_only_folder(ws, monkeypatch):
 
 
 def test_output_folder_locked_by_another_run(ws):
-    from rulelearn.store import FolderLock
+    from rulelearn.bench.store import FolderLock
 
     (ws / "c.yaml").write_text(base_config(ws))
     (ws / "out").mkdir()

@@ -12,8 +12,14 @@ import pytest
 from rulelearn.learners import LEARNERS, am, bcd, ocrl, set_cover
 from rulelearn.learners.am import assign_negatives
 from rulelearn.learners.clause import ClauseSolver, round_best_threshold
-from rulelearn.learners.problem import (CNFProblem, clause_counts, clause_objective,
-                                        cnf_objective, disabled_clause, predict_cnf)
+from rulelearn.learners.problem import (
+    CNFProblem,
+    clause_counts,
+    clause_objective,
+    cnf_objective,
+    disabled_clause,
+    predict_cnf,
+)
 
 SEEDS = range(12)
 
@@ -52,7 +58,8 @@ def test_cnf_objective_matches_direct_evaluation(seed, theta):
     A, y, problem = random_problem(seed)
     rng = np.random.default_rng(100 + seed)
     W = rng.random((3, A.shape[1] + 1)) < 0.3
-    assert cnf_objective(problem, W, theta, 0.5) == pytest.approx(direct_objective(A, y, W, theta, 0.5))
+    want = direct_objective(A, y, W, theta, 0.5)
+    assert cnf_objective(problem, W, theta, 0.5) == pytest.approx(want)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -108,7 +115,8 @@ def test_rounding_prefers_the_empty_clause_when_nothing_pays():
     A = np.array([[1, 0], [0, 1], [1, 1]])
     y = np.array([True, False, False])
     problem = CNFProblem.from_data(A, y)
-    clause, value = round_best_threshold(problem, np.array([0.4, 0.0, 0.0]), problem.w_neg, 5.0, 1.0)
+    clause, value = round_best_threshold(problem, np.array([0.4, 0.0, 0.0]), problem.w_neg, 5.0,
+                                         1.0)
     assert not clause.any() and value == pytest.approx(1.0)
 
 
@@ -188,7 +196,8 @@ def test_am_assignment_breaks_ties_by_the_nearest_cluster_centre():
     w = np.ones(4)
     assignment = assign_negatives(A_neg, w, W)
     assert assignment[:2].tolist() == [1, 0]
-    # centres: clause 0 over rows {1,2,3} = (0, 1/3, 1/3, 1); clause 1 over {0,2,3} = (1/3, 0, 2/3, 1)
+    # centres: clause 0 over rows {1,2,3} = (0, 1/3, 1/3, 1);
+    # clause 1 over {0,2,3} = (1/3, 0, 2/3, 1)
     # row 2 = (0,0,1,1): l1 to c0 = 0+1/3+2/3 = 1, to c1 = 1/3+0+1/3 = 2/3 -> clause 1
     # row 3 = (0,0,0,1): l1 to c0 = 2/3, to c1 = 1/3 + 2/3 = 1 -> clause 0
     assert assignment[2:].tolist() == [1, 0]

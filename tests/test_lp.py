@@ -193,7 +193,8 @@ def test_without_warm_across_theta_every_lp_starts_from_scratch():
     solver = ClauseSolver(problem, warm_across_theta=False)
     for theta in (2.0, 0.5):
         fit = solver.fit(problem.w_neg, theta)
-        assert fit.clause.tolist() == ClauseSolver(problem).fit(problem.w_neg, theta).clause.tolist()
+        fresh = ClauseSolver(problem).fit(problem.w_neg, theta)
+        assert fit.clause.tolist() == fresh.clause.tolist()
     assert solver.warm_starts == 0
 
 
@@ -296,7 +297,8 @@ def test_fits_after_another_highs_user_started_the_thread_scheduler():
         from rulelearn.estimator import BooleanRuleClassifier
         X, y = load_breast_cancer(return_X_y=True)
         model = BooleanRuleClassifier(theta=1.0).fit(X, y)
-        print(model.rule_.n_literals > 0, other.getModelStatus() == highspy.HighsModelStatus.kOptimal)
+        optimal = other.getModelStatus() == highspy.HighsModelStatus.kOptimal
+        print(model.rule_.n_literals > 0, optimal)
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120)

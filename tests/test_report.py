@@ -1,4 +1,5 @@
-"""Tables as pure functions of records: means, SEM, missing cells, rank ties, the paper's numbers."""
+"""Tables as pure functions of records: means, SEM, missing cells, rank ties, the paper's
+numbers."""
 
 import math
 
@@ -7,8 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from rulelearn import report
-from rulelearn.store import RecordStore, ResultsError
+from rulelearn.bench import report
+from rulelearn.bench.store import RecordStore, ResultsError
 
 
 def recs(dataset, label, errors, features=None, status="ok", n_outer=None):
@@ -74,7 +75,8 @@ def test_ranks_skip_datasets_with_a_missing_method():
 
 
 def test_ranks_table_columns():
-    s = report.summarize(recs("d", "bcd", [0.1, 0.2], [5, 5]) + recs("d", "cart", [0.3, 0.2], [1, 1]))
+    s = report.summarize(recs("d", "bcd", [0.1, 0.2], [5, 5])
+                         + recs("d", "cart", [0.3, 0.2], [1, 1]))
     t = report.ranks_table(s)
     assert list(t.columns) == ["method", "error_rank", "features_rank"]
     assert t.set_index("method").loc["bcd"].tolist() == [1.0, 2.0]
@@ -104,9 +106,10 @@ def test_versus_paper_difference_and_two_sem():
 
 
 def planned(config_text, records):
-    """``records`` given the run keys that ``config_text`` plans for their (dataset, label, fold)."""
-    from rulelearn.config import parse_config
-    from rulelearn.experiment import plan
+    """``records`` given the run keys that ``config_text`` plans for their (dataset, label,
+    fold)."""
+    from rulelearn.bench.config import parse_config
+    from rulelearn.bench.experiment import plan
 
     config = parse_config(config_text)
     keys = {(u.dataset, u.method.label, u.fold): u.key for u in plan(config)}

@@ -5,7 +5,6 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -293,8 +292,9 @@ def test_rule_round_trips_through_json(rule):
 
 
 def test_numpy_scalars_survive_json():
-    rule = Rule("dnf", (Clause((Literal("a", "<=", np.float64(2.5)), Literal("b", "==", np.int64(3)),
-                                Literal("c", "==", np.str_("x")), Literal("d", "==", np.bool_(True)))),))
+    literals = (Literal("a", "<=", np.float64(2.5)), Literal("b", "==", np.int64(3)),
+                Literal("c", "==", np.str_("x")), Literal("d", "==", np.bool_(True)))
+    rule = Rule("dnf", (Clause(literals),))
     data = json.loads(json.dumps(rule.to_dict()))
     back = Rule.from_dict(data)
     assert back == rule

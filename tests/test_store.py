@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from rulelearn import store
+from rulelearn.bench import store
 
 
 def rec(key, status="ok", **kw):
@@ -93,7 +93,8 @@ def test_records_are_strict_json(tmp_path):
 def test_scan_names_damaged_lines(tmp_path):
     good = {"key": "a", "status": "ok", "dataset": "d", "label": "cart", "fold": 0,
             "test_error": 0.1, "train_error": 0.0, "n_features": 3}
-    lines = [json.dumps(good), "\x00\xff garbage", "[1, 2]", json.dumps({"key": "b", "status": "failed", "label": "x", "fold": 0}),
+    lines = [json.dumps(good), "\x00\xff garbage", "[1, 2]",
+             json.dumps({"key": "b", "status": "failed", "label": "x", "fold": 0}),
              json.dumps({**good, "key": "c", "test_error": None}),
              '{"key": "d", "status": "ok", "dataset": "d", "label": "cart", "fold": 0, '
              '"test_error": NaN, "train_error": 0, "n_features": 1}', ""]
@@ -124,7 +125,7 @@ def test_a_second_process_is_refused_while_the_lock_is_held(tmp_path):
 
 HOLD_LOCK = """
 import sys, time
-from rulelearn.store import FolderLock
+from rulelearn.bench.store import FolderLock
 lock = FolderLock(sys.argv[1]).acquire()
 print("locked", flush=True)
 time.sleep(60)

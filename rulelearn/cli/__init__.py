@@ -74,9 +74,9 @@ def main():
     """Learn interpretable two-level Boolean rules (CNF / DNF) and benchmark rule learners."""
 
 
-from rulelearn.cli.fit import fit, predict  # noqa: E402
-from rulelearn.cli.datasets import datasets  # noqa: E402
 from rulelearn.cli.bench import bench, table  # noqa: E402
+from rulelearn.cli.datasets import datasets  # noqa: E402
+from rulelearn.cli.fit import fit, predict  # noqa: E402
 
 for _command in (fit, predict, datasets, bench, table):
     main.add_command(_command)

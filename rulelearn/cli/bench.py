@@ -6,7 +6,8 @@ import click
 @click.command()
 @click.argument("config", type=click.Path(exists=True, dir_okay=False))
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Parallel worker processes (default: the config's, else all cores; 1 = in-process).")
+              help="Parallel worker processes (default: the config's, else all cores; "
+                   "1 = in-process).")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
               help="Where units run (default: the config's, else local processes).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
@@ -20,14 +21,15 @@ import click
               help="Run only this dataset of the config (repeatable).")
 @click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def bench(config, jobs, executor, scheduler, output, force, mirror, only_datasets, no_tables, quiet):
+def bench(config, jobs, executor, scheduler, output, force, mirror, only_datasets, no_tables,
+          quiet):
     """Run the experiment of a YAML CONFIG (resumable) and write its tables.
 
     Exits with status 1 when a unit failed (each distinct reason is printed once, with its
     count); failed units are retried by the next run.
     """
-    from rulelearn import experiment
-    from rulelearn.config import load_config
+    from rulelearn.bench import experiment
+    from rulelearn.bench.config import load_config
 
     try:
         summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
@@ -47,7 +49,7 @@ def bench(config, jobs, executor, scheduler, output, force, mirror, only_dataset
 
 
 def _write_tables(folder, output):
-    from rulelearn import report
+    from rulelearn.bench import report
 
     notes = []
     paths = report.write_tables(folder, output=output, notes=notes)

@@ -1,12 +1,14 @@
 """``rulelearn fit DATA.csv`` learns a rule; ``rulelearn predict MODEL DATA.csv`` applies it.
 
 The library does the work (:func:`rulelearn.data.read_csv_dataset`,
-:class:`~rulelearn.estimator.BooleanRuleClassifier`, :mod:`rulelearn.tuning`,
+:class:`~rulelearn.estimator.BooleanRuleClassifier`, :mod:`rulelearn.model_selection`,
 :mod:`rulelearn.model_io`); these commands parse options and render. Heavy imports stay inside
 the command bodies so that ``rulelearn --help`` is quick.
 """
 
 import click
+
+from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS
 
 #: Kept equal to ``rulelearn.estimator.METHODS`` / ``FORMS`` (a test checks).
 METHODS = ("bcd", "am", "sc", "ocrl")
@@ -85,10 +87,12 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
 @click.option("--rules", "-R", type=click.IntRange(min=1), default=None,
-              help="Clauses at most (default: chosen by CV among 1, 3, 5, 10).")
+              help=f"Clauses at most (default: chosen by CV among "
+                   f"{', '.join(map(str, DEFAULT_RULES))}).")
 @click.option("--theta", type=click.FloatRange(min=0), default=None,
-              help="Sparsity weight: error + theta x literals (default: chosen by CV among 8 "
-                   "values in [1e-4, 50]).")
+              help=f"Sparsity weight: error + theta x literals (default: chosen by CV among "
+                   f"{len(DEFAULT_THETAS)} values in [{min(DEFAULT_THETAS):g}, "
+                   f"{max(DEFAULT_THETAS):g}]).")
 @click.option("--max-iter", type=click.IntRange(min=0), default=100, show_default=True,
               help="BCD / AM iterations at most.")
 @click.option("--thresholds", type=click.IntRange(min=1), default=10, show_default=True,
@@ -115,7 +119,7 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
     from rulelearn.data.parse import DEFAULT_MISSING
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import accuracy, model_json
-    from rulelearn.tuning import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, fit_select
+    from rulelearn.model_selection import fit_select
 
     if save is not None:
         _refuse_overwrite("--save", save, [("input data file", data)])

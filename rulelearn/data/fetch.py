@@ -294,6 +294,26 @@ def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
         raise FetchError(f"cannot copy {src} into the cache: {_reason(exc)}") from None
 
 
+def _get_once(url: str, out, timeout: float) -> None:
+    """One GET of ``url`` into ``out``; a body shorter than its Content-Length is an error."""
+    request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        expected = response.headers.get("Content-Length")
+        size = 0
+        for block in iter(lambda: response.read(_CHUNK), b""):
+            out.write(block)
+            size += len(block)
+        if expected is not None and size != int(expected):
+            raise http.client.IncompleteRead(b"", int(expected) - size)
+
+
+def _unreachable(exc: urllib.error.URLError, host: str, timeout: float, hint: str) -> FetchError:
+    """The error of a connection that could not be made."""
+    if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+        return FetchError(f"timed out after {timeout:g} s connecting to {host}; {hint}")
+    return FetchError(f"cannot reach {host} (no network?): {exc.reason}; {hint}")
+
+
 def _download(url: str, out, timeout: float, retries: int) -> None:
     """GET ``url`` into the open file ``out``; retry connection faults, not HTTP 4xx."""
     try:
@@ -305,21 +325,13 @@ def _download(url: str, out, timeout: float, retries: int) -> None:
         out.seek(0)
         out.truncate()
         try:
-            request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                expected = response.headers.get("Content-Length")
-                size = 0
-                for block in iter(lambda: response.read(_CHUNK), b""):
-                    out.write(block)
-                    size += len(block)
-                if expected is not None and size != int(expected):
-                    raise http.client.IncompleteRead(b"", int(expected) - size)
+            _get_once(url, out, timeout)
             return
         except urllib.error.HTTPError as exc:
             error = FetchError(f"HTTP error {exc.code} ({exc.reason}) for {url}")
             if exc.code < 500:
                 raise error from None
-        except (TimeoutError, socket.timeout) as exc:
+        except (TimeoutError, socket.timeout):
             error = FetchError(f"timed out after {timeout:g} s reading {url} "
                                f"({attempts} attempt{'s' * (attempts > 1)}); {hint}")
         except (http.client.IncompleteRead, http.client.HTTPException, ConnectionError) as exc:
@@ -327,12 +339,9 @@ def _download(url: str, out, timeout: float, retries: int) -> None:
                                f"({attempts} attempt{'s' * (attempts > 1)}): "
                                f"{type(exc).__name__}; {hint}")
         except urllib.error.URLError as exc:
-            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-                error = FetchError(f"timed out after {timeout:g} s connecting to {host}; {hint}")
-            else:
-                error = FetchError(f"cannot reach {host} (no network?): {exc.reason}; {hint}")
-                if isinstance(exc.reason, socket.gaierror):  # name lookup failed: retry is moot
-                    break
+            error = _unreachable(exc, host, timeout, hint)
+            if isinstance(exc.reason, socket.gaierror):  # name lookup failed: retry is moot
+                break
         except OSError as exc:
             error = FetchError(f"cannot download {url}: {exc}; {hint}")
         except ValueError as exc:  # a malformed URL (e.g. from --mirror)

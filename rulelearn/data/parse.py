@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import difflib
 import gzip
 import importlib
 import io
@@ -22,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from rulelearn._labels import default_positive, same_label
+from rulelearn._utils import closest
 from rulelearn.errors import DataError
 
 #: Tokens read as "missing" in a user's CSV unless told otherwise.
@@ -84,18 +84,8 @@ def unlzw(data: bytes) -> bytes:
             # like compress, keep `prev`: the next code fills the unused slot 256
             pos, bits, mask, end = mark * 8, 9, 0x1FF, 255
             continue
-        if prev is None:
-            if code > 255:
-                raise DataError("corrupt .Z file: bad first code")
-            entry = table[code]
-        elif code <= end:
-            entry = table[code]
-            new = prev + entry[:1]
-        elif code == end + 1:
-            entry = new = prev + prev[:1]
-        else:
-            raise DataError("corrupt .Z file: code out of range")
-        if prev is not None and end < (1 << maxbits) - 1:
+        entry, new = _lzw_entry(table, prev, code, end)
+        if new is not None and end < (1 << maxbits) - 1:
             end += 1
             if end < len(table):
                 table[end] = new
@@ -104,6 +94,21 @@ def unlzw(data: bytes) -> bytes:
         out.append(entry)
         prev = entry
     return b"".join(out)
+
+
+def _lzw_entry(table, prev, code, end):
+    """The bytes of ``code`` and the table entry it adds (``None`` after a reset)."""
+    if prev is None:
+        if code > 255:
+            raise DataError("corrupt .Z file: bad first code")
+        return table[code], None
+    if code <= end:
+        entry = table[code]
+        return entry, prev + entry[:1]
+    if code == end + 1:
+        entry = prev + prev[:1]
+        return entry, entry
+    raise DataError("corrupt .Z file: code out of range")
 
 
 def decode_text(raw: bytes, name: str = "data") -> str:
@@ -355,8 +360,9 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
         raise DataError(f"{path} has a header but no data rows")
     target = df.columns[-1] if target is None else target
     if target not in df.columns:
-        close = difflib.get_close_matches(str(target), list(df.columns), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f" (columns: {', '.join(df.columns)})"
+        close = closest(target, df.columns)
+        hint = (f"; did you mean {close!r}?" if close is not None
+                else f" (columns: {', '.join(df.columns)})")
         raise DataError(f"no target column {target!r} in {path}{hint}")
     absent = np.flatnonzero(df[target].isna().to_numpy())
     if len(absent):

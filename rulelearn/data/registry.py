@@ -5,23 +5,23 @@ files, sha256 and parse format), how to parse them (:class:`Format`), which clas
 why, and what the parsed data must look like (rows, features, class counts). Adding a dataset is one
 more :class:`DatasetSpec` in :data:`REGISTRY`.
 
-Positive class. The paper learns DNF rules, and an empty DNF predicts "negative" for everyone, so the
-choice matters, and the paper does not state it. The principle used for every entry: **the class
-label that sorts last is positive** (2 of 1/2, 1 of 0/1, g of b/g, M of B/M, R of M/R, h of g/h) —
-presumably how the authors' code encoded the labels. It is the one simple rule consistent with every
-case the paper pins down: ILPD and Transfusion (Table 1: 0 features and an error equal to the rate of
-class 2 resp. 1), Parkinsons (the example rule predicts "has Parkinson's", status 1), and Ionosphere
-and Liver, where the paper's one-conjunction (OCRL) errors, 9.7 % and 45.8 %, are reached only with g
-resp. 2 as the positive class (measured with this code, 10-fold CV: Ionosphere g 11.1 %, b 17.4 %;
-Liver 2 42.3 %, 1 35.3 %). "The minority class", the first guess, contradicts Parkinsons, Ionosphere
-and Liver.
+Positive class. The paper learns DNF rules, and an empty DNF predicts "negative" for everyone, so
+the choice matters, and the paper does not state it. The principle used for every entry: **the
+class label that sorts last is positive** (2 of 1/2, 1 of 0/1, g of b/g, M of B/M, R of M/R, h of
+g/h) — presumably how the authors' code encoded the labels. It is the one simple rule consistent
+with every case the paper pins down: ILPD and Transfusion (Table 1: 0 features and an error equal
+to the rate of class 2 resp. 1), Parkinsons (the example rule predicts "has Parkinson's", status
+1), and Ionosphere and Liver, where the paper's one-conjunction (OCRL) errors, 9.7 % and 45.8 %,
+are reached only with g resp. 2 as the positive class (measured with this code, 10-fold CV:
+Ionosphere g 11.1 %, b 17.4 %; Liver 2 42.3 %, 1 35.3 %). "The minority class", the first guess,
+contradicts Parkinsons, Ionosphere and Liver.
 """
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
+from rulelearn._utils import closest
 from rulelearn.errors import DataError
 
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases"
@@ -71,7 +71,8 @@ class Format:
 
 @dataclass(frozen=True)
 class Source:
-    """A place the dataset can come from (``"UCI"`` first, then named mirrors such as ``"PMLB"``)."""
+    """A place the dataset can come from (``"UCI"`` first, then named mirrors such as
+    ``"PMLB"``)."""
 
     name: str
     files: tuple[SourceFile, ...]
@@ -114,8 +115,8 @@ _WDBC_FEATURES = tuple(
     for f in ("radius", "texture", "perimeter", "area", "smoothness", "compactness",
               "concavity", "concave_points", "symmetry", "fractal_dimension")
 )
-_PRINCIPLE = ("the label that sorts last is positive, the rule consistent with every class the paper "
-              "pins down (ILPD, Transfusion, Parkinsons, Ionosphere, Liver)")
+_PRINCIPLE = ("the label that sorts last is positive, the rule consistent with every class the "
+              "paper pins down (ILPD, Transfusion, Parkinsons, Ionosphere, Liver)")
 
 _SPECS = [
     DatasetSpec(
@@ -134,7 +135,8 @@ _SPECS = [
         positive_reason=(
             "2 = non-patient, the minority (167/583): Table 1's ILPD row (0 features, error 28.6 % "
             "= 167/583) means the empty rule predicts 1 and the rule's class is 2"),
-        citation="Ramana, B. V., Babu, M. S. P. and Venkateswarlu, N. B. (2012). ILPD. " + UCI_CITATION,
+        citation="Ramana, B. V., Babu, M. S. P. and Venkateswarlu, N. B. (2012). ILPD. "
+        + UCI_CITATION,
         note="Gender is categorical (Male/Female); 'A/G Ratio' is empty (missing) in 4 rows.",
     ),
     DatasetSpec(
@@ -167,7 +169,8 @@ _SPECS = [
             "only with 2 positive (measured: 2 42.3 %, 1 35.3 %); the selector is UCI's train/test "
             "split, not a diagnosis (McDermott & Forsyth 2016)"),
         citation="BUPA Medical Research Ltd. (1990). Liver Disorders. " + UCI_CITATION,
-        note="The label is the 'selector' column, as the paper and earlier rule-learning work use it.",
+        note="The label is the 'selector' column, as the paper and earlier rule-learning work "
+             "use it.",
     ),
     DatasetSpec(
         name="magic",
@@ -325,6 +328,7 @@ def get_spec(name: str) -> DatasetSpec:
     try:
         return REGISTRY[name]
     except (KeyError, TypeError):
-        close = difflib.get_close_matches(str(name), REGISTRY, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(REGISTRY)}"
+        close = closest(name, REGISTRY)
+        hint = (f"; did you mean {close!r}?" if close is not None
+                else f"; known: {', '.join(REGISTRY)}")
         raise DataError(f"unknown dataset {name!r}{hint}") from None

@@ -168,7 +168,7 @@ def tie_break_costs(problem: CNFProblem) -> np.ndarray:
     n_cols = problem.A_pos.shape[1]
     weights = np.concatenate([problem.w_pos, problem.w_neg])
     scale = min(1.0, float(weights.min())) if len(weights) else 1.0
-    return TIE_BREAK * scale * np.random.default_rng(20160623).uniform(1.0, 2.0, n_cols)
+    return TIE_BREAK * scale * np.asarray(np.random.default_rng(20160623).uniform(1.0, 2.0, n_cols))
 
 
 SIFT_MIN = 1_000  # "sifted" when both positives and features number at least this many
@@ -280,14 +280,14 @@ class SiftedDualLP:
         warm = False  # the first solve: from ``basis`` if kept, else from scratch
         while True:
             result = model.solve(warm=warm, start=basis)
-            new = self._most_negative(w_costs, result.x[: self._n_pos], rows)
+            new = self._most_negative(w_costs, np.asarray(result.x)[: self._n_pos], rows)
             if len(new) == 0:
                 break
             rows = self._add(model, rows, new, w_costs)
             warm, basis = True, None  # on from the last basis, the new rows' slacks basic
         self.total_iterations += model.total_iterations
         w = np.zeros(self._n_cols)
-        w[rows] = np.clip(-result.row_dual[1:], 0.0, 1.0)
+        w[rows] = np.clip(-np.asarray(result.row_dual)[1:], 0.0, 1.0)
         return LPSolution(w, -result.objective, model.total_iterations, (rows, result.basis))
 
 
@@ -308,6 +308,7 @@ class ClauseLP:
         self._n_pos = problem.A_pos.shape[0]
         self.n_solves = 0  # clause LPs solved (a sifted one may take several HiGHS runs)
         self._sifted = SiftedDualLP(problem) if formulation == "sifted" else None
+        self.model: LinearProgram | None
         if self._sifted is not None:
             self.model = None  # a new restricted model per LP
         elif formulation == "dual":
@@ -320,6 +321,7 @@ class ClauseLP:
         """Simplex iterations of every HiGHS run so far (stalled warm starts included)."""
         if self._sifted is not None:
             return self._sifted.total_iterations
+        assert self.model is not None
         return self.model.total_iterations
 
     def solve(self, w_costs: np.ndarray, warm: bool = False, start=None) -> LPSolution:
@@ -331,6 +333,7 @@ class ClauseLP:
         self.n_solves += 1
         if self._sifted is not None:
             return self._sifted.solve(w_costs, warm, start)
+        assert self.model is not None
         if self.formulation == "dual":
             self.model.set_row_bounds(np.append(np.full(self._n_cols, -INF), 0.0),
                                       np.append(w_costs, 0.0))
@@ -338,7 +341,7 @@ class ClauseLP:
             self.model.set_costs(np.concatenate([w_costs, self.problem.w_pos]))
         result = self.model.solve(warm=warm, start=start)
         if self.formulation == "dual":
-            w = np.clip(-result.row_dual[: self._n_cols], 0.0, 1.0)
+            w = np.clip(-np.asarray(result.row_dual)[: self._n_cols], 0.0, 1.0)
             return LPSolution(w, -result.objective, result.iterations, result.basis)
         return LPSolution(result.x[: self._n_cols], result.objective, result.iterations,
                           result.basis)
@@ -372,8 +375,8 @@ class ClauseSolver:
         self.tie_break = tie_break_costs(problem)
         self.cache_hits = 0
         self.warm_starts = 0  # LPs started from a basis kept for the same negative weights
-        self._cache = {}
-        self._bases = {}  # negative weights -> the final basis of their last solve
+        self._cache: dict = {}
+        self._bases: dict = {}  # negative weights -> the final basis of their last solve
 
     @property
     def formulation(self) -> str:

@@ -22,7 +22,7 @@ def set_cover(solver: ClauseSolver, theta: float, max_rules: int, **_) -> LearnR
     """
     problem = solver.problem
     remaining = problem.w_neg.copy()
-    clauses = []
+    clauses: list = []
     while len(clauses) < max_rules and remaining.sum() > 0:
         fit = solver.fit(remaining, theta)
         rejects = clause_counts(problem.A_neg, fit.clause) == 0

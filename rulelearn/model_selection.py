@@ -1,32 +1,84 @@
-"""Choosing the setting of a single fit by stratified K-fold CV, then a refit on all data.
+"""Model selection for the core: stratified folds, fitting a grid, the tie rule, and choosing the
+setting of a single fit by stratified K-fold CV, then a refit on all data.
 
 :func:`fit_select` is what ``rulelearn fit`` does: it chooses θ (8 log-spaced values), the
 number of clauses R (1, 3, 5, 10) and the form (DNF, CNF) together, on the same folds for every
 setting, with one θ path per (form, R) and fold (``fit_path``: one LP model serves the whole θ
 grid); per form, R grows only while the fits use all R clauses. :func:`fit_select_theta`
 chooses θ alone (R and form fixed). The benchmark's nested
-protocol lives in :mod:`rulelearn.selection` and tunes θ only; both use the same folds
-(:func:`~rulelearn.selection.stratified_folds`) and the same tie rule (equal mean validation
-errors go to the simpler rule).
+protocol (:mod:`rulelearn.bench.protocol`) tunes θ only; it uses the folds
+(:func:`stratified_folds`), candidate fits (:func:`fit_candidates`) and tie rule (:func:`choose`:
+equal mean validation errors go to the simpler rule) of this module.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
 
+from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, log_grid
+from rulelearn._utils import error_rate
 from rulelearn.errors import DataError, ParameterError
-from rulelearn.selection import (TIE_TOLERANCE, choose, error_rate, fit_candidates,
-                                 stratified_folds)
 
-#: Default θ grid: 8 values, evenly spaced on a log scale over [1e-4, 50].
-DEFAULT_THETAS = tuple(float(t) for t in np.geomspace(1e-4, 50, 8))
-#: Default numbers of clauses. Unused clauses are disabled, so a larger R only adds capacity.
-DEFAULT_RULES = (1, 3, 5, 10)
-#: Default forms, the simpler first (DNF wins ties).
-DEFAULT_FORMS = ("dnf", "cnf")
+__all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "log_grid", "stratified_folds",
+           "take_rows", "choose", "fit_candidates", "error_rate", "select_theta",
+           "fit_select_theta", "select_setting", "fit_select", "walk_unused"]
+
+#: Two mean errors closer than this are a tie (they are ratios of small integers).
+TIE_TOLERANCE = 1e-12
+
+
+def stratified_folds(y, n_splits: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``StratifiedKFold(n_splits, shuffle=True, random_state=seed)`` as a list of index pairs."""
+    y = np.asarray(y)
+    skf = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
+    return [(tr, te) for tr, te in skf.split(np.zeros((len(y), 1)), y)]
+
+
+def take_rows(X, index):
+    """Rows ``index`` of ``X``: a DataFrame's by position, anything else as an array."""
+    return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
+
+
+def simplicity_order(grid, prefer: str) -> list[int]:
+    """Indices of ``grid`` from the simplest model to the most complex one.
+
+    ``prefer="larger"``: a larger value is simpler (θ, the sparsity weight).
+    ``prefer="smaller"``: a smaller value is simpler (tree depth; ``None`` = unbounded).
+    """
+    key = [math.inf if v is None else float(v) for v in grid]
+    order = sorted(range(len(grid)), key=lambda i: key[i])
+    return order[::-1] if prefer == "larger" else order
+
+
+def choose(mean_errors, grid, prefer: str) -> int:
+    """Index of the candidate with the lowest mean error; ties go to the simplest."""
+    errors = np.asarray(mean_errors, dtype=float)
+    best = float(np.min(errors))
+    for i in simplicity_order(grid, prefer):
+        if errors[i] <= best + TIE_TOLERANCE:
+            return i
+    raise AssertionError("unreachable")
+
+
+def fit_candidates(estimator, X, y, param: str | None, grid) -> list:
+    """One fitted copy of ``estimator`` per value of ``param`` in ``grid`` (in grid order).
+
+    Uses the estimator's θ path (``fit_path``: one LP model serves the whole grid) when it has
+    one; otherwise clones and refits per value.
+    """
+    if param is None or not grid:
+        return [clone(estimator).fit(X, y)]
+    if param == "theta" and hasattr(estimator, "fit_path"):
+        models = clone(estimator).fit_path(X, y, list(grid))
+        if len(models) != len(grid):
+            raise RuntimeError(f"fit_path returned {len(models)} models for {len(grid)} thetas")
+        return list(models)
+    return [clone(estimator).set_params(**{param: v}).fit(X, y) for v in grid]
 
 
 def n_folds(y, cv: int = 5) -> int:
@@ -63,8 +115,8 @@ def select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: int 
     errors = np.zeros((k, len(thetas)))
     codes = np.unique(y, return_inverse=True)[1]  # the same folds; float labels allowed
     for fold, (train, valid) in enumerate(stratified_folds(codes, k, seed)):
-        models = fit_candidates(estimator, _rows(X, train), y[train], "theta", thetas)
-        errors[fold] = [error_rate(m, _rows(X, valid), y[valid]) for m in models]
+        models = fit_candidates(estimator, take_rows(X, train), y[train], "theta", thetas)
+        errors[fold] = [error_rate(m, take_rows(X, valid), y[valid]) for m in models]
     mean = [float(e) for e in errors.mean(axis=0)]
     return thetas[choose(mean, thetas, "larger")], mean
 
@@ -175,7 +227,7 @@ class Selection:
                          f"{row.max_rules:3d} {row.theta:10.4g} {row.mean_literals:9.1f}  "
                          f"{100 * row.mean_error:5.1f} ± {100 * row.sem:.1f}")
         if self.skipped:
-            by_form = {}
+            by_form: dict[str, list[str]] = {}
             for form, r in self.skipped:
                 by_form.setdefault(form, []).append(str(r))
             names = "; ".join(f"{form.upper()} R = {', '.join(rs)}" for form, rs in by_form.items())
@@ -267,8 +319,8 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
         errors = np.zeros((k, len(thetas)))
         sizes, clauses = np.zeros_like(errors), np.zeros_like(errors)
         for fold, (train, valid) in enumerate(folds):
-            models = fit_candidates(template, _rows(X, train), y[train], "theta", thetas)
-            X_valid = _rows(X, valid)
+            models = fit_candidates(template, take_rows(X, train), y[train], "theta", thetas)
+            X_valid = take_rows(X, valid)
             errors[fold] = [error_rate(m, X_valid, y[valid]) for m in models]
             sizes[fold] = [m.rule_.n_literals for m in models]
             clauses[fold] = [m.rule_.n_clauses for m in models]
@@ -282,15 +334,16 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
 
 
 def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:
-    rows, skipped = [], []
+    found: list[CVRow] = []
+    skipped: list[tuple[str, int]] = []
     for form in forms:
         for position, r in enumerate(rules):
             block = evaluate(form, r)
-            rows.extend(block)
+            found.extend(block)
             if skip_unused and position >= 1 and max(row.max_clauses for row in block) < r:
                 skipped.extend((form, q) for q in rules[position + 1:])
                 break
-    rows = tuple(rows)
+    rows = tuple(found)
     return Selection(rows, _choose_row(rows, range(len(rows))), k, seed, forms, rules, thetas,
                      tuple(skipped))
 
@@ -313,7 +366,3 @@ def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
                                seed=seed, skip_unused=skip_unused)
     model = clone(estimator).set_params(**selection.best.setting).fit(X, y)
     return model, selection
-
-
-def _rows(X, index):
-    return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]

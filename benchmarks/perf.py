@@ -1,4 +1,5 @@
-"""Speed benchmark (``make perf``): the fast path against the straightforward loop.
+"""Speed benchmark (``make perf``, ``python benchmarks/perf.py``): the fast path against the
+straightforward loop.
 
 The *reference loop* is the obvious implementation: every clause LP is built
 from scratch in a new HiGHS model with HiGHS's defaults (presolve on), on the
@@ -32,11 +33,11 @@ import time
 import numpy as np
 from tabulate import tabulate
 
+from rulelearn._io import atomic_write_text
 from rulelearn.binarize import QuantileBinarizer
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.clause import ClauseLP, ClauseSolver
 from rulelearn.learners.problem import CNFProblem
-from rulelearn.store import atomic_write_text
 
 COMPARE = [("sonar", None), ("wdbc", None), ("ionosphere", None), ("pima", None),
            ("parkinsons", None), ("magic", 2000), ("musk", 1300)]  # musk[1300]: sifted

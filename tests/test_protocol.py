@@ -6,7 +6,8 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.tree import DecisionTreeClassifier
 
-from rulelearn import selection
+from rulelearn import model_selection
+from rulelearn.bench import protocol
 from rulelearn.errors import DataError
 
 
@@ -45,44 +46,45 @@ class PathRecorder(Recorder):
 
 
 def test_stable_seed_is_fixed_and_name_dependent():
-    assert selection.stable_seed(0, "wdbc", "outer") == selection.stable_seed(0, "wdbc", "outer")
-    assert selection.stable_seed(0, "wdbc") != selection.stable_seed(0, "pima")
-    assert selection.stable_seed(0, "wdbc") != selection.stable_seed(1, "wdbc")
+    assert protocol.stable_seed(0, "wdbc", "outer") == protocol.stable_seed(0, "wdbc", "outer")
+    assert protocol.stable_seed(0, "wdbc") != protocol.stable_seed(0, "pima")
+    assert protocol.stable_seed(0, "wdbc") != protocol.stable_seed(1, "wdbc")
     # pinned: not Python's salted hash, the same on every machine and run
-    assert selection.stable_seed(0, "wdbc") == 2357846132
+    assert protocol.stable_seed(0, "wdbc") == 2357846132
 
 
 def test_outer_folds_partition_and_stratify():
     X, y = toy(90)
-    folds = selection.outer_folds(y, 3, seed=0, dataset="toy")
+    folds = protocol.outer_folds(y, 3, seed=0, dataset="toy")
     tests = np.concatenate([te for _, te in folds])
     assert sorted(tests) == list(range(90))
     for tr, te in folds:
         assert not set(tr) & set(te)
         assert abs(np.mean(y[te] == "pos") - np.mean(y == "pos")) < 0.05
     # same seed and name -> same folds; another name -> other folds
-    again = selection.outer_folds(y, 3, seed=0, dataset="toy")
+    again = protocol.outer_folds(y, 3, seed=0, dataset="toy")
     assert all((a[1] == b[1]).all() for a, b in zip(folds, again))
-    other = selection.outer_folds(y, 3, seed=0, dataset="other")
+    other = protocol.outer_folds(y, 3, seed=0, dataset="other")
     assert any((a[1] != b[1]).any() for a, b in zip(folds, other))
 
 
 def test_choose_prefers_larger_theta_and_smaller_depth_on_ties():
-    assert selection.choose([0.2, 0.1, 0.1, 0.3], [0.01, 0.1, 1.0, 10.0], "larger") == 2
-    assert selection.choose([0.2, 0.1, 0.1, 0.3], [1, 2, 3, 4], "smaller") == 1
-    assert selection.choose([0.1, 0.1], [2, None], "smaller") == 0  # None = unbounded depth
-    assert selection.choose([0.3, 0.1], [5.0, 0.5], "larger") == 1  # grid order does not matter
+    assert model_selection.choose([0.2, 0.1, 0.1, 0.3], [0.01, 0.1, 1.0, 10.0], "larger") == 2
+    assert model_selection.choose([0.2, 0.1, 0.1, 0.3], [1, 2, 3, 4], "smaller") == 1
+    assert model_selection.choose([0.1, 0.1], [2, None], "smaller") == 0  # None = unbounded depth
+    # grid order does not matter
+    assert model_selection.choose([0.3, 0.1], [5.0, 0.5], "larger") == 1
     # float noise is a tie
-    assert selection.choose([0.1 + 1e-15, 0.1], [5.0, 0.5], "larger") == 0
+    assert model_selection.choose([0.1 + 1e-15, 0.1], [5.0, 0.5], "larger") == 0
 
 
 @pytest.mark.parametrize("cls", [Recorder, PathRecorder])
 def test_nothing_from_the_test_part_reaches_fitting(cls):
     X, y = toy(60)
-    folds = selection.outer_folds(y, 3, seed=0, dataset="toy")
+    folds = protocol.outer_folds(y, 3, seed=0, dataset="toy")
     for k, (train, test) in enumerate(folds):
         Recorder.log = []
-        res = selection.evaluate_fold(cls(), X, y, train, test, param="theta",
+        res = protocol.evaluate_fold(cls(), X, y, train, test, param="theta",
                                       grid=[-0.5, 0.2, 1.0], inner_folds=2, seed=k)
         test_ids, train_ids = set(test), set(train)
         fits = [ids for kind, _, ids in Recorder.log if kind in ("fit", "path")]
@@ -103,7 +105,7 @@ def test_inner_cv_fits_never_see_their_validation_rows():
     X, y = toy(60)
     train = np.arange(40)
     Recorder.log = []
-    selection.tune(Recorder(), X.iloc[train], y[train], param="theta", grid=[0.0, 1.0],
+    protocol.tune(Recorder(), X.iloc[train], y[train], param="theta", grid=[0.0, 1.0],
                    inner_folds=2, seed=3)
     fits = [e for e in Recorder.log if e[0] == "fit"]
     predicts = [e for e in Recorder.log if e[0] == "predict"]
@@ -115,7 +117,7 @@ def test_inner_cv_fits_never_see_their_validation_rows():
 def test_fit_path_is_used_for_theta():
     X, y = toy(60)
     Recorder.log = []
-    res = selection.tune(PathRecorder(), X, y, param="theta", grid=[0.0, 0.2, 5.0],
+    res = protocol.tune(PathRecorder(), X, y, param="theta", grid=[0.0, 0.2, 5.0],
                          inner_folds=3, seed=0)
     assert [e[0] for e in Recorder.log].count("path") == 3
     assert len(res.mean_errors) == 3
@@ -125,7 +127,7 @@ def test_fit_path_is_used_for_theta():
 def test_tie_goes_to_the_larger_theta():
     X, y = toy(60)
     # all x are below 100 and 1000: both predict "neg" everywhere, identical errors
-    res = selection.tune(Recorder(), X, y, param="theta", grid=[1000.0, 100.0],
+    res = protocol.tune(Recorder(), X, y, param="theta", grid=[1000.0, 100.0],
                          inner_folds=2, seed=0)
     assert res.mean_errors[0] == res.mean_errors[1]
     assert res.value == 1000.0
@@ -134,8 +136,8 @@ def test_tie_goes_to_the_larger_theta():
 def test_protocol_with_a_decision_tree():
     X, y = toy(90)
     Xn = X[["x", "z"]]
-    train, test = selection.outer_folds(y, 3, seed=0, dataset="toy")[0]
-    res = selection.evaluate_fold(DecisionTreeClassifier(random_state=0), Xn, y, train, test,
+    train, test = protocol.outer_folds(y, 3, seed=0, dataset="toy")[0]
+    res = protocol.evaluate_fold(DecisionTreeClassifier(random_state=0), Xn, y, train, test,
                                   param="max_depth", grid=[1, 2, 4], prefer="smaller",
                                   inner_folds=3, seed=1)
     assert res.chosen in (1, 2, 4)
@@ -146,7 +148,7 @@ def test_protocol_with_a_decision_tree():
 def test_single_value_grid_skips_inner_cv():
     X, y = toy(60)
     Recorder.log = []
-    res = selection.evaluate_fold(Recorder(), X, y, np.arange(40), np.arange(40, 60),
+    res = protocol.evaluate_fold(Recorder(), X, y, np.arange(40), np.arange(40, 60),
                                   param="theta", grid=[0.2], inner_folds=5, seed=0)
     assert res.chosen == 0.2 and res.inner_errors == []
     assert [e[0] for e in Recorder.log].count("fit") == 1
@@ -154,8 +156,8 @@ def test_single_value_grid_skips_inner_cv():
 
 def test_too_many_inner_folds_for_the_minority_class():
     y = np.array(["a"] * 40 + ["b"] * 8)
-    selection.check_protocol(y, outer=2, inner=4, seed=0, dataset="d")
+    protocol.check_protocol(y, outer=2, inner=4, seed=0, dataset="d")
     with pytest.raises(DataError, match="inner_folds.*class 'b' has"):
-        selection.check_protocol(y, outer=2, inner=5, seed=0, dataset="d")
+        protocol.check_protocol(y, outer=2, inner=5, seed=0, dataset="d")
     with pytest.raises(DataError, match="outer CV"):
-        selection.check_protocol(y, outer=9, inner=2, seed=0, dataset="d")
+        protocol.check_protocol(y, outer=9, inner=2, seed=0, dataset="d")

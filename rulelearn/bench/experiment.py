@@ -26,11 +26,19 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from rulelearn import baselines, selection
-from rulelearn.config import RULE_METHODS, DatasetConfig, ExperimentConfig, MethodConfig
+from rulelearn._io import atomic_write_text
+from rulelearn.bench import baselines, protocol
+from rulelearn.bench.config import RULE_METHODS, DatasetConfig, ExperimentConfig, MethodConfig
+from rulelearn.bench.store import (
+    RecordStore,
+    ResultsError,
+    RunLog,
+    dumps_record,
+    non_finite,
+    os_error,
+    run_key,
+)
 from rulelearn.errors import ConfigError
-from rulelearn.store import (RecordStore, ResultsError, RunLog, atomic_write_text, dumps_record,
-                             non_finite, os_error, run_key)
 
 #: Fields that change between two runs of the same unit (timings, dates); not part of a result.
 VOLATILE = ("fit_seconds", "tune_seconds", "total_seconds", "finished_at", "host", "versions")
@@ -83,7 +91,8 @@ class RunSummary:
         return text
 
     def failure_reasons(self) -> list[tuple[str, int, str]]:
-        """Each distinct failure reason once: ``(reason, count, first unit)``, most frequent first."""
+        """Each distinct failure reason once: ``(reason, count, first unit)``, most frequent
+        first."""
         seen: dict = {}
         for label, reason in self.failures:
             count, example = seen.get(reason, (0, label))
@@ -97,14 +106,14 @@ class RunSummary:
 
 def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
     """Every unit of ``config`` in a deterministic order."""
-    datasets = config.datasets
+    datasets = list(config.datasets)
     if only_datasets:
         names = [d.name for d in datasets]
         for n in only_datasets:
             if n not in names:
-                from rulelearn.config import did_you_mean
-                raise ConfigError(f"--only-dataset {n!r} is not in the config.{did_you_mean(n, names)}"
-                                  f" Datasets: {', '.join(names)}.")
+                from rulelearn._utils import did_you_mean
+                raise ConfigError(f"--only-dataset {n!r} is not in the config."
+                                  f"{did_you_mean(n, names)} Datasets: {', '.join(names)}.")
         datasets = [d for d in datasets if d.name in only_datasets]
     units = []
     for d in datasets:
@@ -189,7 +198,7 @@ def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:
     if d.subsample and d.subsample < len(y):
         from sklearn.model_selection import train_test_split
         keep, _ = train_test_split(np.arange(len(y)), train_size=d.subsample, stratify=y,
-                                   random_state=selection.stable_seed(seed, d.name, "subsample"))
+                                   random_state=protocol.stable_seed(seed, d.name, "subsample"))
         keep = np.sort(keep)
         X, y = X.iloc[keep].reset_index(drop=True), y[keep]
     return PreparedData(name=d.name, X=X, y=y, positive=positive,
@@ -243,18 +252,18 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
     """Run one unit and return its record (``status`` ``ok`` or ``failed``); never raises."""
     t0 = time.perf_counter()
     try:
-        folds = selection.outer_folds(data.y, unit.n_outer, unit.seed, unit.dataset)
+        folds = protocol.outer_folds(data.y, unit.n_outer, unit.seed, unit.dataset)
         train, test = folds[unit.fold]
         m = unit.method
         est = make_estimator(
             m, pos_label=data.positive,
-            random_state=selection.stable_seed(unit.seed, unit.dataset, "estimator", unit.fold))
+            random_state=protocol.stable_seed(unit.seed, unit.dataset, "estimator", unit.fold))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UserWarning)
-            res = selection.evaluate_fold(
+            res = protocol.evaluate_fold(
                 est, data.X, data.y, train, test, param=m.tuned, grid=m.grid, prefer=m.prefer,
                 inner_folds=unit.inner_folds,
-                seed=selection.inner_seed(unit.seed, unit.dataset, unit.fold))
+                seed=protocol.inner_seed(unit.seed, unit.dataset, unit.fold))
         rec = base_record(unit)
         rec["warnings"] = sorted({str(w.message) for w in caught})
         rec.update(baselines.describe(res.model))
@@ -285,7 +294,7 @@ def versions(method: str | None = None) -> dict:
 
     from rulelearn import __version__
 
-    out = {"python": platform.python_version(), "rulelearn": __version__}
+    out: dict[str, str | None] = {"python": platform.python_version(), "rulelearn": __version__}
     names = ["numpy", "highspy", "scikit-learn", "pandas"]
     if method == "ripper":
         names.append("wittgenstein")
@@ -378,7 +387,8 @@ def _execute_dask(units, datasets, scheduler):
     client = Client(scheduler)
     try:
         scattered = {name: client.scatter(d, broadcast=True) for name, d in datasets.items()}
-        futures = {client.submit(run_unit, u, scattered[u.dataset], pure=False, key=f"unit-{u.key}"): u
+        futures = {client.submit(run_unit, u, scattered[u.dataset], pure=False,
+                                 key=f"unit-{u.key}"): u
                    for u in units}
         for fut in as_completed(list(futures)):
             try:
@@ -488,7 +498,7 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
     for name in dict.fromkeys(u.dataset for u in units):
         try:
             data = load_data(by_name[name], seed=config.seed, mirror=mirror)
-            selection.check_protocol(data.y, outer=config.outer_folds, inner=config.inner_folds,
+            protocol.check_protocol(data.y, outer=config.outer_folds, inner=config.inner_folds,
                                      seed=config.seed, dataset=name)
         except Exception as exc:  # noqa: BLE001 - reported with the dataset's name
             text = " ".join(str(exc).split()) or type(exc).__name__
@@ -579,7 +589,8 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
         ok += good
         failed += not good
         if not good:
-            failures.append((f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}", rec["error"]))
+            where = f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}"
+            failures.append((where, rec["error"]))
         prog.update(good)
 
     runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=previous)

@@ -25,10 +25,18 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from rulelearn.store import (RECORDS, ResultsError, atomic_write_text, latest, os_error,
-                             scan_records, total_wall_seconds)
+from rulelearn._io import atomic_write_text
+from rulelearn.bench.store import (
+    RECORDS,
+    ResultsError,
+    latest,
+    os_error,
+    scan_records,
+    total_wall_seconds,
+)
 
-PAPER_RESULTS = Path(__file__).with_name("paper_results.csv")
+#: Package data of ``rulelearn`` (the reports cite it by that path, so it stays there).
+PAPER_RESULTS = Path(__file__).parent.parent / "paper_results.csv"
 #: Datasets that are the paper's under another registry name.
 PAPER_ALIASES = {"wdbc_bundled": "wdbc"}
 DECIMALS = 1
@@ -194,8 +202,10 @@ def versus_paper(summary: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd
     rows = []
     for r in summary.itertuples():
         pname = PAPER_ALIASES.get(r.dataset, r.dataset)
-        for table, col, sem_col in ((1, "error_mean", "error_sem"), (2, "features_mean", "features_sem")):
-            hit = paper[(paper.table == table) & (paper.dataset == pname) & (paper.method == r.method_name)]
+        for table, col, sem_col in ((1, "error_mean", "error_sem"),
+                                    (2, "features_mean", "features_sem")):
+            hit = paper[(paper.table == table) & (paper.dataset == pname)
+                        & (paper.method == r.method_name)]
             if hit.empty:
                 continue
             pv, ps = float(hit["value"].iloc[0]), float(hit["sem"].iloc[0])
@@ -203,10 +213,12 @@ def versus_paper(summary: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd
             diff = ours - pv if r.complete else float("nan")
             sems = [s for s in (osem, ps) if not math.isnan(s)]
             band = 2 * math.sqrt(sum(s * s for s in sems)) if sems else float("nan")
-            within = None if math.isnan(diff) or math.isnan(band) else bool(abs(diff) <= band + 1e-9)
-            rows.append({"table": table, "dataset": r.dataset, "paper_dataset": hit.paper_dataset.iloc[0],
-                         "method": r.method, "ours": ours, "ours_sem": osem, "paper": pv,
-                         "paper_sem": ps, "difference": diff, "two_sem": band, "within_2sem": within})
+            within = (None if math.isnan(diff) or math.isnan(band)
+                      else bool(abs(diff) <= band + 1e-9))
+            rows.append({"table": table, "dataset": r.dataset,
+                         "paper_dataset": hit.paper_dataset.iloc[0], "method": r.method,
+                         "ours": ours, "ours_sem": osem, "paper": pv, "paper_sem": ps,
+                         "difference": diff, "two_sem": band, "within_2sem": within})
     return pd.DataFrame(rows, columns=["table", "dataset", "paper_dataset", "method", "ours",
                                        "ours_sem", "paper", "paper_sem", "difference", "two_sem",
                                        "within_2sem"])
@@ -314,7 +326,7 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
     ``info["notes"]`` says what was left out (records of another configuration, an unreadable
     ``meta.json``).
     """
-    from rulelearn.experiment import planned_keys
+    from rulelearn.bench.experiment import planned_keys
 
     folder = Path(folder)
     records, config, meta, notes = _load(folder)
@@ -363,7 +375,8 @@ def write_tables(folder, output=None, *, notes=None) -> list[Path]:
             raise os_error(exc, "write tables to", out) from None
         written.append(out / name)
 
-    titles = {"error": "Table 1: mean test error % over the outer folds (standard error of the mean)",
+    titles = {"error": "Table 1: mean test error % over the outer folds "
+                       "(standard error of the mean)",
               "features": "Table 2: mean number of features of the learned rule"}
     for n, kind in ((1, "error"), (2, "features")):
         header, rows = grid(summary, kind)
@@ -381,10 +394,12 @@ def write_tables(folder, output=None, *, notes=None) -> list[Path]:
 def render_versus_paper(cmp: pd.DataFrame, head) -> str:
     text = ["# Side by side with the paper's published numbers", "",
             "Source: Su, Wei, Varshney & Malioutov, ICML 2016 WHI (arXiv:1606.05798), Tables 1 "
-            "and 2, transcribed in `rulelearn/paper_results.csv`. *within 2 SEM*: |ours - paper| <= "
-            "2 sqrt(SEM_ours^2 + SEM_paper^2) (Table 2: our SEM only, the paper gives none).", ""]
+            "and 2, transcribed in `rulelearn/paper_results.csv`. *within 2 SEM*: "
+            "|ours - paper| <= 2 sqrt(SEM_ours^2 + SEM_paper^2) (Table 2: our SEM only, the "
+            "paper gives none).", ""]
     text += [f"- {h}" for h in head] + [""]
-    for table, title, unit in ((1, "Table 1: test error %", "%"), (2, "Table 2: number of features", "")):
+    for table, title, _unit in ((1, "Table 1: test error %", "%"),
+                                (2, "Table 2: number of features", "")):
         part = cmp[cmp.table == table]
         text += [f"## {title}", ""]
         if part.empty:

@@ -10,27 +10,29 @@ name, the closest valid one.  See ``configs/paper.yaml`` for an annotated exampl
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
+from rulelearn._defaults import N_THETAS, THETA_RANGE, log_grid
+from rulelearn._utils import did_you_mean
 from rulelearn.errors import ConfigError, DataError
 
 #: Rule learners of the paper (all go through ``BooleanRuleClassifier``).
 RULE_METHODS = ("bcd", "am", "ocrl", "sc")
-#: Baselines run through the adapters of :mod:`rulelearn.baselines`.
+#: Baselines run through the adapters of :mod:`rulelearn.bench.baselines`.
 BASELINE_METHODS = ("cart", "ripper")
 METHODS = RULE_METHODS + BASELINE_METHODS
 
 #: Parameters each method accepts in the config (``R`` is ``max_rules``).
 METHOD_PARAMS = {
-    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta") for m in RULE_METHODS},
+    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta")
+       for m in RULE_METHODS},
     **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta", "start")
        for m in ("bcd", "am")},  # start: where the descent starts (default sc, the paper's)
     "ocrl": ("form", "max_iter", "n_thresholds", "clause_solver", "theta"),  # R is 1
@@ -57,8 +59,8 @@ PARAM_CHOICES = {"form": ("dnf", "cnf"), "clause_solver": ("lp", "mip"),
                  "criterion": ("gini", "entropy", "log_loss")}
 
 #: The paper's section 4 protocol; a config that departs from it says so in every table.
-PAPER_PROTOCOL = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10, "outer_folds": 10,
-                  "theta_range": (1e-4, 50.0)}
+PAPER_PROTOCOL: dict[str, Any] = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10,
+                                  "outer_folds": 10, "theta_range": THETA_RANGE}
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,8 @@ class ExperimentConfig:
             out.append(f"{self.outer_folds}-fold outer CV (paper: {p['outer_folds']})")
         lo, hi = p["theta_range"]
         if self.theta and (min(self.theta) < lo or max(self.theta) > hi):
-            out.append(f"theta grid [{min(self.theta):g}, {max(self.theta):g}] (paper: [{lo:g}, {hi:g}])")
+            out.append(f"theta grid [{min(self.theta):g}, {max(self.theta):g}] "
+                       f"(paper: [{lo:g}, {hi:g}])")
         for d in self.datasets:
             if d.subsample:
                 out.append(f"{d.name}: stratified subsample of {d.subsample} rows")
@@ -207,11 +210,6 @@ def _collect_lines(node, path, lines):
             _collect_lines(item, path + (i,), lines)
 
 
-def did_you_mean(word, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.5)
-    return f" Did you mean '{close[0]}'?" if close else ""
-
-
 def _fmt(v) -> str:
     if isinstance(v, float):
         return f"{v:g}"
@@ -223,7 +221,7 @@ class _Validator:
         self.source = source
         self.lines = lines
 
-    def fail(self, path, message):
+    def fail(self, path, message) -> NoReturn:
         line = None
         p = tuple(path)
         while p and line is None:
@@ -233,6 +231,12 @@ class _Validator:
         dotted = ".".join(str(x) for x in path)
         key = f" ({dotted})" if dotted else ""
         raise ConfigError(f"{self.source}{where}{key}: {message}")
+
+    def entries(self, value, path, empty: str) -> list:
+        """A list of entries (a single entry becomes a list of one); none is an error."""
+        if not value:
+            self.fail(path, empty)
+        return value if isinstance(value, list) else [value]
 
     def check_keys(self, mapping, allowed, path):
         for key in mapping:
@@ -273,12 +277,14 @@ class _Validator:
             self.fail(("form",), f"must be one of {{'cnf', 'dnf'}}. Got {form!r}.")
         R = self.int_(data.get("R", 5), ("R",), minimum=1)
         max_iter = self.int_(data.get("max_iter", 100), ("max_iter",), minimum=1)
-        theta = self.theta(data.get("theta", {"log": [1e-4, 50], "num": 8}), ("theta",))
+        theta = self.theta(data.get("theta", {"log": list(THETA_RANGE), "num": N_THETAS}),
+                           ("theta",))
         binar = data.get("binarization", {}) or {}
         if not isinstance(binar, dict):
             self.fail(("binarization",), "must be a mapping such as {n_thresholds: 10}.")
         self.check_keys(binar, BINARIZATION_KEYS, ("binarization",))
-        n_thr = self.int_(binar.get("n_thresholds", 10), ("binarization", "n_thresholds"), minimum=1)
+        n_thr = self.int_(binar.get("n_thresholds", 10), ("binarization", "n_thresholds"),
+                          minimum=1)
         outer = self.int_(data.get("outer_folds", 10), ("outer_folds",), minimum=2,
                           maximum=MAX_FOLDS)
         inner = self.int_(data.get("inner_folds", 10), ("inner_folds",), minimum=2,
@@ -312,29 +318,12 @@ class _Validator:
 
     def theta(self, value, path) -> tuple:
         if isinstance(value, dict):
-            self.check_keys(value, ("log", "num"), path)
-            rng, num = value.get("log"), value.get("num", 8)
-            if (not isinstance(rng, list) or len(rng) != 2
-                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)):
-                self.fail(tuple(path) + ("log",), f"must be [low, high]. Got {rng!r}.")
-            self.int_(num, tuple(path) + ("num",), minimum=1)
-            if num > MAX_GRID:
-                self.fail(tuple(path) + ("num",), f"must be <= {MAX_GRID}. Got {num}.")
-            lo, hi = float(rng[0]), float(rng[1])
-            for j, v in enumerate((lo, hi)):
-                if not math.isfinite(v):
-                    self.fail(tuple(path) + ("log", j), f"theta must be a finite number. Got {v!r}.")
-            if lo <= 0 or hi < lo:
-                self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
-            if num == 1:
-                return (hi,)
-            step = (math.log(hi) - math.log(lo)) / (num - 1)
-            grid = [float(f"{math.exp(math.log(lo) + i * step):.6g}") for i in range(num)]
-            return tuple(grid)
+            return self.log_theta(value, path)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, list):
-            self.fail(path, f"must be a list of numbers or {{log: [low, high], num: N}}. Got {value!r}.")
+            self.fail(path, "must be a list of numbers or {log: [low, high], num: N}. "
+                            f"Got {value!r}.")
         if not value:
             self.fail(path, "the theta grid is empty; give at least one value.")
         if len(value) > MAX_GRID:
@@ -350,12 +339,28 @@ class _Validator:
             out.append(float(v))
         return tuple(sorted(set(out)))
 
+    def log_theta(self, value: dict, path) -> tuple:
+        """``{log: [low, high], num: N}``: N log-spaced values (:func:`log_grid`)."""
+        self.check_keys(value, ("log", "num"), path)
+        rng, num = value.get("log"), value.get("num", N_THETAS)
+        if (not isinstance(rng, list) or len(rng) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)):
+            self.fail(tuple(path) + ("log",), f"must be [low, high]. Got {rng!r}.")
+        self.int_(num, tuple(path) + ("num",), minimum=1)
+        if num > MAX_GRID:
+            self.fail(tuple(path) + ("num",), f"must be <= {MAX_GRID}. Got {num}.")
+        lo, hi = float(rng[0]), float(rng[1])
+        for j, v in enumerate((lo, hi)):
+            if not math.isfinite(v):
+                self.fail(tuple(path) + ("log", j), f"theta must be a finite number. Got {v!r}.")
+        if lo <= 0 or hi < lo:
+            self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
+        return log_grid(lo, hi, num)
+
     def datasets(self, value) -> tuple:
         path = ("datasets",)
-        if not value:
-            self.fail(path, "give at least one dataset (a registry name or {name, path, target}).")
-        if not isinstance(value, list):
-            value = [value]
+        value = self.entries(value, path,
+                             "give at least one dataset (a registry name or {name, path, target}).")
         out = []
         for i, item in enumerate(value):
             p = path + (i,)
@@ -421,13 +426,11 @@ class _Validator:
 
     def methods(self, value, defaults) -> tuple:
         path = ("methods",)
-        if not value:
-            self.fail(path, f"give at least one method among {', '.join(METHODS)}.")
-        if not isinstance(value, list):
-            value = [value]
+        value = self.entries(value, path, f"give at least one method among {', '.join(METHODS)}.")
         out = []
         for i, item in enumerate(value):
-            p = path + (i,)
+            p: tuple = path + (i,)
+            params: dict
             if isinstance(item, str):
                 name, params = item, {}
             elif isinstance(item, dict) and len(item) == 1:
@@ -446,7 +449,8 @@ class _Validator:
         labels = [m.label for m in out]
         dup = {lab for lab in labels if labels.count(lab) > 1}
         if dup:
-            self.fail(path, f"two method entries give the same run label: {', '.join(sorted(dup))}.")
+            self.fail(path, "two method entries give the same run label: "
+                            f"{', '.join(sorted(dup))}.")
         return tuple(out)
 
     def expand(self, name, params, defaults, path):

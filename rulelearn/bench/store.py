@@ -19,16 +19,18 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from rulelearn._io import atomic_write_text, to_native
 from rulelearn.errors import RuleLearnError
 
+fcntl: Any
 try:  # POSIX; elsewhere the folder is not locked
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -58,30 +60,6 @@ def run_key(*, dataset: str, label: str, params: dict, fold: int, seed: int, n_o
                        "seed": seed, "n_outer": n_outer}, sort_keys=True, default=str,
                       separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-def atomic_write_text(path, text: str, *, make_parents: bool = True) -> Path:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``.
-
-    A reader sees the old file or the new one, never half of one. The file is
-    readable by all (0644), as a plain ``open(path, "w")`` would leave it.
-    """
-    path = Path(path)
-    if make_parents:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
 
 
 def _reject_constant(name):
@@ -181,7 +159,7 @@ def dumps_record(record: dict) -> str:
     where = non_finite(record)
     if where:
         raise ValueError(f"non-finite value in field '{where}'")
-    return json.dumps(record, sort_keys=True, default=_jsonable, allow_nan=False) + "\n"
+    return json.dumps(record, sort_keys=True, default=to_native, allow_nan=False) + "\n"
 
 
 def latest(records) -> dict:
@@ -414,12 +392,3 @@ class RunLog:
         self._stop.set()
         self._thread.join()
         self.write(ended=True)
-
-
-def _jsonable(obj):
-    """numpy scalars and arrays as plain JSON values; anything else as its str."""
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    return str(obj)

@@ -7,9 +7,19 @@ from sklearn.model_selection import StratifiedKFold
 
 from rulelearn.errors import DataError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
-from rulelearn.tuning import (DEFAULT_THETAS, CVRow, Selection, ThetaSelection, _choose_row,
-                              fit_select, fit_select_theta, n_folds, select_setting, select_theta,
-                              walk_unused)
+from rulelearn.model_selection import (
+    DEFAULT_THETAS,
+    CVRow,
+    Selection,
+    ThetaSelection,
+    _choose_row,
+    fit_select,
+    fit_select_theta,
+    n_folds,
+    select_setting,
+    select_theta,
+    walk_unused,
+)
 
 
 def planted(n=60, seed=0, noise=0.1):

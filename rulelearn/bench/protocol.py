@@ -1,4 +1,4 @@
-"""The evaluation protocol of the paper's section 4, as pure functions (no I/O).
+"""The benchmark's evaluation protocol (the paper's section 4), as pure functions (no I/O).
 
 For each outer fold of a stratified K-fold split: the method sees the outer training part
 only.  Its tuned parameter (θ for the rule learners) is chosen by an inner stratified CV on
@@ -6,25 +6,23 @@ that part -- the candidate with the lowest mean validation error, ties going to 
 model (the larger θ) --, the method is refitted on the whole training part with the chosen
 value, and the rule is scored once on the outer test part.  Each fit gets raw rows only (the
 estimator fits its binarizer inside ``fit``), so nothing from a test or validation part can
-reach a fit.
+reach a fit.  The folds, the candidate fits and the tie rule are the core's
+(:mod:`rulelearn.model_selection`), shared with ``rulelearn fit``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import StratifiedKFold
 
+from rulelearn._utils import error_rate
 from rulelearn.errors import DataError
-
-#: Two mean errors closer than this are a tie (they are ratios of small integers).
-TIE_TOLERANCE = 1e-12
+from rulelearn.model_selection import choose, fit_candidates, stratified_folds, take_rows
 
 
 def stable_seed(*parts) -> int:
@@ -50,13 +48,6 @@ def check_stratifiable(y, n_splits: int, *, what: str) -> None:
             f"class {labels[i]!r} has {counts[i]}. Lower the number of folds.")
 
 
-def stratified_folds(y, n_splits: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``StratifiedKFold(n_splits, shuffle=True, random_state=seed)`` as a list of index pairs."""
-    y = np.asarray(y)
-    skf = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    return [(tr, te) for tr, te in skf.split(np.zeros((len(y), 1)), y)]
-
-
 def outer_folds(y, n_splits: int, seed: int, dataset: str) -> list[tuple[np.ndarray, np.ndarray]]:
     """The outer folds of ``dataset``; the seed is derived from (seed, dataset name)."""
     return stratified_folds(y, n_splits, stable_seed(seed, dataset, "outer"))
@@ -76,51 +67,6 @@ def check_protocol(y, *, outer: int, inner: int, seed: int, dataset: str) -> Non
                                 f"(inner_folds)")
 
 
-def _rows(X, idx):
-    return X.iloc[idx] if hasattr(X, "iloc") else X[idx]
-
-
-def simplicity_order(grid, prefer: str) -> list[int]:
-    """Indices of ``grid`` from the simplest model to the most complex one.
-
-    ``prefer="larger"``: a larger value is simpler (θ, the sparsity weight).
-    ``prefer="smaller"``: a smaller value is simpler (tree depth; ``None`` = unbounded).
-    """
-    key = [math.inf if v is None else float(v) for v in grid]
-    order = sorted(range(len(grid)), key=lambda i: key[i])
-    return order[::-1] if prefer == "larger" else order
-
-
-def choose(mean_errors, grid, prefer: str) -> int:
-    """Index of the candidate with the lowest mean error; ties go to the simplest."""
-    errors = np.asarray(mean_errors, dtype=float)
-    best = float(np.min(errors))
-    for i in simplicity_order(grid, prefer):
-        if errors[i] <= best + TIE_TOLERANCE:
-            return i
-    raise AssertionError("unreachable")
-
-
-def fit_candidates(estimator, X, y, param: str | None, grid) -> list:
-    """One fitted copy of ``estimator`` per value of ``param`` in ``grid`` (in grid order).
-
-    Uses the estimator's θ path (``fit_path``: one LP model serves the whole grid) when it has
-    one; otherwise clones and refits per value.
-    """
-    if param is None or not grid:
-        return [clone(estimator).fit(X, y)]
-    if param == "theta" and hasattr(estimator, "fit_path"):
-        models = clone(estimator).fit_path(X, y, list(grid))
-        if len(models) != len(grid):
-            raise RuntimeError(f"fit_path returned {len(models)} models for {len(grid)} thetas")
-        return list(models)
-    return [clone(estimator).set_params(**{param: v}).fit(X, y) for v in grid]
-
-
-def error_rate(model, X, y) -> float:
-    return float(np.mean(np.asarray(model.predict(X)) != np.asarray(y)))
-
-
 @dataclass
 class TuneResult:
     index: int
@@ -136,8 +82,8 @@ def tune(estimator, X, y, *, param, grid, prefer="larger", inner_folds=10, seed=
     y = np.asarray(y)
     errors = np.zeros((inner_folds, len(grid)))
     for f, (tr, va) in enumerate(stratified_folds(y, inner_folds, seed)):
-        models = fit_candidates(estimator, _rows(X, tr), y[tr], param, grid)
-        errors[f] = [error_rate(m, _rows(X, va), y[va]) for m in models]
+        models = fit_candidates(estimator, take_rows(X, tr), y[tr], param, grid)
+        errors[f] = [error_rate(m, take_rows(X, va), y[va]) for m in models]
     mean = errors.mean(axis=0)
     i = choose(mean, grid, prefer)
     return TuneResult(i, grid[i], [float(e) for e in mean])
@@ -165,7 +111,7 @@ def evaluate_fold(estimator, X, y, train, test, *, param=None, grid=(), prefer="
     ``X[test]`` is used once, after the final fit, for the test error.
     """
     y = np.asarray(y)
-    X_tr, y_tr = _rows(X, train), y[train]
+    X_tr, y_tr = take_rows(X, train), y[train]
     t0 = time.perf_counter()
     result = tune(estimator, X_tr, y_tr, param=param, grid=grid, prefer=prefer,
                   inner_folds=inner_folds, seed=seed)
@@ -178,5 +124,5 @@ def evaluate_fold(estimator, X, y, train, test, *, param=None, grid=(), prefer="
     return FoldResult(
         model=final, chosen=result.value, inner_errors=result.mean_errors,
         train_error=error_rate(final, X_tr, y_tr),
-        test_error=error_rate(final, _rows(X, test), y[test]),
+        test_error=error_rate(final, take_rows(X, test), y[test]),
         tune_seconds=t1 - t0, fit_seconds=t2 - t1, n_train=len(train), n_test=len(test))

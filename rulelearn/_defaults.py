@@ -1,0 +1,33 @@
+"""The default search grids of ``rulelearn fit`` and of a benchmark config, defined once.
+
+Kept free of scikit-learn so that the CLI can show them in its help cheaply; the public home of
+these names is :mod:`rulelearn.model_selection`.
+"""
+
+from __future__ import annotations
+
+import math
+
+#: Range and size of the default θ grid.
+THETA_RANGE = (1e-4, 50.0)
+N_THETAS = 8
+
+
+def log_grid(low: float, high: float, num: int) -> tuple[float, ...]:
+    """``num`` values evenly spaced on a log scale over [low, high], to 6 significant digits.
+
+    ``num == 1`` gives ``(high,)``. The rounding keeps the values short in records and tables;
+    the benchmark's run keys name these exact values.
+    """
+    if num == 1:
+        return (float(high),)
+    step = (math.log(high) - math.log(low)) / (num - 1)
+    return tuple(float(f"{math.exp(math.log(low) + i * step):.6g}") for i in range(num))
+
+
+#: Default θ grid: 8 values, evenly spaced on a log scale over [1e-4, 50] (6 digits).
+DEFAULT_THETAS = log_grid(*THETA_RANGE, N_THETAS)
+#: Default numbers of clauses. Unused clauses are disabled, so a larger R only adds capacity.
+DEFAULT_RULES = (1, 3, 5, 10)
+#: Default forms, the simpler first (DNF wins ties).
+DEFAULT_FORMS = ("dnf", "cnf")

@@ -1,0 +1,79 @@
+"""The core does not depend on the benchmark harness or the CLI (nor on yaml and tabulate)."""
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "rulelearn"
+OUTSIDE_CORE = ("bench", "cli")
+HARNESS_ONLY = ("rulelearn.bench", "rulelearn.cli", "yaml", "tabulate")
+
+FIT = """
+import json, sys
+import numpy as np
+import pandas as pd
+import rulelearn
+import rulelearn.estimator
+from rulelearn import BooleanRuleClassifier
+from rulelearn.model_selection import fit_select
+rng = np.random.default_rng(0)
+X = pd.DataFrame({"a": rng.normal(size=60), "b": rng.integers(0, 3, size=60)})
+y = (X["a"] > 0).astype(int).to_numpy()
+BooleanRuleClassifier(max_rules=2).fit(X, y).predict(X)
+fit_select(BooleanRuleClassifier(), X, y, thetas=(0.1, 1.0), rules=(1,), forms=("dnf",), cv=3)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_importing_and_fitting_leaves_the_harness_alone():
+    out = subprocess.run([sys.executable, "-c", FIT], capture_output=True, text=True, check=True)
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    leaked = [m for m in loaded if any(m == h or m.startswith(h + ".") for h in HARNESS_ONLY)]
+    assert leaked == []
+
+
+def _package_of(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+
+
+def _imported_modules(source: str, package: str) -> set[str]:
+    """Every module named by an import statement in ``source``, a module of ``package``
+    (relative imports resolved)."""
+    tree = ast.parse(source)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_core_modules_never_import_bench_or_cli():
+    core = [p for p in PACKAGE.rglob("*.py")
+            if p.relative_to(PACKAGE).parts[0] not in OUTSIDE_CORE]
+    assert len(core) > 10
+    offenders = {}
+    for path in core:
+        names = _imported_modules(path.read_text(encoding="utf-8"), _package_of(path))
+        bad = sorted(name for name in names
+                     if any(name == f"rulelearn.{d}" or name.startswith(f"rulelearn.{d}.")
+                            for d in OUTSIDE_CORE))
+        if bad:
+            offenders[str(path.relative_to(PACKAGE))] = bad
+    assert offenders == {}
+
+
+def test_the_static_check_sees_an_import_of_the_harness():
+    source = "from rulelearn.bench import store\nfrom ..cli import fit\nimport rulelearn.cli\n"
+    names = _imported_modules(source, "rulelearn.learners")
+    assert {"rulelearn.bench", "rulelearn.bench.store", "rulelearn.cli",
+            "rulelearn.cli.fit"} <= names
+    assert _package_of(PACKAGE / "learners" / "clause.py") == "rulelearn.learners"
