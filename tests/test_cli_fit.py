@@ -71,7 +71,7 @@ def test_fit_prints_data_rule_size_and_accuracy(run, data):
     assert r.exit_code == 0, r.output
     out = r.stdout
     ds = read_csv_dataset(data)
-    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=1).fit(ds.X, ds.y)
+    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=1, start="best").fit(ds.X, ds.y)
     n_pos = int((ds.y == 1).sum())
     assert out.splitlines()[0] == (
         f"data: {data} (60 rows, 3 features); target 'y', positive class 1 "
@@ -233,7 +233,8 @@ def test_round_trip_fit_save_predict(run, tmp_path, labels):
 
     # the estimator on the same data gives the same predictions
     ds = read_csv_dataset(tmp_path / "d.csv")
-    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=ds.positive).fit(ds.X, ds.y)
+    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=ds.positive,
+                                  start="best").fit(ds.X, ds.y)
     expected = [str(v) for v in model.predict(ds.X)]
 
     # new rows, in a shuffled order, to stdout
@@ -538,3 +539,12 @@ def test_save_through_a_link_replaces_the_file_it_points_to(run, tmp_path, data)
 ])
 def test_empty_paths_and_bad_seeds_are_usage_errors(run, data, saved, args, words):
     assert_one_line_error(run(*args), *words, usage=True)
+
+
+@pytest.mark.parametrize("start", ["sc", "tree"])
+def test_fit_start_option_reaches_the_estimator(run, data, start):
+    r = run("fit", data, *FAST, "--start", start)
+    assert r.exit_code == 0, r.output
+    ds = read_csv_dataset(data)
+    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=1, start=start).fit(ds.X, ds.y)
+    assert model.rule_.describe(1, "y") in r.stdout

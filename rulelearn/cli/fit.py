@@ -84,6 +84,10 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
               help="Block coordinate descent, alternating minimization, set covering, "
                    "or one clause.")
+@click.option("--start", type=click.Choice(["best", "sc", "tree"]), default="best",
+              show_default=True,
+              help="Where BCD and AM start: the better of the set-covering rule (the paper's "
+                   "start) and a rule read off a CART tree (best), or one of them.")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
 @click.option("--rules", "-R", type=click.IntRange(min=1), default=None,
@@ -106,8 +110,8 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
 @_SEP
-def fit(data, target, positive, missing, drop, method, form, rules, theta, max_iter, thresholds,
-        cv, seed, show_path, save, sep):
+def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
+        thresholds, cv, seed, show_path, save, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -132,7 +136,7 @@ def fit(data, target, positive, missing, drop, method, form, rules, theta, max_i
         click.echo(f"note: column {column!r} has a different value in every row (an "
                    f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter, n_thresholds=thresholds,
-                                      pos_label=dataset.positive)
+                                      pos_label=dataset.positive, start=start)
     if None in (form, rules, theta):  # each option given fixes its axis of the grid
         model, selection = fit_select(
             estimator, dataset.X, dataset.y, cv=cv, seed=seed,
