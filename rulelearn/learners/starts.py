@@ -51,14 +51,15 @@ def tree_start(problem: CNFProblem, max_rules: int, theta: float, disable_cost: 
         rows[r] = clause
     W = np.array(rows, dtype=bool)
     # a leaf clause may cost more than it saves: keep the better of each and the disabled one
+    current = cnf_objective(problem, W, theta, disable_cost)
     for r in range(len(W)):
         if W[r, -1]:
             continue
         trial = W.copy()
         trial[r] = disabled_clause(n)
-        if cnf_objective(problem, trial, theta, disable_cost) < \
-                cnf_objective(problem, W, theta, disable_cost) - 1e-9:
-            W = trial
+        value = cnf_objective(problem, trial, theta, disable_cost)
+        if value < current - 1e-9:
+            W, current = trial, value
     return W
 
 
