@@ -8,8 +8,6 @@ j. The objective is the same Hamming loss + θ·sparsity in both views.
 
 from __future__ import annotations
 
-import math
-import numbers
 import time
 
 import numpy as np
@@ -18,33 +16,20 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn._labels import default_positive, same_label
+from rulelearn._params import check_param, options, validate_params
+from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import accuracy
 from rulelearn.binarize import QuantileBinarizer, as_frame
-from rulelearn.errors import DataError, ParameterError
+from rulelearn.errors import DataError
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
-from rulelearn.learners.sc import STARTS
 from rulelearn.rules import Clause, Literal, Rule
 
-METHODS = tuple(LEARNERS)
-FORMS = ("cnf", "dnf")
-CLAUSE_SOLVERS = ("lp", "mip")
-
-
-def _check_choice(name, value, allowed):
-    if value not in allowed:
-        raise ParameterError(f"The {name!r} parameter of BooleanRuleClassifier must be one of "
-                             f"{{{', '.join(repr(a) for a in allowed)}}}. Got {value!r} instead.")
-
-
-def _check_number(name, value, low, integer=False, finite=False):
-    kind = numbers.Integral if integer else numbers.Real
-    if (isinstance(value, bool) or not isinstance(value, kind) or not value >= low
-            or (finite and not math.isfinite(value))):
-        what = "an int" if integer else "a finite number" if finite else "a number"
-        raise ParameterError(f"The {name!r} parameter of BooleanRuleClassifier must be {what} "
-                             f">= {low}. Got {value!r} instead.")
+#: Read from the declared constraints (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
+METHODS = options(RULE_PARAMETERS, "method")
+FORMS = options(RULE_PARAMETERS, "form")
+CLAUSE_SOLVERS = options(RULE_PARAMETERS, "clause_solver")
 
 
 class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
@@ -88,6 +73,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     fit_stats_ : dict with ``objective``, ``n_lp``, ``simplex_iterations``, ``fit_seconds``
     """
 
+    _parameter_constraints = RULE_PARAMETERS
+
     def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
                  clause_solver="lp", time_limit=60.0, start="sc"):
@@ -128,7 +115,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         thetas = [float(t) for t in np.atleast_1d(thetas)]
         for theta in thetas:
-            _check_number("theta", theta, 0, finite=True)
+            check_param(type(self), "theta", theta)
         start = time.perf_counter()
         frame, y = self._validate_data(X, y)
         sample_weight = _check_weights(sample_weight, len(y))
@@ -172,18 +159,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         return fitted
 
     def _validate_params(self):
-        _check_choice("method", self.method, METHODS)
-        _check_choice("form", self.form, FORMS)
-        _check_choice("clause_solver", self.clause_solver, CLAUSE_SOLVERS)
-        _check_choice("start", self.start, STARTS)
-        if not (self.binarize is True or self.binarize is False or self.binarize == "auto"):
-            _check_choice("binarize", self.binarize, ("auto", True, False))
-        _check_number("max_rules", self.max_rules, 1, integer=True)
-        _check_number("max_iter", self.max_iter, 0, integer=True)
-        _check_number("n_thresholds", self.n_thresholds, 1, integer=True)
-        _check_number("theta", self.theta, 0, finite=True)
-        _check_number("disable_cost", self.disable_cost, 0, finite=True)
-        _check_number("time_limit", self.time_limit, 0)
+        validate_params(self)
 
     def _validate_data(self, X, y):
         if y is None:

@@ -9,10 +9,13 @@ the command bodies so that ``rulelearn --help`` is quick.
 import click
 
 from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS
+from rulelearn._params import options
+from rulelearn._rule_params import RULE_PARAMETERS
 
-#: Kept equal to ``rulelearn.estimator.METHODS`` / ``FORMS`` (a test checks).
-METHODS = ("bcd", "am", "sc", "ocrl")
-FORMS = ("dnf", "cnf")
+#: The estimator's declared options (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
+METHODS = options(RULE_PARAMETERS, "method")
+FORMS = options(RULE_PARAMETERS, "form")
+STARTS = options(RULE_PARAMETERS, "start")
 
 
 def _write(path, text):
@@ -84,7 +87,7 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
               help="Block coordinate descent, alternating minimization, set covering, "
                    "or one clause.")
-@click.option("--start", type=click.Choice(["best", "sc", "tree"]), default="best",
+@click.option("--start", type=click.Choice(STARTS), default="best",
               show_default=True,
               help="Where BCD and AM start: the better of the set-covering rule (the paper's "
                    "start) and a rule read off a CART tree (best), or one of them.")

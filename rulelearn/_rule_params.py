@@ -1,0 +1,29 @@
+"""The parameters of ``BooleanRuleClassifier``, declared once.
+
+Kept free of scikit-learn so that the CLI can build its choices from them cheaply; the
+estimator holds this dict as its ``_parameter_constraints`` (see :mod:`rulelearn._params`).
+Parameters not listed (``pos_label``) take any value.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from rulelearn._params import Interval, Options
+from rulelearn.learners import LEARNERS
+from rulelearn.learners.sc import STARTS
+
+#: In the order they are checked (the first refused value is reported).
+RULE_PARAMETERS: dict[str, list] = {
+    "method": [Options(*LEARNERS)],
+    "form": [Options("cnf", "dnf")],
+    "clause_solver": [Options("lp", "mip")],
+    "start": [Options(*STARTS)],
+    "binarize": [Options("auto", True, False)],
+    "max_rules": [Interval(numbers.Integral, 1)],
+    "max_iter": [Interval(numbers.Integral, 0)],
+    "n_thresholds": [Interval(numbers.Integral, 1)],
+    "theta": [Interval(numbers.Real, 0, finite=True)],
+    "disable_cost": [Interval(numbers.Real, 0, finite=True)],
+    "time_limit": [Interval(numbers.Real, 0)],
+}
