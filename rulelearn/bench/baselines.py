@@ -13,13 +13,19 @@ CV helpers.  Both take a raw DataFrame, like ``BooleanRuleClassifier``, and expo
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.tree import DecisionTreeClassifier, export_text
 from sklearn.utils.validation import check_is_fitted
 
+from rulelearn._params import Interval, Options, validate_params
 from rulelearn.errors import RuleLearnError
+
+_AT_LEAST_ONE = Interval(numbers.Integral, 1)
+_FRACTION = Interval(numbers.Real, 0, 1, closed="neither")
 
 
 def _numeric_frame(X, columns=None) -> pd.DataFrame:
@@ -37,6 +43,12 @@ def _numeric_frame(X, columns=None) -> pd.DataFrame:
 class CartClassifier(ClassifierMixin, BaseEstimator):
     """CART (scikit-learn's decision tree) on the raw features."""
 
+    _parameter_constraints: dict = {
+        "max_depth": [_AT_LEAST_ONE, None],
+        "min_samples_leaf": [_AT_LEAST_ONE, _FRACTION],
+        "criterion": [Options("gini", "entropy", "log_loss")],
+    }
+
     def __init__(self, *, max_depth=None, min_samples_leaf=1, criterion="gini", pos_label=None,
                  random_state=None):
         self.max_depth = max_depth
@@ -46,6 +58,7 @@ class CartClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
+        validate_params(self)
         Xn = _numeric_frame(X)
         self.columns_ = list(Xn.columns)
         self.tree_ = DecisionTreeClassifier(
@@ -66,6 +79,14 @@ class CartClassifier(ClassifierMixin, BaseEstimator):
 class RipperClassifier(ClassifierMixin, BaseEstimator):
     """RIPPER (Cohen 1995) from the ``wittgenstein`` package; learns rules for ``pos_label``."""
 
+    _parameter_constraints: dict = {
+        "k": [_AT_LEAST_ONE],
+        "prune_size": [_FRACTION],
+        "max_rules": [_AT_LEAST_ONE, None],
+        "max_rule_conds": [_AT_LEAST_ONE, None],
+        "n_discretize_bins": [_AT_LEAST_ONE],
+    }
+
     def __init__(self, *, k=2, prune_size=0.33, max_rules=None, max_rule_conds=None,
                  n_discretize_bins=10, pos_label=None, random_state=None):
         self.k = k
@@ -83,6 +104,7 @@ class RipperClassifier(ClassifierMixin, BaseEstimator):
             raise RuleLearnError(
                 "method 'ripper' needs the optional 'wittgenstein' package: "
                 "pip install 'rulelearn[ripper]'") from None
+        validate_params(self)
         y = np.asarray(y)
         self.classes_ = np.unique(y)
         if self.pos_label is None:

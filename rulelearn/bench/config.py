@@ -20,29 +20,14 @@ from typing import Any, NoReturn
 import yaml
 
 from rulelearn._defaults import N_THETAS, THETA_RANGE, log_grid
+from rulelearn._params import options
+from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import did_you_mean
+from rulelearn.bench.methods import METHODS as METHOD_TABLE
 from rulelearn.errors import ConfigError, DataError
 
-#: Rule learners of the paper (all go through ``BooleanRuleClassifier``).
-RULE_METHODS = ("bcd", "am", "ocrl", "sc")
-#: Baselines run through the adapters of :mod:`rulelearn.bench.baselines`.
-BASELINE_METHODS = ("cart", "ripper")
-METHODS = RULE_METHODS + BASELINE_METHODS
-
-#: Parameters each method accepts in the config (``R`` is ``max_rules``).
-METHOD_PARAMS = {
-    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta")
-       for m in RULE_METHODS},
-    **{m: ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta", "start")
-       for m in ("bcd", "am")},  # start: where the descent starts (default sc, the paper's)
-    "ocrl": ("form", "max_iter", "n_thresholds", "clause_solver", "theta"),  # R is 1
-    "cart": ("max_depth", "min_samples_leaf", "criterion"),
-    "ripper": ("k", "prune_size", "max_rules", "max_rule_conds", "n_discretize_bins"),
-}
-#: The parameter tuned by the inner CV, and which end of its grid gives the simpler model
-#: (chosen on ties).
-TUNED = {**{m: ("theta", "larger") for m in RULE_METHODS}, "cart": ("max_depth", "smaller")}
-DEFAULT_DEPTHS = (1, 2, 3, 4, 5, 6, 8, 10)
+#: The method names a config may give (the table of :mod:`rulelearn.bench.methods`).
+METHODS = tuple(METHOD_TABLE)
 #: Upper bounds that catch a typo (``outer_folds: 100000``) before it plans millions of units.
 MAX_FOLDS = 1000
 MAX_GRID = 1000
@@ -53,10 +38,6 @@ TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
 EXECUTORS = ("local", "dask")
-#: Parameters that take one of a few values.
-PARAM_CHOICES = {"form": ("dnf", "cnf"), "clause_solver": ("lp", "mip"),
-                 "start": ("sc", "tree", "best"),
-                 "criterion": ("gini", "entropy", "log_loss")}
 
 #: The paper's section 4 protocol; a config that departs from it says so in every table.
 PAPER_PROTOCOL: dict[str, Any] = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10,
@@ -91,7 +72,7 @@ class MethodConfig:
     @property
     def label(self) -> str:
         """A deterministic run label such as ``bcd[form=dnf,R=5]`` (benchopt style)."""
-        keys = [k for k in ("form", "R") if k in self.params and (k, self.name) != ("R", "ocrl")]
+        keys = [k for k in ("form", "R") if k in self.params and k in _config_keys(self.name)]
         keys += [k for k in self.shown if k not in keys]
         if not keys:
             return self.name
@@ -100,6 +81,12 @@ class MethodConfig:
     def to_dict(self) -> dict:
         return {"name": self.name, "label": self.label, "params": dict(self.params),
                 "tuned": self.tuned, "grid": list(self.grid), "prefer": self.prefer}
+
+
+def _config_keys(name: str) -> tuple:
+    """The config keys of method ``name`` (none for a name the table does not know)."""
+    method = METHOD_TABLE.get(name)
+    return method.config_keys if method else ()
 
 
 @dataclass(frozen=True)
@@ -273,8 +260,10 @@ class _Validator:
         if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
             self.fail(("name",), f"must be a plain folder name. Got {name!r}.")
         form = data.get("form", "dnf")
-        if form not in ("dnf", "cnf"):
-            self.fail(("form",), f"must be one of {{'cnf', 'dnf'}}. Got {form!r}.")
+        forms = options(RULE_PARAMETERS, "form")
+        if form not in forms:
+            allowed = ", ".join(repr(f) for f in sorted(forms))
+            self.fail(("form",), f"must be one of {{{allowed}}}. Got {form!r}.")
         R = self.int_(data.get("R", 5), ("R",), minimum=1)
         max_iter = self.int_(data.get("max_iter", 100), ("max_iter",), minimum=1)
         theta = self.theta(data.get("theta", {"log": list(THETA_RANGE), "num": N_THETAS}),
@@ -393,10 +382,10 @@ class _Validator:
             self.fail(path, f"dataset names must be unique. Repeated: {', '.join(sorted(dup))}.")
         return tuple(out)
 
-    def param(self, key, value, path):
+    def param(self, method, key, value, path):
         """Check one value of a method parameter (what the estimator would refuse at fit time)."""
-        choices = PARAM_CHOICES.get(key)
-        if choices is not None:
+        choices = method.choices(key)
+        if choices:
             if value not in choices:
                 allowed = ", ".join(repr(c) for c in sorted(choices))
                 self.fail(path, f"must be one of {{{allowed}}}. Got {value!r}."
@@ -444,7 +433,7 @@ class _Validator:
                           f"Known: {', '.join(METHODS)}.")
             if not isinstance(params, dict):
                 self.fail(p, f"the parameters of '{name}' must be a mapping. Got {params!r}.")
-            self.check_keys(params, METHOD_PARAMS[name], p)
+            self.check_keys(params, METHOD_TABLE[name].config_keys, p)
             out.extend(self.expand(name, params, defaults, p))
         labels = [m.label for m in out]
         dup = {lab for lab in labels if labels.count(lab) > 1}
@@ -454,32 +443,20 @@ class _Validator:
         return tuple(out)
 
     def expand(self, name, params, defaults, path):
-        tuned, prefer = TUNED.get(name, (None, "larger"))
+        method = METHOD_TABLE[name]
+        tuned, prefer = method.tuned, method.simpler
         explicit = [k for k in params if k != tuned and k not in ("form", "R")]
-        if name in RULE_METHODS:
-            grid = self.theta(params["theta"], path + ("theta",)) if "theta" in params \
-                else defaults["theta"]
+        grid = self.tuned_grid(method, params, defaults, path)
+        base = {}
+        if method.paper_rule:
             base = {k: defaults[k] for k in ("form", "R", "max_iter", "n_thresholds")}
-            if name == "ocrl":
-                base["R"] = 1  # one-level rules: a single clause
-        elif name == "cart":
-            depths = params.get("max_depth", list(DEFAULT_DEPTHS))
-            depths = depths if isinstance(depths, list) else [depths]
-            if not depths:
-                self.fail(path + ("max_depth",), "the max_depth grid is empty.")
-            for j, d in enumerate(depths):
-                if d is not None:
-                    self.int_(d, path + ("max_depth", j), minimum=1)
-            grid = tuple(sorted(set(depths), key=lambda d: math.inf if d is None else d))
-            base = {}
-        else:
-            grid, base = (), {}
+        base.update(method.fixed)
         varying = {k: v for k, v in params.items() if k != tuned}
         keys = list(varying)
         for k in keys:
             vals = varying[k] if isinstance(varying[k], list) else [varying[k]]
             for v in vals:
-                self.param(k, v, path + (k,))
+                self.param(method, k, v, path + (k,))
         lists = [varying[k] if isinstance(varying[k], list) else [varying[k]] for k in keys]
         if any(len(v) == 0 for v in lists):
             self.fail(path, "a parameter list is empty.")
@@ -490,3 +467,20 @@ class _Validator:
             out.append(MethodConfig(name=name, params=p, tuned=tuned, grid=tuple(grid),
                                     prefer=prefer, shown=tuple(explicit)))
         return out
+
+    def tuned_grid(self, method, params, defaults, path) -> tuple:
+        """The grid of the tuned parameter: θ values, or integers >= 1 and None (CART depths)."""
+        tuned = method.tuned
+        if tuned is None:
+            return ()
+        if tuned == "theta":
+            return (self.theta(params["theta"], path + ("theta",)) if "theta" in params
+                    else defaults["theta"])
+        values = params.get(tuned, list(method.default_grid))
+        values = values if isinstance(values, list) else [values]
+        if not values:
+            self.fail(path + (tuned,), f"the {tuned} grid is empty.")
+        for j, v in enumerate(values):
+            if v is not None:
+                self.int_(v, path + (tuned, j), minimum=1)
+        return tuple(sorted(set(values), key=lambda v: math.inf if v is None else v))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime as _dt
+import importlib
 import json
 import math
 import os
@@ -28,7 +29,8 @@ import yaml
 
 from rulelearn._io import atomic_write_text
 from rulelearn.bench import baselines, protocol
-from rulelearn.bench.config import RULE_METHODS, DatasetConfig, ExperimentConfig, MethodConfig
+from rulelearn.bench.config import DatasetConfig, ExperimentConfig, MethodConfig
+from rulelearn.bench.methods import METHODS
 from rulelearn.bench.store import (
     RecordStore,
     ResultsError,
@@ -58,7 +60,6 @@ class Unit:
     inner_folds: int
     seed: int
     experiment: str
-    key_params: dict = field(compare=False)
 
 
 @dataclass
@@ -124,7 +125,7 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                               seed=config.seed, n_outer=config.outer_folds)
                 units.append(Unit(key=key, dataset=d.name, method=m, fold=k,
                                   n_outer=config.outer_folds, inner_folds=config.inner_folds,
-                                  seed=config.seed, experiment=config.name, key_params=params))
+                                  seed=config.seed, experiment=config.name))
     return units
 
 
@@ -211,27 +212,10 @@ def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:
 
 def make_estimator(method: MethodConfig, *, pos_label, random_state):
     """An unfitted estimator for ``method`` (its tuned parameter set by the caller)."""
-    p = method.params
-    if method.name in RULE_METHODS:
-        from rulelearn.estimator import BooleanRuleClassifier
-
-        kwargs = dict(method=method.name, form=p["form"], max_rules=p["R"],
-                      max_iter=p["max_iter"], n_thresholds=p["n_thresholds"],
-                      theta=max(method.grid) if method.grid else 1.0, pos_label=pos_label)
-        for optional in ("clause_solver", "start"):  # in the run's key only when given
-            if optional in p:
-                kwargs[optional] = p[optional]
-        est = BooleanRuleClassifier(**kwargs)
-        if "random_state" in est.get_params():  # the LP learners are deterministic today
-            est.set_params(random_state=random_state)
-        return est
-    if method.name == "cart":
-        return baselines.CartClassifier(pos_label=pos_label, random_state=random_state,
-                                        **{k: v for k, v in p.items() if k != "max_depth"})
-    if method.name == "ripper":
-        # like Cohen's RIPPER, learn rules for the minority class (the majority is the default)
-        return baselines.RipperClassifier(pos_label=None, random_state=random_state, **p)
-    raise ConfigError(f"unknown method {method.name!r}")
+    entry = METHODS.get(method.name)
+    if entry is None:
+        raise ConfigError(f"unknown method {method.name!r}")
+    return entry.build(method.params, method.grid, pos_label, random_state)
 
 
 def base_record(unit: Unit) -> dict:
@@ -296,8 +280,9 @@ def versions(method: str | None = None) -> dict:
 
     out: dict[str, str | None] = {"python": platform.python_version(), "rulelearn": __version__}
     names = ["numpy", "highspy", "scikit-learn", "pandas"]
-    if method == "ripper":
-        names.append("wittgenstein")
+    requires = METHODS[method].requires if method in METHODS else None
+    if requires:
+        names.append(requires[0])
     for name in names:
         try:
             out[name] = metadata.version(name)
@@ -470,6 +455,20 @@ def _sigterm_stops_the_run():
         signal.signal(signal.SIGTERM, previous)
 
 
+def _missing_requirement(name: str) -> str | None:
+    """Why method ``name`` cannot run here (its optional package is not installed), or None."""
+    requires = METHODS[name].requires if name in METHODS else None
+    if requires is None:
+        return None
+    module, extra = requires
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return (f"method '{name}' needs the optional '{module}' package: "
+                f"pip install 'rulelearn[{extra}]'")
+    return None
+
+
 def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=None) -> dict:
     """Find what would doom every unit of a dataset or method, before any unit runs.
 
@@ -487,12 +486,9 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
         if not scheduler:
             problems.append("executor 'dask' needs a scheduler address (--scheduler ADDRESS)")
     for name in sorted({u.method.name for u in units}):
-        if name == "ripper":
-            try:
-                import wittgenstein  # noqa: F401
-            except ImportError:
-                problems.append("method 'ripper' needs the optional 'wittgenstein' package: "
-                                "pip install 'rulelearn[ripper]'")
+        problem = _missing_requirement(name)
+        if problem:
+            problems.append(problem)
     datasets = {}
     by_name = {d.name: d for d in config.datasets}
     for name in dict.fromkeys(u.dataset for u in units):

@@ -1,0 +1,100 @@
+"""The methods a benchmark can run, in one table.
+
+Each entry says how to build the method's estimator, which config keys it takes, which
+parameter the inner CV tunes (and which end of its grid is the simpler model), and what it
+needs installed. The config validator, the experiment and the preflight checks read from
+:data:`METHODS`; adding a method is one entry here plus its adapter (an estimator with
+``fit``/``predict`` and ``_parameter_constraints``, see :mod:`.baselines`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulelearn._params import options
+from rulelearn.bench import baselines
+from rulelearn.estimator import BooleanRuleClassifier
+
+#: Config keys of the paper's rule learners (``R`` is ``max_rules``).
+_RULE_KEYS = ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta")
+
+
+@dataclass(frozen=True)
+class Method:
+    """How the benchmark runs one method.
+
+    ``build(params, grid, pos_label, random_state)`` returns the unfitted estimator for a
+    variant's fixed ``params`` (config keys); the caller sets the tuned parameter.
+    """
+
+    name: str
+    estimator: type[Any]
+    build: Callable[..., Any]
+    config_keys: tuple[str, ...]
+    #: Config key -> the estimator's parameter, where they differ.
+    renamed: dict = field(default_factory=dict)
+    #: The parameter the inner CV tunes, and which end of its grid is simpler (chosen on ties).
+    tuned: str | None = None
+    simpler: str = "larger"
+    #: The tuned grid when the config gives none (θ: the experiment's θ grid).
+    default_grid: tuple = ()
+    #: A rule learner of the paper: takes the experiment-wide form, R, max_iter, n_thresholds.
+    paper_rule: bool = False
+    #: Config values fixed for this method whatever the experiment says (OCRL: one clause).
+    fixed: dict = field(default_factory=dict)
+    #: ``(module, pip extra)`` of an optional dependency, e.g. ``("wittgenstein", "ripper")``.
+    requires: tuple[str, str] | None = None
+
+    def estimator_param(self, key: str) -> str:
+        """The estimator parameter a config key sets."""
+        return self.renamed.get(key, key)
+
+    def choices(self, key: str) -> tuple:
+        """The values config key ``key`` may take if the estimator declares options, else ``()``."""
+        return options(self.estimator._parameter_constraints, self.estimator_param(key))
+
+
+def _rule_learner(name: str) -> Callable[..., Any]:
+    def build(params, grid, pos_label, random_state):
+        kwargs = dict(method=name, form=params["form"], max_rules=params["R"],
+                      max_iter=params["max_iter"], n_thresholds=params["n_thresholds"],
+                      theta=max(grid) if grid else 1.0, pos_label=pos_label)
+        for optional in ("clause_solver", "start"):  # in the run's key only when given
+            if optional in params:
+                kwargs[optional] = params[optional]
+        return BooleanRuleClassifier(**kwargs)  # deterministic: no random_state
+
+    return build
+
+
+def _cart(params, grid, pos_label, random_state):
+    return baselines.CartClassifier(pos_label=pos_label, random_state=random_state, **params)
+
+
+def _ripper(params, grid, pos_label, random_state):
+    # like Cohen's RIPPER, learn rules for the minority class (the majority is the default)
+    return baselines.RipperClassifier(pos_label=None, random_state=random_state, **params)
+
+
+def _rule_method(name: str, config_keys=_RULE_KEYS, **extra) -> Method:
+    return Method(name=name, estimator=BooleanRuleClassifier, build=_rule_learner(name),
+                  config_keys=config_keys, renamed={"R": "max_rules"}, tuned="theta",
+                  simpler="larger", paper_rule=True, **extra)
+
+
+METHODS: dict[str, Method] = {
+    "bcd": _rule_method("bcd", _RULE_KEYS + ("start",)),  # start: default sc, the paper's
+    "am": _rule_method("am", _RULE_KEYS + ("start",)),
+    "ocrl": _rule_method("ocrl", tuple(k for k in _RULE_KEYS if k != "R"), fixed={"R": 1}),
+    "sc": _rule_method("sc"),
+    "cart": Method(name="cart", estimator=baselines.CartClassifier, build=_cart,
+                   config_keys=("max_depth", "min_samples_leaf", "criterion"),
+                   tuned="max_depth", simpler="smaller", default_grid=(1, 2, 3, 4, 5, 6, 8, 10)),
+    "ripper": Method(name="ripper", estimator=baselines.RipperClassifier, build=_ripper,
+                     config_keys=("k", "prune_size", "max_rules", "max_rule_conds",
+                                  "n_discretize_bins"),
+                     requires=("wittgenstein", "ripper")),
+}
+
