@@ -76,17 +76,21 @@ def _sem(values) -> float:
     return float(np.std(values, ddof=1) / math.sqrt(len(values)))
 
 
-def summarize(records, *, datasets=None, labels=None, n_outer=None) -> pd.DataFrame:
+def summarize(records, *, datasets=None, labels=None, n_outer=None,
+              method_names=None) -> pd.DataFrame:
     """One row per (dataset, label): fold counts, error and size statistics, failure reason.
 
     ``datasets`` / ``labels`` fix the row set and order (default: as first seen);
-    ``n_outer`` is the number of folds a complete cell needs (default: the records' own).
+    ``n_outer`` is the number of folds a complete cell needs (default: the records' own);
+    ``method_names`` maps a label to its method's name (default: the records' ``method``).
     """
     records = list(records)
     if datasets is None:
         datasets = list(dict.fromkeys(r["dataset"] for r in records))
     if labels is None:
         labels = list(dict.fromkeys(r["label"] for r in records))
+    method_names = {**{r["label"]: r["method"] for r in records if "method" in r},
+                    **(method_names or {})}
     rows = []
     for d in datasets:
         for lab in labels:
@@ -97,7 +101,7 @@ def summarize(records, *, datasets=None, labels=None, n_outer=None) -> pd.DataFr
             complete = bool(ok) and len(ok) >= need
             err = [100.0 * r["test_error"] for r in ok]
             feat = [r["n_features"] for r in ok]
-            method = recs[0]["method"] if recs else lab.split("[")[0]
+            method = method_names.get(lab, lab)
             reason = bad[0].get("error") if bad else ("no records" if not recs else
                                                       f"{len(ok)}/{need} folds done")
             rows.append({
@@ -148,11 +152,14 @@ def ranks_table(summary: pd.DataFrame) -> pd.DataFrame:
                          "features_rank": f.reindex(e.index).to_numpy()})
 
 
-def display_names(labels) -> dict:
-    """``BCD`` for a method that appears once, its full label otherwise."""
-    labels = list(labels)
-    base = [lab.split("[")[0] for lab in labels]
-    return {lab: (b.upper() if base.count(b) == 1 else lab) for lab, b in zip(labels, base)}
+def display_names(method_names: dict) -> dict:
+    """``BCD`` for a method that appears once, its full label otherwise.
+
+    ``method_names`` maps each label to its method's name.
+    """
+    names = list(method_names.values())
+    return {lab: (name.upper() if names.count(name) == 1 else lab)
+            for lab, name in method_names.items()}
 
 
 def _num(v, decimals=DECIMALS) -> str:
@@ -162,7 +169,7 @@ def _num(v, decimals=DECIMALS) -> str:
 def grid(summary: pd.DataFrame, kind: str) -> tuple[list, list[list[str]]]:
     """Header and rows of Table 1 (``kind="error"``) or Table 2 (``"features"``), ranks last."""
     labels = list(dict.fromkeys(summary["method"]))
-    names = display_names(labels)
+    names = display_names(dict(zip(summary["method"], summary["method_name"])))
     datasets = list(dict.fromkeys(summary["dataset"]))
     cells = {(r.dataset, r.method): r for r in summary.itertuples()}
     rows = []
@@ -333,6 +340,7 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
     keys = planned_keys(config, source=str(folder / "config.yaml"))
     datasets = [d["name"] for d in config["datasets"]]
     labels = [m["label"] for m in config["methods"]]
+    method_names = {m["label"]: m["name"] for m in config["methods"]}
     n_outer = config["outer_folds"]
     chosen = select(records, keys)
     other = foreign(records, keys)
@@ -351,7 +359,8 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
         ok = [r for r in chosen if r.get("versions")]
         info["versions"] = ok[-1]["versions"] if ok else {}
     info["notes"] = notes
-    return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer), info
+    return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer,
+                     method_names=method_names), info
 
 
 def write_tables(folder, output=None, *, notes=None) -> list[Path]:
