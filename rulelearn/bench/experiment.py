@@ -518,25 +518,14 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
     ``OSError`` met writing results is a one-line :class:`ResultsError` naming the path.
     """
     folder = Path(output) if output else config.results_dir
-    executor = executor or config.executor
-    scheduler = scheduler or config.scheduler
-    jobs = jobs or config.jobs or os.cpu_count() or 1
-    if executor not in ("local", "dask"):
-        raise ConfigError(f"executor must be 'local' or 'dask'. Got {executor!r}.")
+    executor, scheduler, jobs = _where_to_run(config, executor, scheduler, jobs)
     units = plan(config, only_datasets=only_datasets)
     store = RecordStore(folder)
     created = not folder.exists()
     started = False
     try:
         with store.locked():
-            records, damaged = store.scan()
-            if damaged:
-                raise ResultsError(
-                    f"{store.path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
-                    f"file away or delete those lines, then rerun.")
-            done = set() if force else {k for k, r in _latest(records).items()
-                                        if r.get("status") == "ok"}
-            todo = [u for u in units if u.key not in done]
+            todo = _units_to_run(store, units, force=force)
             datasets = preflight(config, todo, executor=executor, scheduler=scheduler,
                                  mirror=mirror)
             started = True
@@ -546,11 +535,36 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
         raise os_error(exc, "write results to", exc.filename or folder) from None
     finally:
         if created and not started:  # leave no empty folder behind a refused run
-            try:
-                (folder / "records.jsonl.lock").unlink()
-                folder.rmdir()
-            except OSError:
-                pass
+            _remove_empty_folder(folder)
+
+
+def _where_to_run(config: ExperimentConfig, executor, scheduler, jobs) -> tuple:
+    """``(executor, scheduler, jobs)``: the arguments given, else the config's, else local
+    on every core."""
+    executor = executor or config.executor
+    if executor not in ("local", "dask"):
+        raise ConfigError(f"executor must be 'local' or 'dask'. Got {executor!r}.")
+    return executor, scheduler or config.scheduler, jobs or config.jobs or os.cpu_count() or 1
+
+
+def _units_to_run(store: RecordStore, units, *, force: bool) -> list[Unit]:
+    """The units without an ``ok`` latest record (all of them if ``force``)."""
+    records, damaged = store.scan()
+    if damaged:
+        raise ResultsError(
+            f"{store.path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
+            f"file away or delete those lines, then rerun.")
+    done = set() if force else {k for k, r in _latest(records).items()
+                                if r.get("status") == "ok"}
+    return [u for u in units if u.key not in done]
+
+
+def _remove_empty_folder(folder: Path) -> None:
+    try:
+        (folder / "records.jsonl.lock").unlink()
+        folder.rmdir()
+    except OSError:
+        pass
 
 
 def _latest(records) -> dict:
@@ -565,49 +579,68 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
     t0 = time.perf_counter()
     atomic_write_text(folder / "config.yaml",
                       yaml.safe_dump(config.to_dict(), sort_keys=False, allow_unicode=True))
-    previous = _read_meta(folder).get("wall_seconds_all_runs", 0.0)
-    if isinstance(previous, bool) or not isinstance(previous, (int, float)) \
-            or not math.isfinite(previous) or previous < 0:
-        previous = 0.0
-    prog = Progress(len(todo), enabled=progress)
-    ok = failed = 0
-    failures = []
-    by_key = {u.key: u for u in todo}
+    tally = _Tally(store, {u.key: u for u in todo}, Progress(len(todo), enabled=progress))
+    runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=_previous_wall_seconds(folder))
+    with runlog, _sigterm_stops_the_run():
+        if todo:
+            for rec in _execute(todo, datasets, executor=executor, scheduler=scheduler,
+                                jobs=jobs):
+                tally.record(rec)
+    wall = time.perf_counter() - t0
+    _write_meta(folder, config, wall=wall, all_runs=runlog.total(), executor=executor,
+                jobs=jobs, units=len(units), ran=len(todo))
+    return RunSummary(folder=folder, total=len(units), skipped=len(units) - len(todo),
+                      ok=tally.ok, failed=tally.failed, wall_seconds=wall,
+                      failures=tally.failures)
 
-    def record(rec):
-        nonlocal ok, failed
+
+def _execute(todo, datasets, *, executor, scheduler, jobs):
+    """The records of ``todo``, as they finish."""
+    if executor == "dask":
+        return _execute_dask(todo, datasets, scheduler)
+    return _execute_local(todo, datasets, min(jobs, len(todo)))
+
+
+class _Tally:
+    """Appends each record to the store and counts the ok and failed ones."""
+
+    def __init__(self, store, units_by_key, progress) -> None:
+        self.store, self.units_by_key, self.progress = store, units_by_key, progress
+        self.ok = self.failed = 0
+        self.failures: list = []
+
+    def record(self, rec: dict) -> None:
         try:
             dumps_record(rec)
         except ValueError as exc:  # never NaN or infinity in records.jsonl
-            rec = failed_record(by_key[rec["key"]], str(exc))
-        store.append(rec)
+            rec = failed_record(self.units_by_key[rec["key"]], str(exc))
+        self.store.append(rec)
         good = rec["status"] == "ok"
-        ok += good
-        failed += not good
+        self.ok += good
+        self.failed += not good
         if not good:
             where = f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}"
-            failures.append((where, rec["error"]))
-        prog.update(good)
+            self.failures.append((where, rec["error"]))
+        self.progress.update(good)
 
-    runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=previous)
-    with runlog, _sigterm_stops_the_run():
-        if todo:
-            if executor == "dask":
-                stream = _execute_dask(todo, datasets, scheduler)
-            else:
-                stream = _execute_local(todo, datasets, min(jobs, len(todo)))
-            for rec in stream:
-                record(rec)
-    wall = time.perf_counter() - t0
+
+def _previous_wall_seconds(folder) -> float:
+    """The wall time of the earlier runs on ``folder`` (0 if ``meta.json`` says nothing valid)."""
+    previous = _read_meta(folder).get("wall_seconds_all_runs", 0.0)
+    if isinstance(previous, bool) or not isinstance(previous, (int, float)) \
+            or not math.isfinite(previous) or previous < 0:
+        return 0.0
+    return previous
+
+
+def _write_meta(folder, config, *, wall, all_runs, executor, jobs, units, ran) -> None:
     meta = {"experiment": config.name, "wall_seconds": wall,
-            "wall_seconds_all_runs": runlog.total(), "finished_at": _now(),
+            "wall_seconds_all_runs": all_runs, "finished_at": _now(),
             "executor": executor, "jobs": jobs, "cores": os.cpu_count(),
             "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
-            "units": len(units), "ran": len(todo), "versions": versions(),
+            "units": units, "ran": ran, "versions": versions(),
             "deviations": config.protocol_deviations()}
     atomic_write_text(folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
-    return RunSummary(folder=folder, total=len(units), skipped=len(units) - len(todo), ok=ok,
-                      failed=failed, wall_seconds=wall, failures=failures)
 
 
 def _read_meta(folder) -> dict:
