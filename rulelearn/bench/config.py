@@ -26,8 +26,6 @@ from rulelearn._utils import did_you_mean
 from rulelearn.bench.methods import METHODS as METHOD_TABLE
 from rulelearn.errors import ConfigError, DataError
 
-#: The method names a config may give (the table of :mod:`rulelearn.bench.methods`).
-METHODS = tuple(METHOD_TABLE)
 #: Upper bounds that catch a typo (``outer_folds: 100000``) before it plans millions of units.
 MAX_FOLDS = 1000
 MAX_GRID = 1000
@@ -415,7 +413,8 @@ class _Validator:
 
     def methods(self, value, defaults) -> tuple:
         path = ("methods",)
-        value = self.entries(value, path, f"give at least one method among {', '.join(METHODS)}.")
+        known = list(METHOD_TABLE)
+        value = self.entries(value, path, f"give at least one method among {', '.join(known)}.")
         out = []
         for i, item in enumerate(value):
             p: tuple = path + (i,)
@@ -428,9 +427,9 @@ class _Validator:
                 p = p + (name,)
             else:
                 self.fail(p, f"a method is a name or {{name: {{param: value}}}}. Got {item!r}.")
-            if name not in METHODS:
-                self.fail(p, f"unknown method '{name}'.{did_you_mean(name, METHODS)} "
-                          f"Known: {', '.join(METHODS)}.")
+            if name not in METHOD_TABLE:
+                self.fail(p, f"unknown method '{name}'.{did_you_mean(name, known)} "
+                          f"Known: {', '.join(known)}.")
             if not isinstance(params, dict):
                 self.fail(p, f"the parameters of '{name}' must be a mapping. Got {params!r}.")
             self.check_keys(params, METHOD_TABLE[name].config_keys, p)
