@@ -36,7 +36,8 @@ from tabulate import tabulate
 from rulelearn._io import atomic_write_text
 from rulelearn.binarize import QuantileBinarizer
 from rulelearn.learners import LEARNERS
-from rulelearn.learners.clause import ClauseLP, ClauseSolver
+from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.formulation import ClauseLP
 from rulelearn.learners.problem import CNFProblem
 
 COMPARE = [("sonar", None), ("wdbc", None), ("ionosphere", None), ("pima", None),

@@ -49,8 +49,9 @@ from hypothesis import strategies as st
 from rulelearn.binarize import QuantileBinarizer
 from rulelearn.estimator import BooleanRuleClassifier, rule_from_clauses
 from rulelearn.learners import LEARNERS
-from rulelearn.learners.clause import TIE_BREAK, ClauseSolver, round_best_threshold
+from rulelearn.learners.clause import TIE_BREAK, ClauseSolver
 from rulelearn.learners.problem import CNFProblem, clause_objective, cnf_objective, disabled_clause
+from rulelearn.learners.rounding import round_best_threshold
 from rulelearn.model_io import load_model, save_model
 
 SCALE = float(os.environ.get("RULELEARN_INVARIANT_SCALE", "1"))

@@ -11,7 +11,7 @@ import pytest
 
 from rulelearn.learners import LEARNERS, am, bcd, ocrl, set_cover
 from rulelearn.learners.am import assign_negatives
-from rulelearn.learners.clause import ClauseSolver, round_best_threshold
+from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import (
     CNFProblem,
     clause_counts,
@@ -20,6 +20,7 @@ from rulelearn.learners.problem import (
     disabled_clause,
     predict_cnf,
 )
+from rulelearn.learners.rounding import round_best_threshold
 
 SEEDS = range(12)
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from rulelearn.errors import SolverError
-from rulelearn.learners.clause import ClauseLP, ClauseSolver, clause_model
+from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.formulation import ClauseLP, clause_model
 from rulelearn.learners.problem import CNFProblem, clause_objective
 from rulelearn.lp import INF, LinearProgram
 
@@ -126,7 +127,7 @@ def test_the_dual_formulation_reaches_the_primal_optimum_with_a_feasible_w(seed,
 
 
 def test_auto_picks_the_dual_for_tall_problems_sifting_for_big_ones_never_for_the_mip():
-    from rulelearn.learners.clause import SIFT_MIN
+    from rulelearn.learners.formulation import SIFT_MIN
 
     tall = random_clause_problem(0, n=400, d=10)
     wide = random_clause_problem(0, n=40, d=60)
@@ -254,7 +255,7 @@ def test_the_tie_break_moves_the_lp_value_by_at_most_its_own_size(seed, degenera
 
 
 def test_complement_partners_pairs_columns_that_are_complements_on_every_row():
-    from rulelearn.learners.clause import complement_partners, rows_via_total
+    from rulelearn.learners.formulation import complement_partners, rows_via_total
 
     A = np.array([[1, 0, 1, 1, 0],
                   [0, 1, 1, 1, 0],
@@ -269,7 +270,7 @@ def test_complement_partners_pairs_columns_that_are_complements_on_every_row():
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("formulation", ["dual", "sifted"])
 def test_rows_through_the_total_give_the_primal_optimum(seed, formulation, degenerate_data):
-    from rulelearn.learners.clause import rows_via_total
+    from rulelearn.learners.formulation import rows_via_total
 
     A, y = degenerate_data(seed)
     problem = CNFProblem.from_data(A, y)
