@@ -9,7 +9,15 @@ import itertools
 import numpy as np
 import pytest
 
-from rulelearn.learners import LEARNERS, am, bcd, ocrl, set_cover
+from rulelearn.learners import (
+    LEARNER_OPTIONS,
+    LEARNERS,
+    am,
+    bcd,
+    ocrl,
+    run_learner,
+    set_cover,
+)
 from rulelearn.learners.am import assign_negatives
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import (
@@ -207,8 +215,23 @@ def test_am_assignment_breaks_ties_by_the_nearest_cluster_centre():
 @pytest.mark.parametrize("method", sorted(LEARNERS))
 def test_disable_cost_is_paid_by_disabled_clauses(method):
     _, _, problem = random_problem(3, n=12, d=5)
-    result = LEARNERS[method](ClauseSolver(problem, disable_cost=0.7), 0.3, max_rules=3)
+    result = run_learner(method, ClauseSolver(problem, disable_cost=0.7), 0.3, max_rules=3)
     assert result.objective == pytest.approx(cnf_objective(problem, result.W, 0.3, 0.7))
+
+
+@pytest.mark.parametrize("method", sorted(LEARNERS))
+def test_a_misspelt_option_is_an_error_not_ignored(method):
+    _, _, problem = random_problem(3, n=12, d=5)
+    with pytest.raises(TypeError, match="max_ruels"):
+        LEARNERS[method](ClauseSolver(problem), 0.3, max_ruels=3)
+    with pytest.raises(TypeError, match="max_ruels"):
+        run_learner(method, ClauseSolver(problem), 0.3, max_rules=3, max_ruels=3)
+
+
+def test_each_learner_is_given_only_the_options_it_takes():
+    assert LEARNER_OPTIONS == {"bcd": ("max_rules", "max_iter", "start"),
+                               "am": ("max_rules", "max_iter", "start"),
+                               "sc": ("max_rules",), "ocrl": ()}
 
 
 class _NoCache(dict):
@@ -275,7 +298,7 @@ def test_no_learner_ends_above_the_trivial_rules_on_one_hot_data(seed, method, t
     empty = disabled.copy()
     empty[0] = False  # one clause that accepts nothing: the CNF is always false
     trivial = min(cnf_objective(problem, disabled, theta), cnf_objective(problem, empty, theta))
-    result = LEARNERS[method](ClauseSolver(problem), theta, max_rules=R, max_iter=50)
+    result = run_learner(method, ClauseSolver(problem), theta, max_rules=R, max_iter=50)
     assert result.objective <= trivial + 1e-9
     assert result.objective == pytest.approx(cnf_objective(problem, result.W, theta))
 

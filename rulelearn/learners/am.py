@@ -32,7 +32,7 @@ def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.
 
 
 def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc", **_) -> LearnResult:
+        start: str = "sc") -> LearnResult:
     """AM from the set-covering rule.
 
     Alternates the v-step (:func:`assign_negatives`) with R independent clause

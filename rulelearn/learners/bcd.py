@@ -11,7 +11,7 @@ from rulelearn.learners.sc import descend
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc", **_) -> LearnResult:
+        start: str = "sc") -> LearnResult:
     """Greedy BCD from the set-covering rule.
 
     Each iteration re-learns every clause in turn with the others fixed (the
