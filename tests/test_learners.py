@@ -5,6 +5,7 @@ random problem, so the paper's objective has a known exact optimum.
 """
 
 import itertools
+import logging
 
 import numpy as np
 import pytest
@@ -277,15 +278,18 @@ def test_rounding_tries_the_disabled_clause_even_when_the_lp_never_touches_it():
     assert value == pytest.approx(3.0)
 
 
-def test_rounding_tries_the_best_single_feature():
+def test_rounding_tries_the_best_single_feature(caplog):
     # Feature 2 alone covers every positive and no negative; the LP's w points elsewhere.
     A = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 1, 0]])
     y = np.array([True, True, False, False])
     problem = CNFProblem.from_data(A, y)
+    caplog.set_level(logging.DEBUG, logger="rulelearn")
     clause, value = round_best_threshold(problem, np.array([0.9, 0.9, 0.0, 0.0]),
                                          problem.w_neg, 0.1, 0.0)
     assert clause.tolist() == [False, False, True, False]
     assert value == pytest.approx(0.1)
+    assert caplog.records[-1].getMessage() == (
+        "the single-feature clause (objective 0.1) beats the clause so far (2)")
 
 
 @pytest.mark.parametrize("seed", [1, 11, 18, 24, 0])

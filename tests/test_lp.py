@@ -1,5 +1,6 @@
 """The HiGHS LP core: building from CSC, warm re-solves, status checks."""
 
+import logging
 import subprocess
 import sys
 import textwrap
@@ -94,10 +95,14 @@ class _UnknownOnce:
         return getattr(self._highs, name)
 
 
-def test_a_non_optimal_status_is_rescued_by_solving_again():
+def test_a_non_optimal_status_is_rescued_by_solving_again(caplog):
     lp = small_lp()
     lp._highs = _UnknownOnce(lp._highs)
+    caplog.set_level(logging.INFO, logger="rulelearn.lp")
     result = lp.solve(warm=False)
+    assert [r.getMessage() for r in caplog.records] == [
+        "HiGHS ended an LP of 1 rows x 2 columns with model status 'Unknown'; solving it again "
+        "with presolve=on"]
     assert result.x.tolist() == pytest.approx([1.0, 0.0])
     assert lp.n_fallbacks == 1
     assert lp._highs.getOptionValue("presolve")[1] == "off"  # the option is restored

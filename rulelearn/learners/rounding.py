@@ -9,9 +9,13 @@ Every rounded clause is also compared with the trivial ones
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from rulelearn.learners.problem import CNFProblem, clause_objective, disabled_clause, sparsity
+
+log = logging.getLogger(__name__)
 
 
 def normalize(clause: np.ndarray) -> np.ndarray:
@@ -71,10 +75,12 @@ def no_worse_than_trivial(problem: CNFProblem, clause: np.ndarray, objective: fl
     everything) and the best single feature. Ties keep ``clause``.
     """
     empty = np.zeros(problem.n_features + 1, dtype=bool)
-    for candidate in (empty, disabled_clause(problem.n_features),
-                      best_single_feature(problem, neg_weight, theta)):
+    for name, candidate in (("empty", empty), ("disabled", disabled_clause(problem.n_features)),
+                            ("single-feature", best_single_feature(problem, neg_weight, theta))):
         value = clause_objective(problem, candidate, neg_weight, theta, disable_cost, cap)
         if value < objective - 1e-9:
+            log.debug("the %s clause (objective %.6g) beats the clause so far (%.6g)", name,
+                      value, objective)
             clause, objective = candidate, value
     return clause, objective
 
