@@ -12,10 +12,10 @@ presolve and row order, and the rounded rule with it. A fixed tie-break
 makes the optimum unique: every feature cost gets a tiny, fixed,
 pseudo-random extra cost (:func:`tie_break_costs`, at most 2e-5 per unit of
 ``w``), so among the LP's optimal solutions the one with the lowest
-tie-break cost is the answer, whatever path the solver takes. Measured: the
-reference loop (primal, presolve on, unmerged rows, cold) and the fast path
-(dual, merged, θ warm starts) reach the same rule on 21 of 56 benchmark tasks
-without it, and on all 56 with it.
+tie-break cost is the answer, whatever path the solver takes: the reference
+loop (primal, presolve on, unmerged rows, cold) and the fast path (dual,
+merged, θ warm starts) often differ without it, and reach the same rule with
+it (``tests/test_perf.py``, ``make perf``).
 
 The LP is built in :mod:`rulelearn.learners.formulation` and rounded in
 :mod:`rulelearn.learners.rounding`; ``exact=True`` instead solves the same
@@ -76,9 +76,8 @@ class ClauseSolver:
     the clause it has just updated once more in its next iteration), and, when
     ``warm_across_theta``, a θ path warm start: the final basis of every solve
     is kept per set of negative weights, and the same weights at another θ
-    start from it. On a θ path most LPs differ from an earlier one only in θ
-    (MAGIC, BCD over 8 θ values: 53 LPs, 10 distinct negative weights), and
-    from the kept basis they take 0-300 simplex iterations instead of 450-2,300.
+    start from it. On a θ path most LPs differ from an earlier one only in θ,
+    and from the kept basis they take far fewer simplex iterations.
     With ``warm_across_theta=False`` (or a single θ) every LP starts from scratch.
     """
 

@@ -13,8 +13,7 @@ iteration and every θ (:class:`ClauseLP`).
 When positives far outnumber features (MAGIC: 12,000 rows, 201 columns) the
 LP's dual is solved instead (:func:`dual_clause_model`): one row per feature,
 so the simplex basis is 201 x 201 rather than 12,000 x 12,000, and the clause
-weights ``w`` are read off its row duals (a vertex of the clause LP). Measured
-on a full MAGIC clause LP: 0.2 s and ~450 iterations against 1.4 s and ~7,000.
+weights ``w`` are read off its row duals (a vertex of the clause LP).
 
 When both are many (Musk: 5,350 positives, 3,243 features, half the entries
 ones) its dual is solved over a growing subset of the features
@@ -87,9 +86,8 @@ def dual_clause_model(problem: CNFProblem, presolve: bool = False) -> LinearProg
     A feature and its negation (``x <= t``, ``x > t``) are complements on the
     positives, so the one with more ones is written through the total
     ``T = sum_i y_i`` (a free column with one extra row, ``T - sum_i y_i = 0``)
-    as ``T - sum_{i in P} a_ik y_i - u_j <= d_j``, ``k`` its complement. The
-    same LP with about half the nonzeros: on MAGIC's AM θ path (125 LPs,
-    8,000 samples) 15.0 s -> 9.4 s, the same ``w`` in every LP.
+    as ``T - sum_{i in P} a_ik y_i - u_j <= d_j``, ``k`` its complement: the
+    same LP (the same ``w``) with about half the nonzeros, so faster to solve.
     """
     A = np.asarray(problem.A_pos, dtype=bool)
     n_pos, n_cols = A.shape
@@ -124,12 +122,11 @@ SIFT_MIN = 1_000  # "sifted" when both positives and features number at least th
 def choose_formulation(problem: CNFProblem, exact: bool = False) -> str:
     """The fastest formulation measured for the problem's shape (the MIP: always "primal").
 
-    "dual" when positives outnumber features at least twice (MAGIC 12,173 x 201:
-    7x faster than the primal; Pima 500 x 145: 2-3x); "sifted" when both
-    number :data:`SIFT_MIN` or more (Musk 5,350 x 3,243, dense: the full dual is
-    2x slower than the primal, the sifted dual :class:`SiftedDualLP` about 2x
-    faster: the 8-θ BCD path on 1,500 Musk samples 83 s -> 40 s, same rules);
-    else "primal".
+    "dual" when positives outnumber features at least twice (MAGIC, Pima: a
+    much smaller basis); "sifted" when both number :data:`SIFT_MIN` or more
+    (Musk, dense: there the full dual is slower than the primal, and the sifted
+    dual :class:`SiftedDualLP` faster, with the same rules); else "primal".
+    The timings behind these choices are in ``results/perf``.
     """
     n_pos, n_cols = problem.A_pos.shape
     if exact:
