@@ -97,8 +97,7 @@ def cache_status(spec: DatasetSpec, *, cache_dir=None) -> str:
         for f in source.files:
             path = root / f.file
             try:
-                expected = f.sha256 or (_pin(path).read_text().strip()
-                                        if _pin(path).is_file() else None)
+                expected = _expected_sha256(f, path)
                 got = sha256(path)
             except OSError:
                 bad = f"{f.file} unreadable"
@@ -175,6 +174,11 @@ def _pin(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
+def _expected_sha256(f: SourceFile, path: Path) -> str | None:
+    """The registry's sha256 of ``f``, else the one pinned beside ``path``, else None."""
+    return f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file() else None)
+
+
 def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
     """The cached files of ``source`` if they still verify; otherwise delete them, return None.
 
@@ -184,8 +188,7 @@ def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
     for f, path in zip(source.files, paths):
         try:
             got = sha256(path)
-            expected = f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file()
-                                    else None)
+            expected = _expected_sha256(f, path)
         except OSError as exc:
             got, expected = None, f.sha256
             problem = f"{path.name} cannot be read ({_reason(exc)})"
