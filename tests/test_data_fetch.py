@@ -245,6 +245,7 @@ def test_verbose_shows_the_log_on_stderr(mirror_dir, data_env):
     again = runner.invoke(main, args)  # the handler left with the command
     assert again.stderr == ""
     assert logging.getLogger("rulelearn").handlers == []
+    assert logging.getLogger("rulelearn").level == logging.NOTSET
 
 
 def test_corrupted_cache_file_without_a_source_is_an_error(tmp_path, mirror_dir, data_env):

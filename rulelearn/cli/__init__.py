@@ -70,19 +70,23 @@ class RuleLearnGroup(click.Group):
                 raise click.ClickException(_os_error(exc)) from None
 
 
-def log_to_stderr(verbose: int) -> logging.Handler | None:
-    """Show the ``rulelearn`` logger on stderr: INFO for ``verbose`` 1, DEBUG for 2 or more.
-
-    Returns the handler added (None for ``verbose`` 0: nothing is shown), for removal.
-    """
+def log_to_stderr(verbose: int):
+    """Show the ``rulelearn`` logger on stderr: INFO for ``verbose`` 1, DEBUG for 2 or more
+    (0: nothing). Returns a function that undoes it."""
     if verbose <= 0:
-        return None
+        return lambda: None
     logger = logging.getLogger("rulelearn")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    level = logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
-    return handler
+
+    def undo():
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+    return undo
 
 
 @click.group(cls=RuleLearnGroup)
@@ -93,16 +97,7 @@ def log_to_stderr(verbose: int) -> logging.Handler | None:
 @click.pass_context
 def main(ctx, verbose):
     """Learn interpretable two-level Boolean rules (CNF / DNF) and benchmark rule learners."""
-    handler = log_to_stderr(verbose)
-    if handler is not None:
-        logger = logging.getLogger("rulelearn")
-        level = logger.level
-
-        def restore():
-            logger.removeHandler(handler)
-            logger.setLevel(level)
-
-        ctx.call_on_close(restore)
+    ctx.call_on_close(log_to_stderr(verbose))
 
 
 from rulelearn.cli.bench import bench, table  # noqa: E402
