@@ -35,8 +35,9 @@ from tabulate import tabulate
 
 from rulelearn._io import atomic_write_text
 from rulelearn.binarize import QuantileBinarizer
-from rulelearn.learners import LEARNERS
-from rulelearn.learners.clause import ClauseLP, ClauseSolver
+from rulelearn.learners import run_learner
+from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.formulation import ClauseLP
 from rulelearn.learners.problem import CNFProblem
 
 COMPARE = [("sonar", None), ("wdbc", None), ("ionosphere", None), ("pima", None),
@@ -94,7 +95,7 @@ def _compared_problems(mirror):
 
 def _run(solver, method, theta):
     start = time.perf_counter()
-    result = LEARNERS[method](solver, theta, max_rules=5, max_iter=100)
+    result = run_learner(method, solver, theta, max_rules=5, max_iter=100)
     return time.perf_counter() - start, result
 
 

@@ -21,7 +21,7 @@ from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import accuracy
 from rulelearn.binarize import QuantileBinarizer, as_frame
 from rulelearn.errors import DataError
-from rulelearn.learners import LEARNERS
+from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
 from rulelearn.rules import Clause, Literal, Rule
@@ -129,13 +129,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         solver = ClauseSolver(problem, disable_cost=self.disable_cost,
                               exact=self.clause_solver == "mip", time_limit=self.time_limit,
                               warm_across_theta=warm_across_theta)
-        learn = LEARNERS[self.method]
         setup_seconds = time.perf_counter() - start
         fitted: list = [None] * len(thetas)
         for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
             begin, lps, iterations = time.perf_counter(), solver.n_solves, solver.total_iterations
-            result = learn(solver, thetas[index], max_rules=self.max_rules, max_iter=self.max_iter,
-                           start=self.start)
+            result = run_learner(self.method, solver, thetas[index], max_rules=self.max_rules,
+                                 max_iter=self.max_iter, start=self.start)
             model = clone(self).set_params(theta=thetas[index])
             model.classes_ = classes
             model.pos_label_ = pos_label

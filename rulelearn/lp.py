@@ -11,6 +11,7 @@ which one the learners use is said in :class:`rulelearn.learners.clause.ClauseSo
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ import numpy as np
 from rulelearn.errors import ParameterError, SolverError
 
 INF = highspy.kHighsInf
+log = logging.getLogger(__name__)
 _banner_shown = False
 
 
@@ -105,7 +107,7 @@ class LinearProgram:
         lp.a_matrix_.index_ = np.asarray(indices, dtype=np.int32)
         lp.a_matrix_.value_ = np.asarray(values, dtype=np.float64)
         self._presolve = "choose" if (self.is_mip or presolve) else "off"
-        self._highs.setOptionValue("presolve", self._presolve)  # measured: off is 8x faster here
+        self._highs.setOptionValue("presolve", self._presolve)  # off: measured faster here
         self._rescuing = False
         if self.is_mip:
             kinds = highspy.HighsVarType
@@ -178,6 +180,8 @@ class LinearProgram:
         if limit and model_status == highspy.HighsModelStatus.kIterationLimit:
             self.n_fallbacks += 1
             self.total_iterations += max(int(self._highs.getInfo().simplex_iteration_count), 0)
+            log.debug("warm re-solve of an LP of %s stalled at %d iterations; solving it again "
+                      "from scratch", self._size(), limit)
             return self.solve(warm=False)
         if model_status == highspy.HighsModelStatus.kNotset:
             raise SolverError(f"HiGHS did not start on an LP of {self._size()} (model status "
@@ -215,9 +219,12 @@ class LinearProgram:
         """
         self.n_fallbacks += 1
         self._rescuing = True
+        status = self._highs.modelStatusToString(model_status)
         try:
             for option, value, default in (("presolve", "on", self._presolve),
                                            ("solver", "ipm", "choose")):
+                log.info("HiGHS ended an LP of %s with model status '%s'; solving it again "
+                         "with %s=%s", self._size(), status, option, value)
                 self._highs.setOptionValue(option, value)
                 try:
                     return self.solve(warm=False)
@@ -227,6 +234,5 @@ class LinearProgram:
                     self._highs.setOptionValue(option, default)
         finally:
             self._rescuing = False
-        raise SolverError(f"HiGHS stopped with model status "
-                          f"'{self._highs.modelStatusToString(model_status)}' on an LP of "
+        raise SolverError(f"HiGHS stopped with model status '{status}' on an LP of "
                           f"{self._size()}, also when solved again with presolve and with IPM")

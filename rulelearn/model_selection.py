@@ -7,8 +7,9 @@ setting, with one θ path per (form, R) and fold (``fit_path``: one LP model ser
 grid); per form, R grows only while the fits use all R clauses. :func:`fit_select_theta`
 chooses θ alone (R and form fixed). The benchmark's nested
 protocol (:mod:`rulelearn.bench.protocol`) tunes θ only; it uses the folds
-(:func:`stratified_folds`), candidate fits (:func:`fit_candidates`) and tie rule (:func:`choose`:
-equal mean validation errors go to the simpler rule) of this module.
+(:func:`stratified_folds`), the CV loop (:func:`cv_scores`, the one loop behind every selection
+here) and the tie rule (:func:`choose`: equal mean validation errors go to the simpler rule) of
+this module.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from rulelearn._utils import error_rate
 from rulelearn.errors import DataError, ParameterError
 
 __all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "log_grid", "stratified_folds",
-           "take_rows", "choose", "fit_candidates", "error_rate", "select_theta",
-           "fit_select_theta", "select_setting", "fit_select", "walk_unused"]
+           "take_rows", "choose", "fit_candidates", "cv_folds", "cv_scores", "error_rate",
+           "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused"]
 
 #: Two mean errors closer than this are a tie (they are ratios of small integers).
 TIE_TOLERANCE = 1e-12
@@ -99,6 +100,28 @@ def n_folds(y, cv: int = 5) -> int:
     return min(cv, smallest)
 
 
+def cv_folds(y, cv: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The :func:`n_folds` ``(y, cv)`` stratified folds of ``y`` (any labels, floats too)."""
+    codes = np.unique(np.asarray(y), return_inverse=True)[1]
+    return stratified_folds(codes, n_folds(y, cv), seed)
+
+
+def cv_scores(estimator, X, y, folds, param: str | None, grid, score=error_rate) -> np.ndarray:
+    """``score(model, X_valid, y_valid)`` per fold (rows) and value of ``param`` (columns).
+
+    The one CV loop of fit and bench: each fold's training part is fitted once for the whole
+    grid by :func:`fit_candidates` (a θ path when ``param`` is θ). A ``score`` that returns a
+    tuple adds a last axis.
+    """
+    y = np.asarray(y)
+    rows = []
+    for train, valid in folds:
+        models = fit_candidates(estimator, take_rows(X, train), y[train], param, grid)
+        X_valid, y_valid = take_rows(X, valid), y[valid]
+        rows.append([score(model, X_valid, y_valid) for model in models])
+    return np.array(rows, dtype=float)
+
+
 def select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: int = 0
                  ) -> tuple[float, list[float]]:
     """``(best θ, mean validation error per θ)`` by stratified K-fold CV on ``(X, y)``.
@@ -110,13 +133,7 @@ def select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: int 
     thetas = [float(t) for t in np.atleast_1d(thetas)]
     if not thetas:
         raise ParameterError("thetas is empty")
-    y = np.asarray(y)
-    k = n_folds(y, cv)
-    errors = np.zeros((k, len(thetas)))
-    codes = np.unique(y, return_inverse=True)[1]  # the same folds; float labels allowed
-    for fold, (train, valid) in enumerate(stratified_folds(codes, k, seed)):
-        models = fit_candidates(estimator, take_rows(X, train), y[train], "theta", thetas)
-        errors[fold] = [error_rate(m, take_rows(X, valid), y[valid]) for m in models]
+    errors = cv_scores(estimator, X, y, cv_folds(y, cv, seed), "theta", thetas)
     mean = [float(e) for e in errors.mean(axis=0)]
     return thetas[choose(mean, thetas, "larger")], mean
 
@@ -309,21 +326,13 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     rules = tuple(sorted(_grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules),
                                _check_rules)))
     forms = _grid("form", forms, _check_form)
-    y = np.asarray(y)
-    k = n_folds(y, cv)
-    codes = np.unique(y, return_inverse=True)[1]  # the same folds; float labels allowed
-    folds = stratified_folds(codes, k, seed)
+    folds = cv_folds(y, cv, seed)
+    k = len(folds)
 
     def evaluate(form, r):
         template = clone(estimator).set_params(form=form, max_rules=r)
-        errors = np.zeros((k, len(thetas)))
-        sizes, clauses = np.zeros_like(errors), np.zeros_like(errors)
-        for fold, (train, valid) in enumerate(folds):
-            models = fit_candidates(template, take_rows(X, train), y[train], "theta", thetas)
-            X_valid = take_rows(X, valid)
-            errors[fold] = [error_rate(m, X_valid, y[valid]) for m in models]
-            sizes[fold] = [m.rule_.n_literals for m in models]
-            clauses[fold] = [m.rule_.n_clauses for m in models]
+        scores = cv_scores(template, X, y, folds, "theta", thetas, score=_error_and_size)
+        errors, sizes, clauses = scores[..., 0], scores[..., 1], scores[..., 2]
         mean = errors.mean(axis=0)
         sem = errors.std(axis=0, ddof=1) / np.sqrt(k) if k > 1 else np.zeros_like(mean)
         return [CVRow(form, r, theta, float(mean[t]), float(sem[t]), float(sizes[:, t].mean()),
@@ -331,6 +340,11 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
                 for t, theta in enumerate(thetas)]
 
     return _walk(evaluate, forms, rules, thetas, k, seed, skip_unused)
+
+
+def _error_and_size(model, X, y) -> tuple[float, int, int]:
+    """Validation error, literals and clauses of a fold model."""
+    return error_rate(model, X, y), model.rule_.n_literals, model.rule_.n_clauses
 
 
 def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:

@@ -2,6 +2,7 @@
 
 import dataclasses
 import importlib
+import logging
 import socket
 import time
 import urllib.error
@@ -67,6 +68,17 @@ def test_http_500_is_retried(http_mirror, data_env):
     with pytest.raises(FetchError, match="HTTP error 500"):
         fetch("sonar", mirror=http_mirror.url, retries=2)
     assert len(http_mirror.hits) == 2
+
+
+@pytest.mark.network
+def test_a_retry_is_logged(http_mirror, data_env, caplog):
+    http_mirror.fault = 500
+    caplog.set_level(logging.INFO, logger="rulelearn")
+    with pytest.raises(FetchError):
+        fetch("sonar", mirror=http_mirror.url, retries=2)
+    (record,) = [r for r in caplog.records if "attempt" in r.getMessage()]
+    assert record.levelno == logging.INFO
+    assert record.getMessage().startswith("download attempt 1 of 2 failed: HTTP error 500")
 
 
 @pytest.mark.network
@@ -200,6 +212,40 @@ def test_corrupted_cache_file_is_refetched_never_used(mirror_dir, data_env):
     with pytest.warns(UserWarning, match="does not match its sha256"):
         fetch("liver", mirror=mirror_dir)
     assert path.read_bytes() == (mirror_dir / "liver" / "bupa.data").read_bytes()
+
+
+def test_cache_actions_are_logged_at_info_and_cache_hits_at_debug(mirror_dir, data_env, caplog):
+    caplog.set_level(logging.DEBUG, logger="rulelearn")
+    (path,) = fetch("liver", mirror=mirror_dir)
+    path.write_bytes(b"garbage")
+    with pytest.warns(UserWarning, match="deleted"):
+        fetch("liver", mirror=mirror_dir)
+    fetch("liver", mirror=mirror_dir)
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert lines == [
+        ("INFO", f"cached {path} from {mirror_dir / 'liver' / 'bupa.data'} (sha256 checked)"),
+        ("INFO", f"deleted the cached file {path}"),
+        ("INFO", f"cached {path} from {mirror_dir / 'liver' / 'bupa.data'} (sha256 checked)"),
+        ("DEBUG", f"liver: using the cached UCI files in {path.parent}")]
+
+
+def test_verbose_shows_the_log_on_stderr(mirror_dir, data_env):
+    runner = CliRunner()
+    args = ["datasets", "fetch", "liver", "--mirror", str(mirror_dir)]
+    quiet = runner.invoke(main, args)
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    (data_env / "liver" / "bupa.data").unlink()
+    verbose = runner.invoke(main, ["-v", *args])
+    assert verbose.exit_code == 0, verbose.output
+    assert verbose.stderr.startswith("INFO rulelearn.data.fetch: cached ")
+    assert "DEBUG" not in verbose.stderr
+    debug = runner.invoke(main, ["-vv", *args])
+    assert debug.stderr == f"DEBUG rulelearn.data.fetch: liver: using the cached UCI files in " \
+                           f"{data_env / 'liver'}\n"
+    again = runner.invoke(main, args)  # the handler left with the command
+    assert again.stderr == ""
+    assert logging.getLogger("rulelearn").handlers == []
+    assert logging.getLogger("rulelearn").level == logging.NOTSET
 
 
 def test_corrupted_cache_file_without_a_source_is_an_error(tmp_path, mirror_dir, data_env):

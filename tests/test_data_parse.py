@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from rulelearn.data import load_dataset, read_csv_dataset, registry
-from rulelearn.data.parse import read_table, unlzw
+from rulelearn.data.parse import drop_columns, identifier_like_columns, read_table, unlzw
 from rulelearn.data.registry import DatasetSpec, Format, Source, SourceFile
 from rulelearn.errors import DataError
 
@@ -279,3 +279,25 @@ def test_numbers_with_commas_are_refused_not_read_as_categories(tmp_path, cells)
         read_csv_dataset(write(tmp_path, text))
     ds = read_csv_dataset(write(tmp_path, "a;y\nx,y;0\n1,5;1\n"))  # text with commas: categories
     assert isinstance(ds.X["a"].dtype, pd.CategoricalDtype)
+
+
+def test_drop_columns_refuses_the_target_unknown_columns_and_dropping_everything(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("id,a,label\n" + "".join(f"r{i},{i % 3},{i % 2}\n" for i in range(30)))
+    dataset = read_csv_dataset(path)
+    assert drop_columns(dataset, ()) is dataset
+    assert list(drop_columns(dataset, ("id",)).X.columns) == ["a"]
+    with pytest.raises(DataError, match="--drop label: that is the target column"):
+        drop_columns(dataset, ("label",))
+    with pytest.raises(DataError, match=r"--drop b: no such feature column .*\(features: id, a\)"):
+        drop_columns(dataset, ("b",))
+    with pytest.raises(DataError, match="--drop left no feature column"):
+        drop_columns(dataset, ("id", "a"))
+
+
+def test_identifier_like_columns_are_categorical_and_distinct_in_every_row(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("id,a,label\n" + "".join(f"r{i},{i},{i % 2}\n" for i in range(30)))
+    dataset = read_csv_dataset(path)
+    assert identifier_like_columns(dataset.X) == ["id"]  # "a" is numeric
+    assert identifier_like_columns(dataset.X.iloc[:19]) == []  # too few rows to tell

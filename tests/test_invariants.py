@@ -48,9 +48,10 @@ from hypothesis import strategies as st
 
 from rulelearn.binarize import QuantileBinarizer
 from rulelearn.estimator import BooleanRuleClassifier, rule_from_clauses
-from rulelearn.learners import LEARNERS
-from rulelearn.learners.clause import TIE_BREAK, ClauseSolver, round_best_threshold
+from rulelearn.learners import LEARNERS, run_learner
+from rulelearn.learners.clause import TIE_BREAK, ClauseSolver
 from rulelearn.learners.problem import CNFProblem, clause_objective, cnf_objective, disabled_clause
+from rulelearn.learners.rounding import round_best_threshold
 from rulelearn.model_io import load_model, save_model
 
 SCALE = float(os.environ.get("RULELEARN_INVARIANT_SCALE", "1"))
@@ -463,8 +464,8 @@ def test_negation_closed_literals_make_the_dnf_and_cnf_problems_equal(data, para
         assert rows_and_weights(*mine) == rows_and_weights(theirs[0][:, order], theirs[1])
     reordered = CNFProblem(q.A_pos[:, order], q.w_pos, q.A_neg[:, order], q.w_neg)
     solver = ClauseSolver(reordered, disable_cost=params["disable_cost"])
-    result = LEARNERS[params["method"]](solver, params["theta"], max_rules=params["max_rules"],
-                                        max_iter=params["max_iter"])
+    result = run_learner(params["method"], solver, params["theta"], max_rules=params["max_rules"],
+                         max_iter=params["max_iter"])
     assert result.objective == pytest.approx(dnf.fit_stats_["objective"], rel=1e-12, abs=1e-12)
     assert rule_from_clauses(result.W, dnf.literals_, "dnf") == dnf.rule_
 
@@ -497,8 +498,8 @@ def test_merged_duplicates_equal_unmerged_rows(data, params):
     for merge in (True, False):
         problem = CNFProblem.from_data(A, positive, data.w, merge=merge)
         solver = ClauseSolver(problem, disable_cost=dc)
-        results.append(LEARNERS[params["method"]](solver, theta, max_rules=params["max_rules"],
-                                                  max_iter=30))
+        results.append(run_learner(params["method"], solver, theta, max_rules=params["max_rules"],
+                                   max_iter=30))
     merged, plain = results
     assert merged.objective == pytest.approx(plain.objective, rel=1e-12, abs=1e-12)
 
@@ -545,8 +546,8 @@ def test_bcd_with_the_exact_clause_solver_ends_clausewise_optimal():
                          np.array([[0, 1, 1, 0, 1, 1], [1, 0, 1, 1, 0, 1]], np.float32),
                          np.array([1.0, 2.0]))
     theta, dc = 0.5, 0.3
-    result = LEARNERS["bcd"](ClauseSolver(problem, disable_cost=dc, exact=True), theta,
-                             max_rules=4)
+    result = run_learner("bcd", ClauseSolver(problem, disable_cost=dc, exact=True), theta,
+                         max_rules=4)
     assert result.n_iter < 100  # a fixed point, not the iteration limit
     clauses = itertools.product([False, True], repeat=problem.n_features + 1)
     for r, clause in itertools.product(range(len(result.W)), clauses):

@@ -5,13 +5,22 @@ random problem, so the paper's objective has a known exact optimum.
 """
 
 import itertools
+import logging
 
 import numpy as np
 import pytest
 
-from rulelearn.learners import LEARNERS, am, bcd, ocrl, set_cover
+from rulelearn.learners import (
+    LEARNER_OPTIONS,
+    LEARNERS,
+    am,
+    bcd,
+    ocrl,
+    run_learner,
+    set_cover,
+)
 from rulelearn.learners.am import assign_negatives
-from rulelearn.learners.clause import ClauseSolver, round_best_threshold
+from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import (
     CNFProblem,
     clause_counts,
@@ -20,6 +29,7 @@ from rulelearn.learners.problem import (
     disabled_clause,
     predict_cnf,
 )
+from rulelearn.learners.rounding import round_best_threshold
 
 SEEDS = range(12)
 
@@ -206,8 +216,23 @@ def test_am_assignment_breaks_ties_by_the_nearest_cluster_centre():
 @pytest.mark.parametrize("method", sorted(LEARNERS))
 def test_disable_cost_is_paid_by_disabled_clauses(method):
     _, _, problem = random_problem(3, n=12, d=5)
-    result = LEARNERS[method](ClauseSolver(problem, disable_cost=0.7), 0.3, max_rules=3)
+    result = run_learner(method, ClauseSolver(problem, disable_cost=0.7), 0.3, max_rules=3)
     assert result.objective == pytest.approx(cnf_objective(problem, result.W, 0.3, 0.7))
+
+
+@pytest.mark.parametrize("method", sorted(LEARNERS))
+def test_a_misspelt_option_is_an_error_not_ignored(method):
+    _, _, problem = random_problem(3, n=12, d=5)
+    with pytest.raises(TypeError, match="max_ruels"):
+        LEARNERS[method](ClauseSolver(problem), 0.3, max_ruels=3)
+    with pytest.raises(TypeError, match="max_ruels"):
+        run_learner(method, ClauseSolver(problem), 0.3, max_rules=3, max_ruels=3)
+
+
+def test_each_learner_is_given_only_the_options_it_takes():
+    assert LEARNER_OPTIONS == {"bcd": ("max_rules", "max_iter", "start"),
+                               "am": ("max_rules", "max_iter", "start"),
+                               "sc": ("max_rules",), "ocrl": ()}
 
 
 class _NoCache(dict):
@@ -253,15 +278,18 @@ def test_rounding_tries_the_disabled_clause_even_when_the_lp_never_touches_it():
     assert value == pytest.approx(3.0)
 
 
-def test_rounding_tries_the_best_single_feature():
+def test_rounding_tries_the_best_single_feature(caplog):
     # Feature 2 alone covers every positive and no negative; the LP's w points elsewhere.
     A = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 1, 0]])
     y = np.array([True, True, False, False])
     problem = CNFProblem.from_data(A, y)
+    caplog.set_level(logging.DEBUG, logger="rulelearn")
     clause, value = round_best_threshold(problem, np.array([0.9, 0.9, 0.0, 0.0]),
                                          problem.w_neg, 0.1, 0.0)
     assert clause.tolist() == [False, False, True, False]
     assert value == pytest.approx(0.1)
+    assert caplog.records[-1].getMessage() == (
+        "the single-feature clause (objective 0.1) beats the clause so far (2)")
 
 
 @pytest.mark.parametrize("seed", [1, 11, 18, 24, 0])
@@ -274,7 +302,7 @@ def test_no_learner_ends_above_the_trivial_rules_on_one_hot_data(seed, method, t
     empty = disabled.copy()
     empty[0] = False  # one clause that accepts nothing: the CNF is always false
     trivial = min(cnf_objective(problem, disabled, theta), cnf_objective(problem, empty, theta))
-    result = LEARNERS[method](ClauseSolver(problem), theta, max_rules=R, max_iter=50)
+    result = run_learner(method, ClauseSolver(problem), theta, max_rules=R, max_iter=50)
     assert result.objective <= trivial + 1e-9
     assert result.objective == pytest.approx(cnf_objective(problem, result.W, theta))
 

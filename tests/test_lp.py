@@ -1,5 +1,6 @@
 """The HiGHS LP core: building from CSC, warm re-solves, status checks."""
 
+import logging
 import subprocess
 import sys
 import textwrap
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 from rulelearn.errors import SolverError
-from rulelearn.learners.clause import ClauseLP, ClauseSolver, clause_model
+from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.formulation import ClauseLP, clause_model
 from rulelearn.learners.problem import CNFProblem, clause_objective
 from rulelearn.lp import INF, LinearProgram
 
@@ -93,10 +95,14 @@ class _UnknownOnce:
         return getattr(self._highs, name)
 
 
-def test_a_non_optimal_status_is_rescued_by_solving_again():
+def test_a_non_optimal_status_is_rescued_by_solving_again(caplog):
     lp = small_lp()
     lp._highs = _UnknownOnce(lp._highs)
+    caplog.set_level(logging.INFO, logger="rulelearn.lp")
     result = lp.solve(warm=False)
+    assert [r.getMessage() for r in caplog.records] == [
+        "HiGHS ended an LP of 1 rows x 2 columns with model status 'Unknown'; solving it again "
+        "with presolve=on"]
     assert result.x.tolist() == pytest.approx([1.0, 0.0])
     assert lp.n_fallbacks == 1
     assert lp._highs.getOptionValue("presolve")[1] == "off"  # the option is restored
@@ -126,7 +132,7 @@ def test_the_dual_formulation_reaches_the_primal_optimum_with_a_feasible_w(seed,
 
 
 def test_auto_picks_the_dual_for_tall_problems_sifting_for_big_ones_never_for_the_mip():
-    from rulelearn.learners.clause import SIFT_MIN
+    from rulelearn.learners.formulation import SIFT_MIN
 
     tall = random_clause_problem(0, n=400, d=10)
     wide = random_clause_problem(0, n=40, d=60)
@@ -254,7 +260,7 @@ def test_the_tie_break_moves_the_lp_value_by_at_most_its_own_size(seed, degenera
 
 
 def test_complement_partners_pairs_columns_that_are_complements_on_every_row():
-    from rulelearn.learners.clause import complement_partners, rows_via_total
+    from rulelearn.learners.formulation import complement_partners, rows_via_total
 
     A = np.array([[1, 0, 1, 1, 0],
                   [0, 1, 1, 1, 0],
@@ -269,7 +275,7 @@ def test_complement_partners_pairs_columns_that_are_complements_on_every_row():
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("formulation", ["dual", "sifted"])
 def test_rows_through_the_total_give_the_primal_optimum(seed, formulation, degenerate_data):
-    from rulelearn.learners.clause import rows_via_total
+    from rulelearn.learners.formulation import rows_via_total
 
     A, y = degenerate_data(seed)
     problem = CNFProblem.from_data(A, y)

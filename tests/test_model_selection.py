@@ -13,6 +13,8 @@ from rulelearn.model_selection import (
     Selection,
     ThetaSelection,
     _choose_row,
+    cv_folds,
+    cv_scores,
     fit_select,
     fit_select_theta,
     n_folds,
@@ -64,6 +66,23 @@ def test_select_theta_matches_a_plain_cv_loop():
     assert np.allclose(errors, expected.mean(axis=0))
     assert best in thetas
     assert errors[thetas.index(best)] == pytest.approx(min(errors))
+
+
+def test_cv_scores_is_the_loop_behind_select_theta_and_select_setting():
+    X, y = planted()
+    est = BooleanRuleClassifier(max_rules=3)
+    thetas = [0.01, 0.5, 5.0]
+    folds = cv_folds(y, 4, 3)
+    errors = cv_scores(est, X, y, folds, "theta", thetas)
+    assert errors.shape == (4, 3)
+    assert select_theta(est, X, y, thetas, cv=4, seed=3)[1] == list(errors.mean(axis=0))
+    sizes = cv_scores(est, X, y, folds, "theta", thetas,
+                      score=lambda m, X_valid, y_valid: (m.rule_.n_literals, len(y_valid)))
+    assert sizes.shape == (4, 3, 2)
+    assert sizes[..., 1].sum(axis=0).tolist() == [len(y)] * 3
+    selection = select_setting(est, X, y, thetas=thetas, rules=(3,), forms=("dnf",), cv=4, seed=3)
+    assert [row.fold_errors for row in selection.rows] == [tuple(c) for c in errors.T]
+    assert [row.mean_literals for row in selection.rows] == list(sizes[..., 0].mean(axis=0))
 
 
 def test_ties_go_to_the_larger_theta():

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulelearn.learners import LEARNERS
+from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
 
@@ -30,8 +30,8 @@ def test_the_fast_path_and_the_reference_loop_learn_the_same_rules(seed, method,
     fast = ClauseSolver(CNFProblem.from_data(A, y))  # merged rows, one model, warm θ path
     for theta in (2.0, 0.3, 0.01):
         reference = ReferenceClauseSolver(CNFProblem.from_data(A, y, merge=False))
-        got = LEARNERS[method](fast, theta, max_rules=3, max_iter=20)
-        want = LEARNERS[method](reference, theta, max_rules=3, max_iter=20)
+        got = run_learner(method, fast, theta, max_rules=3, max_iter=20)
+        want = run_learner(method, reference, theta, max_rules=3, max_iter=20)
         assert np.array_equal(got.W, want.W), theta
         assert got.objective == pytest.approx(want.objective)
     assert reference.n_solves >= 1

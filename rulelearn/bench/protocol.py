@@ -22,7 +22,7 @@ from sklearn.base import clone
 
 from rulelearn._utils import error_rate
 from rulelearn.errors import DataError
-from rulelearn.model_selection import choose, fit_candidates, stratified_folds, take_rows
+from rulelearn.model_selection import choose, cv_scores, stratified_folds, take_rows
 
 
 def stable_seed(*parts) -> int:
@@ -79,12 +79,8 @@ def tune(estimator, X, y, *, param, grid, prefer="larger", inner_folds=10, seed=
     grid = list(grid)
     if param is None or len(grid) <= 1:
         return TuneResult(0, grid[0] if grid else None, [])
-    y = np.asarray(y)
-    errors = np.zeros((inner_folds, len(grid)))
-    for f, (tr, va) in enumerate(stratified_folds(y, inner_folds, seed)):
-        models = fit_candidates(estimator, take_rows(X, tr), y[tr], param, grid)
-        errors[f] = [error_rate(m, take_rows(X, va), y[va]) for m in models]
-    mean = errors.mean(axis=0)
+    folds = stratified_folds(np.asarray(y), inner_folds, seed)
+    mean = cv_scores(estimator, X, y, folds, param, grid).mean(axis=0)
     i = choose(mean, grid, prefer)
     return TuneResult(i, grid[i], [float(e) for e in mean])
 

@@ -3,10 +3,12 @@
 Every :class:`~rulelearn.errors.RuleLearnError` raised below, and every ``OSError`` (a file that
 cannot be read or written), becomes a one-line ``Error: ...`` on stderr with exit code 1; usage
 errors exit with 2 (Click's rule). Warnings reach stderr as one ``warning: ...`` line each, once
-per distinct message, without Python's file and source-line decoration.
+per distinct message, without Python's file and source-line decoration. ``-v`` / ``-vv`` show the
+library's log (cache actions, solver fallbacks; then details) on stderr.
 """
 
 import contextlib
+import logging
 import os
 import sys
 import warnings
@@ -68,10 +70,34 @@ class RuleLearnGroup(click.Group):
                 raise click.ClickException(_os_error(exc)) from None
 
 
+def log_to_stderr(verbose: int):
+    """Show the ``rulelearn`` logger on stderr: INFO for ``verbose`` 1, DEBUG for 2 or more
+    (0: nothing). Returns a function that undoes it."""
+    if verbose <= 0:
+        return lambda: None
+    logger = logging.getLogger("rulelearn")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
+
+    def undo():
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+    return undo
+
+
 @click.group(cls=RuleLearnGroup)
 @click.version_option(__version__, prog_name="rulelearn")
-def main():
+@click.option("-v", "--verbose", count=True,
+              help="Show what the library does on stderr: cache actions and solver fallbacks "
+                   "(-v), and details (-vv).")
+@click.pass_context
+def main(ctx, verbose):
     """Learn interpretable two-level Boolean rules (CNF / DNF) and benchmark rule learners."""
+    ctx.call_on_close(log_to_stderr(verbose))
 
 
 from rulelearn.cli.bench import bench, table  # noqa: E402

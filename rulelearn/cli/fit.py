@@ -123,7 +123,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     class is always printed.
     """
     from rulelearn.data import read_csv_dataset
-    from rulelearn.data.parse import DEFAULT_MISSING
+    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import accuracy, model_json
     from rulelearn.model_selection import fit_select
@@ -134,8 +134,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep)
     target = dataset.target
-    dataset = _drop_columns(dataset, drop, target)
-    for column in _identifier_like(dataset.X):
+    dataset = drop_columns(dataset, drop)
+    for column in identifier_like_columns(dataset.X):
         click.echo(f"note: column {column!r} has a different value in every row (an "
                    f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter, n_thresholds=thresholds,
@@ -170,34 +170,6 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
             extra["cv_selection"] = selection.to_dict()
         _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
         click.echo(f"saved: {save}")
-
-
-def _drop_columns(dataset, drop, target):
-    import dataclasses
-
-    from rulelearn.errors import DataError
-
-    for column in drop:
-        if column == target:
-            raise DataError(f"--drop {column}: that is the target column")
-        if column not in dataset.X.columns:
-            raise DataError(f"--drop {column}: no such feature column in {dataset.source} "
-                            f"(features: {', '.join(map(str, dataset.X.columns))})")
-    if not drop:
-        return dataset
-    X = dataset.X.drop(columns=list(drop))
-    if X.shape[1] == 0:
-        raise DataError("--drop left no feature column")
-    return dataclasses.replace(dataset, X=X)
-
-
-def _identifier_like(X):
-    """Categorical columns with a distinct value in every row (of at least 20 rows)."""
-    import pandas as pd
-
-    return [c for c in X.columns
-            if len(X) >= 20 and not pd.api.types.is_numeric_dtype(X[c])
-            and X[c].nunique(dropna=False) == len(X)]
 
 
 def _count(n, word):

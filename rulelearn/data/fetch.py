@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import http.client
+import logging
 import os
 import shutil
 import socket
@@ -36,6 +37,7 @@ _CHUNK = 1 << 16
 _USER_AGENT = "rulelearn (+https://github.com/rulelearn)"
 _HINT = "use --mirror DIR_OR_URL or set RULELEARN_MIRROR"
 _CACHE_HINT = "set RULELEARN_DATA to a writable folder"
+log = logging.getLogger(__name__)
 
 
 def cache_dir() -> Path:
@@ -95,8 +97,7 @@ def cache_status(spec: DatasetSpec, *, cache_dir=None) -> str:
         for f in source.files:
             path = root / f.file
             try:
-                expected = f.sha256 or (_pin(path).read_text().strip()
-                                        if _pin(path).is_file() else None)
+                expected = _expected_sha256(f, path)
                 got = sha256(path)
             except OSError:
                 bad = f"{f.file} unreadable"
@@ -146,6 +147,7 @@ def fetch_source(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3):
         if all((root / f.file).is_file() for f in source.files):
             paths = _check_cached(spec, source, root)
             if paths:
+                log.debug("%s: using the cached %s files in %s", spec.name, source.name, root)
                 return source, paths
     errors = []
     for source in spec.sources:
@@ -172,6 +174,11 @@ def _pin(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
+def _expected_sha256(f: SourceFile, path: Path) -> str | None:
+    """The registry's sha256 of ``f``, else the one pinned beside ``path``, else None."""
+    return f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file() else None)
+
+
 def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
     """The cached files of ``source`` if they still verify; otherwise delete them, return None.
 
@@ -181,8 +188,7 @@ def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
     for f, path in zip(source.files, paths):
         try:
             got = sha256(path)
-            expected = f.sha256 or (_pin(path).read_text().strip() if _pin(path).is_file()
-                                    else None)
+            expected = _expected_sha256(f, path)
         except OSError as exc:
             got, expected = None, f.sha256
             problem = f"{path.name} cannot be read ({_reason(exc)})"
@@ -201,6 +207,7 @@ def _check_cached(spec, source: Source, root: Path) -> list[Path] | None:
             for p in paths:
                 p.unlink(missing_ok=True)
                 _pin(p).unlink(missing_ok=True)
+                log.info("deleted the cached file %s", p)
         except OSError as exc:
             raise FetchError(f"cached file of {spec.name}: {problem}; it cannot be deleted "
                              f"({_reason(exc)}): delete {path} or {_CACHE_HINT}") from None
@@ -220,8 +227,11 @@ def _write_pin(path: Path, digest: str) -> None:
     """Pin a verified file's sha256; in a read-only cache it is verified again next time."""
     try:
         _pin(path).write_text(digest + "\n")
-    except OSError:
-        pass
+    except OSError as exc:
+        log.debug("cannot pin the sha256 of %s (%s); it is verified again next time", path,
+                  _reason(exc))
+    else:
+        log.debug("pinned the sha256 of %s", path)
 
 
 def _cannot_write(root: Path, exc: OSError) -> FetchError:
@@ -240,11 +250,13 @@ def _fetch_file(spec, source, f: SourceFile, root: Path, mirror, timeout, retrie
     try:
         with os.fdopen(fd, "wb") as out:
             if mirror is None:
+                origin = f.url
                 _download(f.url, out, timeout, retries)
             elif _is_url(mirror):
-                url = f"{mirror.rstrip('/')}/{spec.name}/{urllib.parse.quote(f.file)}"
-                _download(url, out, timeout, retries)
+                origin = f"{mirror.rstrip('/')}/{spec.name}/{urllib.parse.quote(f.file)}"
+                _download(origin, out, timeout, retries)
             else:
+                origin = str(Path(mirror).expanduser() / spec.name / f.file)
                 _copy_from_folder(Path(mirror).expanduser(), spec.name, f.file, out)
         got = sha256(tmp)
         if f.sha256 is not None and got != f.sha256:
@@ -257,6 +269,8 @@ def _fetch_file(spec, source, f: SourceFile, root: Path, mirror, timeout, retrie
             os.replace(tmp, target)
         except OSError as exc:
             raise _cannot_write(root, exc) from None
+        log.info("cached %s from %s (%s)", target, origin,
+                 "sha256 checked" if f.sha256 is not None else "verified by parsing")
         if f.sha256 is None:
             _write_pin(target, got)
         return target
@@ -347,5 +361,8 @@ def _download(url: str, out, timeout: float, retries: int) -> None:
         except ValueError as exc:  # a malformed URL (e.g. from --mirror)
             raise FetchError(f"cannot download {url}: {exc}") from None
         if attempt < attempts:
-            time.sleep(RETRY_BACKOFF * 2 ** (attempt - 1))
+            delay = RETRY_BACKOFF * 2 ** (attempt - 1)
+            log.info("download attempt %d of %d failed: %s; trying again in %g s", attempt,
+                     attempts, str(error).removesuffix(f"; {hint}"), delay)
+            time.sleep(delay)
     raise error

@@ -14,7 +14,7 @@ import importlib
 import io
 import zlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -390,3 +390,29 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
         positive, reason = match[0], "given by the user"
     return Dataset(name=name or path.stem, X=X, y=y, positive=positive, positive_reason=reason,
                    source=str(path), target=str(target))
+
+
+def drop_columns(dataset: Dataset, columns) -> Dataset:
+    """``dataset`` without the feature ``columns`` (``rulelearn fit --drop``).
+
+    Refuses the target, a column that is not a feature, and leaving no feature.
+    """
+    for column in columns:
+        if column == dataset.target:
+            raise DataError(f"--drop {column}: that is the target column")
+        if column not in dataset.X.columns:
+            raise DataError(f"--drop {column}: no such feature column in {dataset.source} "
+                            f"(features: {', '.join(map(str, dataset.X.columns))})")
+    if not columns:
+        return dataset
+    X = dataset.X.drop(columns=list(columns))
+    if X.shape[1] == 0:
+        raise DataError("--drop left no feature column")
+    return replace(dataset, X=X)
+
+
+def identifier_like_columns(X: pd.DataFrame) -> list:
+    """Categorical columns with a distinct value in every row (of at least 20 rows)."""
+    return [c for c in X.columns
+            if len(X) >= 20 and not pd.api.types.is_numeric_dtype(X[c])
+            and X[c].nunique(dropna=False) == len(X)]

@@ -1,17 +1,34 @@
 """CNF rule learners over a :class:`~rulelearn.learners.problem.CNFProblem`.
 
 Every learner takes a :class:`~rulelearn.learners.clause.ClauseSolver` (so one
-HiGHS model can serve many calls) and returns a :class:`LearnResult`.
+HiGHS model can serve many calls), θ and the options it uses, and returns a
+:class:`LearnResult`. :func:`run_learner` calls one by name with only those options.
 """
 
+import inspect
 from collections.abc import Callable
 
 from rulelearn.learners.am import am
 from rulelearn.learners.bcd import bcd
+from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.result import LearnResult
 from rulelearn.learners.sc import ocrl, set_cover
 
 LEARNERS: dict[str, Callable[..., LearnResult]] = {"bcd": bcd, "am": am, "sc": set_cover,
                                                    "ocrl": ocrl}
 
-__all__ = ["LEARNERS", "LearnResult", "am", "bcd", "ocrl", "set_cover"]
+#: The options each learner takes after the solver and θ (OCRL: none; SC: ``max_rules``).
+LEARNER_OPTIONS: dict[str, tuple[str, ...]] = {
+    name: tuple(inspect.signature(learner).parameters)[2:] for name, learner in LEARNERS.items()}
+
+
+def run_learner(method: str, solver: ClauseSolver, theta: float, *, max_rules: int,
+                max_iter: int = 100, start: str = "sc") -> LearnResult:
+    """Learner ``method`` on ``solver`` at ``theta``, given the options it takes of these."""
+    given = {"max_rules": max_rules, "max_iter": max_iter, "start": start}
+    return LEARNERS[method](solver, theta, **{name: given[name]
+                                              for name in LEARNER_OPTIONS[method]})
+
+
+__all__ = ["LEARNERS", "LEARNER_OPTIONS", "LearnResult", "am", "bcd", "ocrl", "run_learner",
+           "set_cover"]

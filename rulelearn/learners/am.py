@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from rulelearn.learners.clause import ClauseSolver
-from rulelearn.learners.problem import clause_counts, clause_objective, cnf_objective
+from rulelearn.learners.problem import clause_objective, cnf_objective, count_matrix
 from rulelearn.learners.result import LearnResult
 from rulelearn.learners.sc import descend
 
@@ -16,7 +16,7 @@ def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.
     Ties go to the tied clause whose cluster centre (the weighted mean row of the
     negatives for which that clause is minimal, ties included) is closest in l1.
     """
-    counts = np.column_stack([clause_counts(A_neg, c) for c in W])
+    counts = count_matrix(A_neg, W)
     minimal = counts == counts.min(axis=1, keepdims=True)
     assignment = np.argmax(minimal, axis=1)
     tied = np.flatnonzero(minimal.sum(axis=1) > 1)
@@ -32,7 +32,7 @@ def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.
 
 
 def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc", **_) -> LearnResult:
+        start: str = "sc") -> LearnResult:
     """AM from the set-covering rule.
 
     Alternates the v-step (:func:`assign_negatives`) with R independent clause

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from rulelearn.learners.clause import ClauseSolver
-from rulelearn.learners.problem import clause_counts, cnf_objective
+from rulelearn.learners.problem import cnf_objective, count_matrix
 from rulelearn.learners.result import LearnResult
 from rulelearn.learners.sc import descend
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc", **_) -> LearnResult:
+        start: str = "sc") -> LearnResult:
     """Greedy BCD from the set-covering rule.
 
     Each iteration re-learns every clause in turn with the others fixed (the
@@ -27,7 +27,7 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     problem = solver.problem
 
     def step(W):
-        counts = np.column_stack([clause_counts(problem.A_neg, c) for c in W])
+        counts = count_matrix(problem.A_neg, W)
         best = None
         for r in range(len(W)):
             others = np.delete(counts, r, axis=1)

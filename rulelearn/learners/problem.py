@@ -60,6 +60,11 @@ def clause_counts(A: np.ndarray, clause: np.ndarray) -> np.ndarray:
     return A[:, selected].sum(axis=1, dtype=np.float64)
 
 
+def count_matrix(A: np.ndarray, W) -> np.ndarray:
+    """:func:`clause_counts` of every clause of ``W``: one column per clause."""
+    return np.column_stack([clause_counts(A, clause) for clause in W])
+
+
 def sparsity(clause: np.ndarray, theta: float, disable_cost: float) -> float:
     """θ per selected feature, plus ``disable_cost`` for the always-true feature."""
     return theta * float(np.count_nonzero(clause[:-1])) + disable_cost * float(clause[-1])
@@ -92,7 +97,7 @@ def cnf_objective(problem: CNFProblem, W, theta, disable_cost=0.0) -> float:
     if len(W) == 0:  # the empty CNF is always true: every negative is wrong
         return float(problem.w_neg.sum())
     pos = np.column_stack([clause_counts(problem.A_pos, c) == 0 for c in W])
-    neg = np.column_stack([clause_counts(problem.A_neg, c) for c in W])
+    neg = count_matrix(problem.A_neg, W)
     return (float(problem.w_pos @ pos.sum(axis=1))
             + float(problem.w_neg @ neg.min(axis=1))
             + sum(sparsity(c, theta, disable_cost) for c in W))

@@ -10,7 +10,7 @@ from rulelearn.learners.problem import clause_counts, cnf_objective, disabled_cl
 from rulelearn.learners.result import LearnResult
 
 
-def set_cover(solver: ClauseSolver, theta: float, max_rules: int, **_) -> LearnResult:
+def set_cover(solver: ClauseSolver, theta: float, max_rules: int) -> LearnResult:
     """Add clauses one at a time, each learned on the negatives no earlier clause rejects.
 
     Stops after ``max_rules`` clauses, when every negative is rejected, or when
@@ -43,7 +43,7 @@ def _padded(clauses, n_features: int, max_rules: int) -> np.ndarray:
     return np.array(rows, dtype=bool).reshape(max_rules, n_features + 1)
 
 
-def ocrl(solver: ClauseSolver, theta: float, **_) -> LearnResult:
+def ocrl(solver: ClauseSolver, theta: float) -> LearnResult:
     """One clause learned on all samples (R = 1)."""
     fit = solver.fit(solver.problem.w_neg, theta)
     W = fit.clause[None, :]

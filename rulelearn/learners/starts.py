@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
-from rulelearn.learners.clause import complement_partners
+from rulelearn.learners.formulation import complement_partners
 from rulelearn.learners.problem import CNFProblem, cnf_objective, disabled_clause
 
 

@@ -1,0 +1,291 @@
+"""The one-clause LP (or MIP) of Malioutov & Varshney (2013), built from a CNFProblem.
+
+For weights ``c`` on positives ``P`` and (active) negatives ``N``::
+
+    min  sum_{i in P} c_i xi_i + sum_j (theta_j + sum_{i in N} c_i a_ij) w_j
+    s.t. xi_i + sum_j a_ij w_j >= 1      for i in P
+         0 <= w_j <= 1,  xi_i >= 0
+
+Only the positives are rows; the negatives and θ only change column costs.
+So one HiGHS model per training set serves every clause, every BCD/AM
+iteration and every θ (:class:`ClauseLP`).
+
+When positives far outnumber features (MAGIC: 12,000 rows, 201 columns) the
+LP's dual is solved instead (:func:`dual_clause_model`): one row per feature,
+so the simplex basis is 201 x 201 rather than 12,000 x 12,000, and the clause
+weights ``w`` are read off its row duals (a vertex of the clause LP).
+
+When both are many (Musk: 5,350 positives, 3,243 features, half the entries
+ones) its dual is solved over a growing subset of the features
+(:class:`SiftedDualLP`, column generation): a few hundred features enter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rulelearn.errors import ParameterError
+from rulelearn.learners.problem import CNFProblem
+from rulelearn.lp import INF, LinearProgram
+
+
+def clause_model(problem: CNFProblem, exact: bool = False, time_limit: float | None = None,
+                 presolve: bool = False) -> LinearProgram:
+    """The clause LP (or MIP) over ``problem``'s positives, with zero costs on ``w``."""
+    A = problem.A_pos
+    n_pos, n_cols = A.shape
+    nonzero = A != 0
+    counts = nonzero.sum(axis=0)
+    rows_by_col = np.nonzero(nonzero.T)[1]  # row indices, column by column
+    indptr = np.concatenate([[0], np.cumsum(counts), np.cumsum(counts)[-1] + 1 + np.arange(n_pos)])
+    indices = np.concatenate([rows_by_col, np.arange(n_pos)])
+    values = np.ones(len(indices))
+    cost = np.concatenate([np.zeros(n_cols), problem.w_pos])
+    upper = np.concatenate([np.ones(n_cols), np.full(n_pos, INF)])
+    integer = np.concatenate([np.ones(n_cols, bool), np.zeros(n_pos, bool)]) if exact else None
+    return LinearProgram(cost, np.zeros(n_cols + n_pos), upper, np.ones(n_pos), np.full(n_pos, INF),
+                         indptr, indices, values, integer=integer, time_limit=time_limit,
+                         presolve=presolve)
+
+
+def complement_partners(A: np.ndarray) -> np.ndarray:
+    """For each column of 0/1 ``A``, the column that is its complement on every row, or -1."""
+    bits = np.asarray(A, dtype=bool)
+    index = {column.tobytes(): j for j, column in enumerate(np.packbits(bits, axis=0).T)}
+    return np.array([index.get(column.tobytes(), -1)
+                     for column in np.packbits(~bits, axis=0).T], dtype=np.int64)
+
+
+def rows_via_total(A: np.ndarray):
+    """Which dual rows to write through the total, and the column each row then sums.
+
+    A column with a complement and more ones than it is written via
+    ``T - (its complement)``; ``support[j]`` is the column whose ones row ``j`` sums.
+    """
+    A = np.asarray(A, dtype=bool)
+    partner = complement_partners(A)
+    ones = A.sum(axis=0)
+    via_total = (partner >= 0) & (ones > ones[np.maximum(partner, 0)])
+    return np.where(via_total, partner, np.arange(A.shape[1])), via_total
+
+
+def dual_clause_model(problem: CNFProblem, presolve: bool = False) -> LinearProgram:
+    """The LP dual of the clause LP, with the feature costs as row bounds (zero here).
+
+    For costs ``d_j`` of ``w_j`` and weights ``c_i`` of the positives::
+
+        max  sum_i y_i - sum_j u_j
+        s.t. sum_{i in P} a_ij y_i - u_j <= d_j     for every feature j
+             0 <= y_i <= c_i,  u_j >= 0
+
+    (written as a minimization of the negated objective). The clause LP's
+    ``w_j`` is minus the dual value of row ``j``.
+
+    A feature and its negation (``x <= t``, ``x > t``) are complements on the
+    positives, so the one with more ones is written through the total
+    ``T = sum_i y_i`` (a free column with one extra row, ``T - sum_i y_i = 0``)
+    as ``T - sum_{i in P} a_ik y_i - u_j <= d_j``, ``k`` its complement: the
+    same LP (the same ``w``) with about half the nonzeros, so faster to solve.
+    """
+    A = np.asarray(problem.A_pos, dtype=bool)
+    n_pos, n_cols = A.shape
+    support, via_total = rows_via_total(A)
+    sign = np.where(via_total, -1.0, 1.0)
+    samples, rows = np.nonzero(A[:, support])  # row-major: grouped by positive (dual column)
+    counts = np.bincount(samples, minlength=n_pos) + 1  # + the entry in the total's row
+    ends = np.cumsum(counts)
+    n_entries = int(counts.sum())
+    indices = np.empty(n_entries, dtype=np.int64)
+    values = np.empty(n_entries)
+    indices[ends - 1], values[ends - 1] = n_cols, -1.0  # T - sum_i y_i = 0 is row n_cols
+    slots = np.ones(n_entries, dtype=bool)
+    slots[ends - 1] = False
+    indices[slots], values[slots] = rows, sign[rows]
+    total_rows = np.append(np.flatnonzero(via_total), n_cols)
+    indptr = np.concatenate([[0], ends, n_entries + 1 + np.arange(n_cols),
+                             [n_entries + n_cols + len(total_rows)]])
+    indices = np.concatenate([indices, np.arange(n_cols), total_rows])
+    values = np.concatenate([values, -np.ones(n_cols), np.ones(len(total_rows))])
+    cost = np.concatenate([-np.ones(n_pos), np.ones(n_cols), [0.0]])
+    lower = np.concatenate([np.zeros(n_pos + n_cols), [-INF]])
+    upper = np.concatenate([problem.w_pos, np.full(n_cols + 1, INF)])
+    return LinearProgram(cost, lower, upper, np.append(np.full(n_cols, -INF), 0.0),
+                         np.zeros(n_cols + 1), indptr, indices, values, presolve=presolve)
+
+
+FORMULATIONS = ("auto", "primal", "dual", "sifted")
+SIFT_MIN = 1_000  # "sifted" when both positives and features number at least this many
+
+
+def choose_formulation(problem: CNFProblem, exact: bool = False) -> str:
+    """The fastest formulation measured for the problem's shape (the MIP: always "primal").
+
+    "dual" when positives outnumber features at least twice (MAGIC, Pima: a
+    much smaller basis); "sifted" when both number :data:`SIFT_MIN` or more
+    (Musk, dense: there the full dual is slower than the primal, and the sifted
+    dual :class:`SiftedDualLP` faster, with the same rules); else "primal".
+    The timings behind these choices are in ``results/perf``.
+    """
+    n_pos, n_cols = problem.A_pos.shape
+    if exact:
+        return "primal"
+    if n_pos >= 2 * n_cols:
+        return "dual"
+    return "sifted" if min(n_pos, n_cols) >= SIFT_MIN else "primal"
+
+
+@dataclass(frozen=True)
+class LPSolution:
+    """An optimal ``w`` of the clause LP, the optimum, simplex iterations, the final basis."""
+
+    w: np.ndarray
+    value: float
+    iterations: int
+    basis: object = None
+
+
+class SiftedDualLP:
+    """The clause LP's dual over a growing subset of the features (column generation).
+
+    The optimal ``w`` is sparse: of Musk's 3,243 features a few hundred enter
+    an LP. Each feature is a row of the dual (:func:`dual_clause_model`); a
+    restricted model holds only the rows added so far. After each solve its
+    ``y`` prices every feature left out (the reduced cost in the clause LP,
+    ``d_j - sum_i a_ij y_i``); the ``batch`` most negative are added and the LP
+    re-solved from its basis, until none is negative. Then ``y`` is feasible for
+    the full dual, hence optimal, and ``w`` (zero on the features left out) is
+    the clause LP's optimum. Every LP starts a new restricted model, from the
+    ``batch`` features priced lowest with ``y`` = the positives' weights (cost
+    minus the weight they cover), or from the rows and basis kept from an
+    earlier solve (``start``).
+    """
+
+    def __init__(self, problem: CNFProblem, batch: int = 50):
+        A = problem.A_pos
+        self._n_pos, self._n_cols = A.shape
+        self._A = A.astype(np.float64)  # pricing in double precision (costs reach thousands)
+        self._w_pos = problem.w_pos
+        # each feature's dual row sums its own ones or, through the total, its complement's
+        self._support, self._via_total = rows_via_total(A)
+        features, samples = np.nonzero(np.asarray(A, dtype=bool).T)
+        self._row_start = np.concatenate([[0], np.cumsum(np.bincount(features,
+                                                                     minlength=self._n_cols))])
+        self._row_samples = samples
+        self.batch = batch
+        self.n_rows_added = 0  # over every LP: the restricted models' sizes
+        self.total_iterations = 0
+
+    def _add(self, model, rows, features, w_costs):
+        """Rows ``sum_i a_ij y_i - u_j <= d_j`` for ``features`` (as in
+        :func:`dual_clause_model`, some through the total), and their ``u_j`` columns."""
+        first = model.n_rows
+        support = self._support[features]
+        via_total = self._via_total[features]
+        starts, ends = self._row_start[support], self._row_start[support + 1]
+        entries = [np.append(self._row_samples[a:b], self._n_pos) if total
+                   else self._row_samples[a:b] for a, b, total in zip(starts, ends, via_total)]
+        signs = [np.append(-np.ones(len(e) - 1), 1.0) if total else np.ones(len(e))
+                 for e, total in zip(entries, via_total)]
+        indptr = np.concatenate([[0], np.cumsum([len(e) for e in entries])])
+        model.add_rows(np.full(len(features), -INF), w_costs[features], indptr,
+                       np.concatenate(entries), np.concatenate(signs))
+        k = len(features)
+        model.add_columns(np.ones(k), np.zeros(k), np.full(k, INF), np.arange(k + 1),
+                          first + np.arange(k), -np.ones(k))
+        self.n_rows_added += k
+        return np.concatenate([rows, features])
+
+    def _most_negative(self, w_costs, y, rows):
+        reduced = w_costs - y @ self._A
+        reduced[rows] = np.inf
+        candidates = np.flatnonzero(reduced < -1e-9)
+        return candidates[np.argsort(reduced[candidates], kind="stable")[: self.batch]]
+
+    def solve(self, w_costs: np.ndarray, warm: bool = False, start=None) -> LPSolution:
+        """As :meth:`ClauseLP.solve`; ``start`` is the ``basis`` of an earlier solution.
+
+        ``warm`` is ignored: every LP is a new restricted model, so there is no
+        last basis to start from (only a kept one, ``start``).
+        """
+        n = self._n_pos  # columns: y_i, then the total T (row 0: T - sum_i y_i = 0)
+        model = LinearProgram(np.append(-np.ones(n), 0.0), np.append(np.zeros(n), -INF),
+                              np.append(self._w_pos, INF), [0.0], [0.0], np.arange(n + 2),
+                              np.zeros(n + 1), np.append(-np.ones(n), 1.0))
+        rows = np.zeros(0, dtype=np.int64)  # the feature of each row after row 0
+        basis = None
+        if start is not None:
+            kept_rows, basis = start
+            rows = self._add(model, rows, kept_rows, w_costs)
+        else:
+            rows = self._add(model, rows, self._most_negative(w_costs, self._w_pos, rows),
+                             w_costs)
+        warm = False  # the first solve: from ``basis`` if kept, else from scratch
+        while True:
+            result = model.solve(warm=warm, start=basis)
+            new = self._most_negative(w_costs, np.asarray(result.x)[: self._n_pos], rows)
+            if len(new) == 0:
+                break
+            rows = self._add(model, rows, new, w_costs)
+            warm, basis = True, None  # on from the last basis, the new rows' slacks basic
+        self.total_iterations += model.total_iterations
+        w = np.zeros(self._n_cols)
+        w[rows] = np.clip(-np.asarray(result.row_dual)[1:], 0.0, 1.0)
+        return LPSolution(w, -result.objective, model.total_iterations, (rows, result.basis))
+
+
+class ClauseLP:
+    """The clause LP in one of its formulations; ``solve(costs)`` gives ``w``."""
+
+    def __init__(self, problem: CNFProblem, formulation: str = "auto", exact: bool = False,
+                 time_limit: float | None = None, presolve: bool = False):
+        if formulation not in FORMULATIONS:
+            raise ParameterError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
+        if formulation == "auto":
+            formulation = choose_formulation(problem, exact)
+        if exact and formulation != "primal":
+            raise ParameterError("the exact (MIP) clause solver needs the primal formulation")
+        self.formulation = formulation
+        self.problem = problem
+        self._n_cols = problem.A_pos.shape[1]
+        self._n_pos = problem.A_pos.shape[0]
+        self.n_solves = 0  # clause LPs solved (a sifted one may take several HiGHS runs)
+        self._sifted = SiftedDualLP(problem) if formulation == "sifted" else None
+        self.model: LinearProgram | None
+        if self._sifted is not None:
+            self.model = None  # a new restricted model per LP
+        elif formulation == "dual":
+            self.model = dual_clause_model(problem, presolve)
+        else:
+            self.model = clause_model(problem, exact, time_limit, presolve)
+
+    @property
+    def total_iterations(self) -> int:
+        """Simplex iterations of every HiGHS run so far (stalled warm starts included)."""
+        if self._sifted is not None:
+            return self._sifted.total_iterations
+        assert self.model is not None
+        return self.model.total_iterations
+
+    def solve(self, w_costs: np.ndarray, warm: bool = False, start=None) -> LPSolution:
+        """The optimum for the feature costs ``w_costs``.
+
+        ``start``: a basis kept from an earlier solve (:attr:`LPSolution.basis`)
+        to start from; otherwise from scratch, or from the last basis if ``warm``.
+        """
+        self.n_solves += 1
+        if self._sifted is not None:
+            return self._sifted.solve(w_costs, warm, start)
+        assert self.model is not None
+        if self.formulation == "dual":
+            self.model.set_row_bounds(np.append(np.full(self._n_cols, -INF), 0.0),
+                                      np.append(w_costs, 0.0))
+        else:
+            self.model.set_costs(np.concatenate([w_costs, self.problem.w_pos]))
+        result = self.model.solve(warm=warm, start=start)
+        if self.formulation == "dual":
+            w = np.clip(-np.asarray(result.row_dual)[: self._n_cols], 0.0, 1.0)
+            return LPSolution(w, -result.objective, result.iterations, result.basis)
+        return LPSolution(result.x[: self._n_cols], result.objective, result.iterations,
+                          result.basis)
