@@ -134,8 +134,14 @@ def python_source(rule: Rule, positive, negative, missing_tokens, title: str = "
                      "(None and NaN are missing)."])
     doc = doc.replace("\\", "\\\\").replace('"""', "'''")
     outer, inner = (" or ", " and ") if rule.form == "dnf" else (" and ", " or ")
-    clauses = [_join([_python_literal(lit) for lit in clause.literals], inner,
-                     "True" if rule.form == "dnf" else "False") for clause in rule.clauses]
+    clauses = []
+    for clause in rule.clauses:
+        literals = [_python_literal(lit) for lit in clause.literals]
+        empty = "True" if rule.form == "dnf" else "False"
+        text = _join(literals, inner, empty)
+        if len(text) > 80:  # one literal a line
+            text = _join(literals, "\n             " + inner.lstrip(), empty)
+        clauses.append(text)
     body = _join(clauses, "\n        " + outer.strip() + " ",
                  "False" if rule.form == "dnf" else "True", wrap=True)
     return (f'"""{doc}\n"""\n{_PYTHON_HELPERS}\n'
