@@ -105,11 +105,11 @@ def test_pandas_refuses_a_backtick_name():
 LITERALS = [Literal("x", op, t) for t in (1, 2.5) for op in ("<=", ">")] + [
     Literal(f, op) for f in ("x", "c") for op in ("is missing", "is not missing")] + [
     Literal("c", op, v) for v in ("a", "it's", "7") for op in ("==", "!=")] + [
-    Literal("x", op, 2) for op in ("==", "!=")] + [Literal("weird \"name\"", "<=", 0)]
+    Literal("x", op, 2) for op in ("==", "!=")] + [Literal("weird \"name\" or 'x'", "<=", 0)]
 RULES = st.builds(
     lambda form, clauses: Rule(form, tuple(Clause(tuple(c)) for c in clauses)),
     st.sampled_from(["dnf", "cnf"]),
-    st.lists(st.lists(st.sampled_from(LITERALS), max_size=3), max_size=4))
+    st.lists(st.lists(st.sampled_from(LITERALS), max_size=5), max_size=4))
 ROWS = st.lists(st.tuples(st.sampled_from([0.5, 1.0, 2.0, 2.5, 3.0, np.nan]),
                           st.sampled_from(["a", "b", "it's", "7", None]),
                           st.sampled_from([-1.0, 0.0, 1.0, np.nan])), min_size=1, max_size=20)
@@ -118,7 +118,7 @@ ROWS = st.lists(st.tuples(st.sampled_from([0.5, 1.0, 2.0, 2.5, 3.0, np.nan]),
 @settings(max_examples=150, deadline=None)
 @given(RULES, ROWS)
 def test_every_export_agrees_with_the_rule(rule, rows):
-    frame = pd.DataFrame(rows, columns=["x", "c", "weird \"name\""])
+    frame = pd.DataFrame(rows, columns=["x", "c", "weird \"name\" or 'x'"])
     expected = rule.evaluate(frame)
     labels = np.where(expected, "pos", "neg").tolist()
     source = python_source(rule, "pos", "neg", DEFAULT_MISSING)
