@@ -24,6 +24,7 @@ from rulelearn.errors import DataError
 from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
+from rulelearn.proba import RuleProba, fit_proba
 from rulelearn.rules import Clause, Literal, Rule
 
 #: Read from the declared constraints (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
@@ -71,6 +72,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     literals_ : list of Literal, the binary features the rule was chosen from
     n_iter_ : int
     fit_stats_ : dict with ``objective``, ``n_lp``, ``simplex_iterations``, ``fit_seconds``
+    clause_precision_ : ndarray of shape (n_clauses,)
+        Training precision per clause (DNF), or share of positives among the training rows the
+        clause rejects (CNF); see :meth:`predict_proba`.
+    default_precision_ : float
+        Share of positives among the training rows no clause accepts (DNF) / every clause
+        accepts (CNF).
     """
 
     _parameter_constraints = RULE_PARAMETERS
@@ -144,6 +151,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             if isinstance(X, pd.DataFrame):
                 model.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
             model.rule_ = rule_from_clauses(result.W, literals, self.form)
+            proba = fit_proba(model.rule_, frame, positive, sample_weight)
+            model.clause_precision_ = np.asarray(proba.clause_precision)
+            model.default_precision_ = proba.default_precision
             model.n_iter_ = result.n_iter
             model.fit_stats_ = {
                 "objective": result.objective,
@@ -232,6 +242,42 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         tags.classifier_tags.multi_class = False
         return tags
+
+    def predict_proba(self, X):
+        """Probabilities, columns ordered as ``classes_``, from the clause deciding each row.
+
+        DNF: a row some clauses accept gets the highest (sample-weighted) training precision
+        among them; a row no clause accepts, the share of positives among the training rows no
+        clause accepts. CNF, the dual: a row some clauses reject gets the lowest share of
+        positives among the training rows each of them rejects; a row every clause accepts,
+        the rule's training precision. The probabilities rank rows (ROC-AUC, calibration);
+        :meth:`predict` follows the rule, so a row it predicts positive may get a positive
+        probability below 0.5 (a clause of low precision).
+        """
+        check_is_fitted(self, "clause_precision_")
+        positive = self._proba().positive(self.rule_, self._frame(X))
+        both = np.column_stack([1 - positive, positive])
+        return both if self.classes_[1] == self.pos_label_ else both[:, ::-1]
+
+    def decision_function(self, X):
+        """The positive probability minus a threshold: positive exactly where :meth:`predict`
+        is when the training precisions of the rows the rule accepts all exceed those of the
+        rows it rejects (the usual case); else the threshold is 0.5, and ``predict`` still
+        follows the rule. Larger means more likely ``classes_[1]``."""
+        check_is_fitted(self, "clause_precision_")
+        proba = self._proba()
+        score = proba.positive(self.rule_, self._frame(X)) - proba.threshold(self.rule_.form)
+        return score if self.classes_[1] == self.pos_label_ else -score
+
+    def _proba(self) -> RuleProba:
+        return RuleProba(tuple(map(float, self.clause_precision_)), self.default_precision_)
+
+    def _frame(self, X) -> pd.DataFrame:
+        frame = as_frame(X, getattr(self, "feature_names_in_", None))
+        if frame.shape[1] != self.n_features_in_:
+            raise DataError(f"X has {frame.shape[1]} features, but the rule was fitted "
+                            f"with {self.n_features_in_}")
+        return frame
 
 
 def rule_from_clauses(W: np.ndarray, literals: list[Literal], form: str) -> Rule:

@@ -8,7 +8,12 @@ data::
      "rule": {...}, "target": "status", "positive": 1, "negative": 0, "classes": [0, 1],
      "features": [...], "params": {...}, "theta": 0.73,
      "training": {"n_samples": 195, "accuracy": 0.92, "n_literals": 7, "n_clauses": 3},
+     "proba": {"clause_precision": [0.95, 0.81, 0.7], "default_precision": 0.12},
      "created": "2024-05-01T12:00:00+00:00"}
+
+``proba`` (the training precisions behind :mod:`rulelearn.proba`) is absent from files written
+before it existed: such a model predicts as before, and :meth:`LoadedModel.predict_proba` says
+that the file has no probabilities.
 
 Labels are stored as JSON values of their own type (an integer label stays an integer, a
 string label a string) and are matched to a CSV's text by value or by text, as the estimator
@@ -32,7 +37,8 @@ from rulelearn._io import atomic_write_text, to_native
 from rulelearn._labels import same_label
 from rulelearn._utils import accuracy
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
-from rulelearn.rules import Rule, values_equal
+from rulelearn.proba import RuleProba
+from rulelearn.rules import Rule, deciding_clause, values_equal
 
 #: The ``format`` entry of every model file.
 FORMAT_NAME = "rulelearn-model"
@@ -77,6 +83,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
         "params": to_native(estimator.get_params()),
         "theta": float(estimator.theta),
         "training": training,
+        **_proba_entry(estimator),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     for key, value in (extra or {}).items():
@@ -84,6 +91,14 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
             raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
         doc[key] = to_native(value)
     return doc
+
+
+def _proba_entry(estimator) -> dict:
+    precision = getattr(estimator, "clause_precision_", None)
+    if precision is None:
+        return {}
+    return {"proba": {"clause_precision": [float(p) for p in precision],
+                      "default_precision": float(estimator.default_precision_)}}
 
 
 def _is_finite(value) -> bool:
@@ -163,6 +178,10 @@ class LoadedModel:
     path: str = ""
     #: Cell values read as missing in training (None: the defaults).
     missing_values: tuple | None = None
+    #: Training precisions for :meth:`predict_proba` (None in files from before them).
+    proba: RuleProba | None = None
+    #: The training data file, as ``rulelearn fit`` recorded it.
+    data: str | None = None
 
     @property
     def form(self) -> str:
@@ -194,6 +213,26 @@ class LoadedModel:
         out = np.empty(len(held), dtype=object)
         out[:] = [self.positive if h else self.negative for h in held]
         return out
+
+    def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
+        """The probability of the positive class per row (see :mod:`rulelearn.proba`).
+
+        Raises :class:`ModelFileError` for a file written before model files held them.
+        """
+        if self.proba is None:
+            raise ModelFileError(f"{self.path or 'the model'} holds no clause precisions for its "
+                                 "rule (written by an older rulelearn, or the rule was edited), "
+                                 "so no probabilities: fit it again")
+        self.predict(X[:0])  # the columns check
+        return self.proba.positive(self.rule, X)
+
+    def explain(self, X: pd.DataFrame) -> list[str]:
+        """Per row, the clause that decides it (the first that holds in a DNF, the first that
+        fails in a CNF), in the rule's syntax; else ``no clause`` / ``all clauses hold``."""
+        self.predict(X[:0])
+        texts = [clause.render(self.rule._inner) for clause in self.rule.clauses]
+        rest = "no clause" if self.form == "dnf" else "all clauses hold"
+        return [texts[i] if i >= 0 else rest for i in deciding_clause(self.rule, X)]
 
 
 def _plural(n, word):
@@ -239,12 +278,33 @@ def load_model(path) -> LoadedModel:
     if missing is not None and (not isinstance(missing, list)
                                 or not all(isinstance(m, str) for m in missing)):
         raise bad(f"bad missing_values {missing!r}")
+    data = doc.get("data")
     return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
                        theta=None if theta is None else float(theta),
                        method=method, training=training, params=params,
                        rulelearn_version=str(doc.get("rulelearn_version", "unknown")),
                        created=str(doc.get("created", "")), path=str(path),
-                       missing_values=None if missing is None else tuple(missing))
+                       missing_values=None if missing is None else tuple(missing),
+                       proba=_document_proba(doc, rule, bad),
+                       data=data if isinstance(data, str) else None)
+
+
+def _document_proba(doc: dict, rule: Rule, bad) -> RuleProba | None:
+    entry = doc.get("proba")
+    if entry is None:
+        return None
+
+    def probability(value) -> bool:
+        return _is_finite(value) and 0 <= value <= 1
+    precision = entry.get("clause_precision") if isinstance(entry, dict) else None
+    default = entry.get("default_precision") if isinstance(entry, dict) else None
+    if (not isinstance(precision, list) or not all(map(probability, precision))
+            or not probability(default)):
+        raise bad(f"bad proba {entry!r} (clause_precision: a list of probabilities; "
+                  "default_precision: a probability)")
+    if len(precision) != rule.n_clauses:  # the rule was edited: its precisions are unknown
+        return None
+    return RuleProba(tuple(float(p) for p in precision), float(default))  # type: ignore[arg-type]
 
 
 def _not_a_model_file(path):
@@ -315,6 +375,25 @@ class CsvPrediction:
     n_unknown_labels: int = 0
     #: Remarks on the data, e.g. non-numeric cells in a column the rule compares with numbers.
     notes: tuple[str, ...] = ()
+    #: Rows with a label of either class, by (actual, predicted): ``{"tp", "fp", "fn", "tn"}``.
+    confusion: dict | None = None
+
+    def scores(self, positive, negative) -> str:
+        """A confusion matrix, precision and recall (lines), or ``""`` without labels."""
+        if not self.confusion:
+            return ""
+        tp, fp, fn, tn = (self.confusion[k] for k in ("tp", "fp", "fn", "tn"))
+        names = [str(positive), str(negative)]
+        width = max(len(n) for n in names) + 2
+        cells = max(len(n) for n in names + [str(max(tp, fp, fn, tn))]) + 2
+        lines = ["confusion matrix (rows: actual, columns: predicted):",
+                 " " * width + "".join(n.rjust(cells) for n in names)]
+        for name, row in zip(names, ((tp, fn), (fp, tn))):
+            lines.append(("  " + name).ljust(width) + "".join(str(v).rjust(cells) for v in row))
+        lines.append(f"precision {_percent(tp, tp + fp)} ({tp} of {tp + fp} predicted "
+                     f"{positive}), recall {_percent(tp, tp + fn)} ({tp} of {tp + fn} "
+                     f"actual {positive})")
+        return "\n".join(lines)
 
     def summary(self, target: str) -> str:
         """One line, e.g. ``303 rows predicted; accuracy 86.1 % against column 'disease'``."""
@@ -333,8 +412,12 @@ class CsvPrediction:
         return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f} %" if whole else "undefined"
+
+
 def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
-                missing_values=None, sep=None) -> CsvPrediction:
+                missing_values=None, sep=None, explain: str | None = None) -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
@@ -342,17 +425,23 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     values read as missing (default: the model's, else those of
     :func:`rulelearn.data.read_csv_dataset`). ``sep``: the separator (default: found from the
     file, as :func:`rulelearn.data.parse.read_table` does).
-    If the file has the model's target column, the accuracy is computed on its labeled rows.
+    If the file has the model's target column, the accuracy is computed on its labeled rows,
+    and the confusion counts on those labeled with a class of the model. ``explain``: also add
+    a column of that name naming the clause that decided each row (:meth:`LoadedModel.explain`).
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
-    already has a column named ``column``.
+    already has a column named ``column`` (or ``explain``).
     """
     from rulelearn.data.parse import DEFAULT_MISSING, read_table
 
     path = Path(path)
     table = read_table(path, sep=sep, missing=())
-    if column in table.columns:
-        raise DataError(f"{path} already has a column {column!r}; choose another name for the "
-                        "prediction column (--column)")
+    for name, option in ((column, "--column"), (explain, "--explain")):
+        if name is not None and name in table.columns:
+            raise DataError(f"{path} already has a column {name!r}; choose another name for "
+                            f"the {'prediction' if name == column else 'explanation'} column "
+                            f"({option})")
+    if explain is not None and explain == column:
+        raise DataError(f"the prediction and the explanation columns are both named {column!r}")
     absent = model.missing_columns(table.columns)
     if absent:
         raise DataError(f"{path} lacks {_plural(len(absent), 'column')} the rule uses: "
@@ -364,7 +453,7 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     predicted = model.predict(cells)
     notes = tuple(_non_numeric_notes(model.rule, cells))
     has_target = model.target in cells.columns
-    accuracy, n_scored, n_unknown = None, 0, 0
+    accuracy, n_scored, n_unknown, confusion = None, 0, 0, None
     if has_target:
         labels = cells[model.target].to_numpy()
         scored = ~pd.isna(labels)
@@ -374,9 +463,25 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
             accuracy = float(np.mean(right))
             n_unknown = sum(not (values_equal(a, model.positive) or
                                  values_equal(a, model.negative)) for a in labels[scored])
+            confusion = _confusion(model, labels[scored], predicted[scored])
     out = table.copy()
     out[column] = predicted
-    return CsvPrediction(out, column, len(out), has_target, accuracy, n_scored, n_unknown, notes)
+    if explain is not None:
+        out[explain] = model.explain(cells)
+    return CsvPrediction(out, column, len(out), has_target, accuracy, n_scored, n_unknown, notes,
+                         confusion)
+
+
+def _confusion(model: LoadedModel, labels, predicted) -> dict | None:
+    """Counts of (actual, predicted) over the rows labeled with a class of ``model``."""
+    actual_pos = np.array([values_equal(a, model.positive) for a in labels], dtype=bool)
+    actual_neg = np.array([values_equal(a, model.negative) and not p
+                           for a, p in zip(labels, actual_pos)], dtype=bool)
+    said_pos = np.array([p is model.positive for p in predicted], dtype=bool)
+    if not (actual_pos.any() or actual_neg.any()):
+        return None
+    return {"tp": int((actual_pos & said_pos).sum()), "fn": int((actual_pos & ~said_pos).sum()),
+            "fp": int((actual_neg & said_pos).sum()), "tn": int((actual_neg & ~said_pos).sum())}
 
 
 def _non_numeric_notes(rule: Rule, cells: pd.DataFrame):

@@ -457,3 +457,156 @@ def _between(text: str, matches) -> list[tuple[int, int]]:
         spans.append((start, match.start()))
         start = match.end()
     return spans + [(start, len(text))]
+
+
+# --------------------------------------------------------------------------- which clause decides
+
+def deciding_clause(rule: Rule, X: pd.DataFrame) -> np.ndarray:
+    """Per row of ``X``, the index of the clause that decides it, or -1.
+
+    DNF: the first clause that holds (-1: none holds, the row is negative). CNF: the first
+    clause that fails (-1: every clause holds, the row is positive).
+    """
+    out = np.full(len(X), -1)
+    for index in reversed(range(rule.n_clauses)):
+        held = rule.clauses[index].evaluate(X, rule._inner)
+        out[held if rule.form == "dnf" else ~held] = index
+    return out
+
+
+# ---------------------------------------------------------------------------------- simplification
+#
+# Each step below gives the same prediction on every input, missing and non-numeric cells
+# included. A literal on a missing cell is false, except ``x is missing``: so ``x <= t`` and
+# ``x > t`` are never both true, but may both be false. Only the ``is missing`` pair is true one
+# way or the other on every row.
+
+_COMPARISONS = ("<=", ">", "==", "!=")
+
+
+def _same_value(a: Literal, b: Literal) -> bool:
+    return type(a.value) is type(b.value) and a.value == b.value
+
+
+def implies(a: Literal, b: Literal) -> bool:
+    """Wherever ``a`` holds, ``b`` holds (on every input)."""
+    if a == b:
+        return True
+    if a.feature != b.feature:
+        return False
+    if b.op == "is not missing":
+        return a.op in _COMPARISONS
+    if a.op == b.op == "<=":
+        return bool(a.value <= b.value)  # type: ignore[operator]
+    if a.op == b.op == ">":
+        return bool(a.value >= b.value)  # type: ignore[operator]
+    return False
+
+
+def exclusive(a: Literal, b: Literal) -> bool:
+    """``a`` and ``b`` never hold together (on every input)."""
+    if a.feature != b.feature:
+        return False
+    ops = {a.op, b.op}
+    if "is missing" in ops:
+        return a.op != b.op
+    if ops == {"<=", ">"}:
+        low, high = (a, b) if a.op == "<=" else (b, a)
+        return bool(high.value >= low.value)  # type: ignore[operator]
+    return ops == {"==", "!="} and _same_value(a, b)
+
+
+def exhaustive_given(a: Literal, b: Literal, given) -> bool:
+    """On every row where all literals ``given`` hold, ``a`` or ``b`` holds."""
+    if a.feature != b.feature:
+        return False
+    ops = {a.op, b.op}
+    if ops == {"is missing", "is not missing"}:
+        return True
+    same_column = [g for g in given if g.feature == a.feature]
+    if ops == {"<=", ">"}:  # true one way or the other on a number only
+        low, high = (a, b) if a.op == "<=" else (b, a)
+        return (bool(high.value <= low.value)  # type: ignore[operator]
+                and any(g.op in ("<=", ">") for g in same_column))
+    if ops == {"==", "!="} and _same_value(a, b):  # on a present value only
+        return any(g.op != "is missing" for g in same_column)
+    return False
+
+
+def simplify(rule: Rule) -> Rule:
+    """An equal-predicting rule with no redundant literal or clause that the steps below find.
+
+    In a clause: a duplicate literal, or one another literal makes redundant (``x <= 3 AND
+    x <= 5`` keeps ``x <= 3``; ``x <= 3 OR x <= 5`` keeps ``x <= 5``); a DNF clause that can
+    never hold and a CNF clause that always holds are dropped. Between clauses: a clause whose
+    literals imply another's is dropped (DNF: ``A OR (A AND B)`` is ``A``; the dual in CNF), and
+    ``A OR (NOT A AND B)`` becomes ``A OR B`` where ``A`` or ``NOT A`` holds on every row that
+    the rest of the clause admits (DNF); ``A AND (NOT A OR B)`` becomes ``A AND B`` (CNF: a
+    literal and its negation never hold together). ``x > t OR (x <= t AND B)`` is kept as it
+    is: on a row missing ``x`` it is false, ``x > t OR B`` could be true.
+    """
+    dnf = rule.form == "dnf"
+    simplified = [_simplify_clause(list(c.literals), dnf) for c in rule.clauses]
+    clauses = [c for c in simplified if c is not None]
+    changed = True
+    while changed:
+        changed = False
+        clauses = _drop_subsumed(clauses, dnf)
+        for i, first in enumerate(clauses):
+            for j, second in enumerate(clauses):
+                reduced = None if i == j else _resolve(first, second, dnf)
+                if reduced is not None:
+                    clauses[j] = reduced
+                    changed = True
+                    break
+            if changed:
+                break
+    return Rule(rule.form, tuple(Clause(tuple(c)) for c in clauses))
+
+
+def _simplify_clause(literals: list[Literal], dnf: bool) -> list[Literal] | None:
+    """The clause without redundant literals; None when it never (DNF) / always (CNF) holds."""
+    for i, a in enumerate(literals):
+        for b in literals[i + 1:]:
+            if (exclusive(a, b) if dnf else exhaustive_given(a, b, ())):
+                return None
+    kept: list[Literal] = []
+    for a in literals:  # AND keeps the stronger of two literals, OR the weaker
+        def stronger(x, y):
+            return implies(x, y) if dnf else implies(y, x)
+        if any(stronger(k, a) for k in kept):
+            continue
+        kept = [k for k in kept if not stronger(a, k)] + [a]
+    return kept
+
+
+def _drop_subsumed(clauses: list[list[Literal]], dnf: bool) -> list[list[Literal]]:
+    """The clauses without one another clause makes redundant (of two equal ones, the later).
+
+    DNF: a clause that implies another (each literal of the other is implied by one of its
+    own: ``A OR (A AND B)`` is ``A``). CNF: a clause that another implies.
+    """
+    def redundant(clause, other):  # ``clause`` adds nothing beside ``other``
+        if dnf:
+            return all(any(implies(a, b) for a in clause) for b in other)
+        return all(any(implies(b, a) for a in clause) for b in other)
+
+    kept: list[list[Literal]] = []
+    for i, clause in enumerate(clauses):
+        if not any(redundant(clause, other) and not (redundant(other, clause) and j > i)
+                   for j, other in enumerate(clauses) if j != i):
+            kept.append(clause)
+    return kept
+
+
+def _resolve(first: list[Literal], second: list[Literal], dnf: bool) -> list[Literal] | None:
+    """``second`` without a literal that ``first`` makes redundant, or None."""
+    for a in first:
+        rest = [x for x in first if x != a]
+        for b in second:
+            others = [x for x in second if x != b]
+            if not set(rest) <= set(others):
+                continue
+            if (exhaustive_given(a, b, others) if dnf else exclusive(a, b)):
+                return others
+    return None

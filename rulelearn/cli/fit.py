@@ -195,13 +195,18 @@ def _data_line(path, dataset, target, *, given):
               show_default=True, help="Where to write the CSV (- is standard output).")
 @click.option("--column", metavar="NAME", default="prediction", show_default=True,
               help="Name of the added column (DATA must not have a column of that name).")
+@click.option("--explain", is_flag=True,
+              help="Add a column 'explanation': the clause that decided the row (DNF: the first "
+                   "that holds, or 'no clause'; CNF: the first that fails, or 'all clauses "
+                   "hold').")
 @_SEP
-def predict(model, data, output, column, sep):
+def predict(model, data, output, column, explain, sep):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
     Writes DATA's rows, in order, plus a column of predicted class labels. DATA needs only
-    the columns the rule uses. The summary (and the accuracy, when DATA has the target
-    column) goes to standard error, so that standard output stays a clean CSV.
+    the columns the rule uses. The summary (and, when DATA has the target column, the
+    accuracy, confusion matrix, precision and recall) goes to standard error, so that
+    standard output stays a clean CSV.
     """
     from rulelearn.model_io import load_model, predict_csv
 
@@ -210,7 +215,8 @@ def predict(model, data, output, column, sep):
     if output != "-":
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
-    result = predict_csv(loaded, data, column=column, sep=sep)
+    result = predict_csv(loaded, data, column=column, sep=sep,
+                         explain="explanation" if explain else None)
     text = result.table.to_csv(index=False, lineterminator="\n")
     if output == "-":
         click.echo(text, nl=False)
@@ -223,5 +229,8 @@ def predict(model, data, output, column, sep):
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     click.echo(result.summary(loaded.target), err=True)
+    scores = result.scores(loaded.positive, loaded.negative)
+    if scores:
+        click.echo(scores, err=True)
     if output != "-":
         click.echo(f"written: {output}", err=True)

@@ -1,0 +1,94 @@
+"""``rulelearn show MODEL`` reprints a saved rule; ``rulelearn export MODEL`` writes it as code.
+
+The library does the work (:mod:`rulelearn.model_io`, :mod:`rulelearn.export`,
+:func:`rulelearn.rules.simplify`); these commands parse options and render.
+"""
+
+import click
+
+from rulelearn.cli.fit import _count, _refuse_overwrite, _write
+
+FORMATS = ("python", "sql", "pandas")  # kept equal to rulelearn.export.FORMATS (a test checks)
+
+
+@click.command()
+@click.argument("model", type=click.Path())
+def show(model):
+    """Print the rule saved in MODEL (from rulelearn fit --save) and what the file records."""
+    from rulelearn.model_io import load_model
+    from rulelearn.rules import simplify
+
+    loaded = load_model(model)
+    for line in _describe(loaded, simplify(loaded.rule)):
+        click.echo(line)
+
+
+def _describe(loaded, simpler):
+    rule, params = loaded.rule, loaded.params
+    yield (f"model: {click.format_filename(loaded.path)} (rulelearn "
+           f"{loaded.rulelearn_version}{', ' + loaded.created if loaded.created else ''})")
+    yield (f"target {loaded.target!r}: positive class {loaded.positive}, negative "
+           f"{loaded.negative}")
+    setting = [loaded.form.upper(), f"method {loaded.method or 'unknown'}"]
+    if params.get("max_rules") is not None:
+        setting.append(f"R = {params['max_rules']}")
+    if loaded.theta is not None:
+        setting.append(f"theta = {loaded.theta:.3g}")
+    yield (f"rule ({', '.join(setting)}): {_count(rule.n_clauses, 'clause')}, "
+           f"{_count(rule.n_literals, 'literal')}")
+    yield rule.describe(loaded.positive, loaded.target)
+    if simpler != rule:
+        yield (f"simplified from {rule.n_literals} to {_count(simpler.n_literals, 'literal')} "
+               "(the same prediction on every input, missing values included):")
+        yield simpler.describe(loaded.positive, loaded.target)
+    yield _training_line(loaded)
+    if loaded.proba is not None:
+        values = ", ".join(f"{i}. {p:.3f}" for i, p in enumerate(loaded.proba.clause_precision, 1))
+        rest = "no clause holds" if loaded.form == "dnf" else "all clauses hold"
+        what = "precision" if loaded.form == "dnf" else "positive rate of the rows it rejects"
+        yield (f"per clause, training {what}: {values or 'none'}; where {rest}: "
+               f"{loaded.proba.default_precision:.3f}")
+
+
+def _training_line(loaded):
+    facts = loaded.training
+    parts = [click.format_filename(loaded.data)] if loaded.data else []
+    if isinstance(facts.get("n_samples"), int):
+        parts.append(_count(facts["n_samples"], "row"))
+    if isinstance(facts.get("accuracy"), (int, float)):
+        parts.append(f"accuracy {100 * facts['accuracy']:.1f} %")
+    return f"training: {', '.join(parts) if parts else 'not recorded'}"
+
+
+@click.command()
+@click.argument("model", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
+              help="python: def predict(row: dict); sql: a CASE WHEN ... END expression; "
+                   "pandas: a DataFrame.query string.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Where to write it (- is standard output).")
+def export(model, fmt, output):
+    """Write the rule saved in MODEL as code that predicts as rulelearn predict does.
+
+    Missing cells: None, NaN or a missing-value token of the model (python), NULL (sql), NaN
+    (pandas). The rule is simplified first (the same prediction on every input); standard
+    error says so.
+    """
+    from rulelearn.export import export_rule
+    from rulelearn.model_io import load_model
+    from rulelearn.rules import simplify
+
+    if output != "-":
+        _refuse_overwrite("--output", output, [("model file", model)])
+    loaded = load_model(model)
+    text = export_rule(loaded, fmt)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        _write(output, text)
+    simpler = simplify(loaded.rule)
+    if simpler != loaded.rule:
+        click.echo(f"simplified from {loaded.rule.n_literals} to "
+                   f"{_count(simpler.n_literals, 'literal')}", err=True)
+    if output != "-":
+        click.echo(f"written: {output}", err=True)

@@ -1,0 +1,77 @@
+"""Probabilities from a rule: the training precision of the clause that decides a row.
+
+DNF: a row that clauses accept gets the highest (sample-weighted) training precision among
+those clauses (the share of positives among the training rows the clause accepts); a row no
+clause accepts gets the share of positives among the training rows no clause accepts.
+CNF, the dual: a row that clauses reject gets the lowest share of positives among the training
+rows each of those clauses rejects; a row every clause accepts gets the rule's precision.
+A clause (or the rest) that no training row reaches gets the share of positives overall.
+
+The prediction follows the rule, not these numbers: a row the rule accepts may get a
+probability below 0.5 (a clause of low precision). They rank rows (ROC-AUC, calibration).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from rulelearn.rules import Rule
+
+
+@dataclass(frozen=True)
+class RuleProba:
+    """Per clause, and for the rows no clause decides, the probability of the positive class."""
+
+    clause_precision: tuple[float, ...]
+    default_precision: float
+
+    def positive(self, rule: Rule, X: pd.DataFrame) -> np.ndarray:
+        """The probability of the positive class per row of ``X``."""
+        if len(self.clause_precision) != rule.n_clauses:
+            raise ValueError(f"{len(self.clause_precision)} clause precisions for a rule of "
+                             f"{rule.n_clauses} clauses")
+        dnf = rule.form == "dnf"
+        out = np.full(len(X), np.nan)
+        for clause, value in zip(rule.clauses, self.clause_precision):
+            decides = clause.evaluate(X, rule._inner) == dnf
+            better = np.fmax(out, value) if dnf else np.fmin(out, value)
+            out = np.where(decides, better, out)
+        return np.where(np.isnan(out), self.default_precision, out)
+
+    def threshold(self, form: str) -> float:
+        """A cut between the values of rows the rule accepts and rows it rejects, when the
+        training precisions separate them (then ``proba > threshold`` is the rule); else 0.5."""
+        values = list(self.clause_precision)
+        accepted, rejected = ((values, [self.default_precision]) if form == "dnf"
+                              else ([self.default_precision], values))
+        if not accepted:
+            return max(rejected) + 0.5
+        if not rejected:
+            return min(accepted) - 0.5
+        low, high = max(rejected), min(accepted)
+        return (low + high) / 2 if low < high else 0.5
+
+
+def fit_proba(rule: Rule, X: pd.DataFrame, positive: np.ndarray,
+              sample_weight=None) -> RuleProba:
+    """The :class:`RuleProba` of ``rule`` on training rows ``X`` with labels ``positive``."""
+    positive = np.asarray(positive, dtype=bool)
+    weights = np.ones(len(positive)) if sample_weight is None else np.asarray(sample_weight,
+                                                                              dtype=float)
+    overall = _rate(positive, weights, np.ones(len(positive), dtype=bool), 0.5)
+    dnf = rule.form == "dnf"
+    decided = np.zeros(len(positive), dtype=bool)
+    values = []
+    for clause in rule.clauses:
+        decides = clause.evaluate(X, rule._inner) == dnf
+        decided |= decides
+        values.append(_rate(positive, weights, decides, overall))
+    return RuleProba(tuple(values), _rate(positive, weights, ~decided, overall))
+
+
+def _rate(positive, weights, rows, fallback: float) -> float:
+    total = float(weights[rows].sum())
+    return float(weights[rows & positive].sum()) / total if total > 0 else fallback

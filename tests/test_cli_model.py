@@ -1,0 +1,106 @@
+"""``rulelearn show`` and ``rulelearn export`` through Click's test runner."""
+
+import io
+import json
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from rulelearn import export as export_module
+from rulelearn.cli import main
+from rulelearn.cli.model import FORMATS
+from rulelearn.rules import Rule
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return lambda *args: CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def saved(run, tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=80).round(2),
+                          "c": rng.choice(["red", "blue"], 80)})
+    frame.loc[::9, "a"] = np.nan
+    frame["y"] = np.where((frame["a"] > 0.3) | frame["a"].isna(), "yes", "no")
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    r = run("fit", "d.csv", "--form", "dnf", "-R", "3", "--theta", "0.5", "--positive", "yes",
+            "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    return tmp_path / "m.json"
+
+
+def one_line_error(result, *words, code=1):
+    assert result.exit_code == code and "Traceback" not in result.output, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and all(w in errors[0] for w in words), result.stderr
+
+
+def test_formats_follow_the_library():
+    assert FORMATS == export_module.FORMATS
+
+
+def test_show_reprints_rule_and_metadata(run, saved):
+    r = run("show", saved)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(saved.read_text())
+    rule = Rule.from_dict(doc["rule"])
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"model: {saved}")
+    assert lines[1] == "target 'y': positive class yes, negative no"
+    assert lines[2].startswith("rule (DNF, method bcd, R = 3, theta = 0.5): ")
+    assert rule.describe("yes", "y") in r.stdout
+    assert "training: d.csv, 80 rows, accuracy " in r.stdout
+    assert "per clause, training precision: 1. " in r.stdout
+
+
+def test_show_says_when_it_simplified(run, tmp_path, saved):
+    doc = json.loads(saved.read_text())
+    doc["rule"] = Rule.parse("(a is missing) OR (a is not missing AND a > 0.3)", "dnf").to_dict()
+    del doc["proba"]  # as in a file from before probabilities
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    r = run("show", "old.json")
+    assert r.exit_code == 0, r.output
+    assert "simplified from 3 to 2 literals" in r.stdout
+    assert "per clause" not in r.stdout
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_export_writes_code(run, tmp_path, saved, fmt):
+    r = run("export", saved, "--format", fmt, "-o", f"rule.{fmt}")
+    assert r.exit_code == 0, r.output
+    assert f"written: rule.{fmt}" in r.stderr
+    assert r.stdout == ""
+    assert (tmp_path / f"rule.{fmt}").read_text() == run("export", saved, "--format", fmt).stdout
+
+
+def test_exported_sql_and_python_predict_as_predict(run, tmp_path, saved):
+    predicted = pd.read_csv(io.StringIO(run("predict", saved, "d.csv").stdout))
+    frame = pd.read_csv(tmp_path / "d.csv")
+    sql = run("export", saved, "--format", "sql").stdout.splitlines()[-1]
+    with sqlite3.connect(":memory:") as db:
+        frame.to_sql("d", db, index=False)
+        assert [row[0] for row in db.execute(f"SELECT {sql} FROM d")] == \
+            list(predicted["prediction"])
+    namespace: dict = {}
+    exec(run("export", saved, "--format", "python").stdout, namespace)
+    assert [namespace["predict"](row) for row in frame.to_dict("records")] == \
+        list(predicted["prediction"])
+
+
+def test_bad_input(run, tmp_path, saved):
+    one_line_error(run("show", "absent.json"), "no such file")
+    one_line_error(run("export", "absent.json", "--format", "sql"), "no such file")
+    one_line_error(run("show", "d.csv"), "not a rulelearn model file")
+    one_line_error(run("export", saved, "--format", "java"), "'java' is not one of", code=2)
+    one_line_error(run("export", saved, "--format", "sql", "-o", "m.json"), "model file")
+    one_line_error(run("export", saved, "--format", "sql", "-o", "no/dir/x.sql"), "cannot write")
+    doc = json.loads(saved.read_text())
+    doc["rule"]["clauses"][0][0]["feature"] = "a`b"
+    (tmp_path / "tick.json").write_text(json.dumps(doc))
+    one_line_error(run("export", "tick.json", "--format", "pandas"), "pandas query")

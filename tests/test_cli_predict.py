@@ -1,0 +1,79 @@
+"""``rulelearn predict --explain`` and the confusion matrix, precision and recall."""
+
+import io
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from rulelearn.cli import main
+
+FAST = ["--theta", "0.5", "--rules", "3", "--positive", "yes"]
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return lambda *args: CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def data(tmp_path):
+    """y = a > 0.5 OR b == 'red', with noise-free labels; some cells missing."""
+    frame = pd.DataFrame({"a": [0.1, 0.9, 0.7, 0.2, 0.3, 0.8, None, 0.4] * 4,
+                          "b": ["red", "blue", "blue", "green", "red", "green", "blue", None] * 4})
+    frame["y"] = ((frame["a"] > 0.5) | (frame["b"] == "red")).map({True: "yes", False: "no"})
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    return tmp_path / "d.csv"
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_explain_names_the_deciding_clause(run, data, form):
+    assert run("fit", data, "--form", form, *FAST, "--save", "m.json").exit_code == 0
+    r = run("predict", "m.json", data, "--explain")
+    assert r.exit_code == 0, r.output
+    table = pd.read_csv(io.StringIO(r.stdout), keep_default_na=False)
+    assert list(table.columns) == ["a", "b", "y", "prediction", "explanation"]
+    rest = "no clause" if form == "dnf" else "all clauses hold"
+    decided_by_rest = table["explanation"] == rest
+    # DNF: no clause holding means negative; CNF: all clauses holding means positive
+    assert ((table["prediction"] == "yes") == (decided_by_rest == (form == "cnf"))).all()
+    assert set(table["explanation"]) - {rest}  # some row is decided by a clause
+
+
+def test_explain_column_must_be_new(run, tmp_path, data):
+    run("fit", data, "--form", "dnf", *FAST, "--save", "m.json")
+    pd.read_csv(data).assign(explanation=1).to_csv(tmp_path / "e.csv", index=False)
+    r = run("predict", "m.json", "e.csv", "--explain")
+    assert r.exit_code == 1 and "already has a column 'explanation'" in r.stderr
+    assert "Traceback" not in r.output
+
+
+def test_confusion_matrix_precision_recall(run, tmp_path, data):
+    run("fit", data, "--form", "dnf", "--theta", "50", "--rules", "1", "--positive", "yes",
+        "--save", "m.json")
+    frame = pd.read_csv(data)
+    frame["y"] = ["yes", "no", "no", "no", "yes", "yes", "maybe", None] * 4
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    r = run("predict", "m.json", "t.csv")
+    assert r.exit_code == 0, r.output
+    predicted = pd.read_csv(io.StringIO(r.stdout))["prediction"]
+    actual = frame["y"]
+    tp = int(((actual == "yes") & (predicted == "yes")).sum())
+    fp = int(((actual == "no") & (predicted == "yes")).sum())
+    fn = int(((actual == "yes") & (predicted == "no")).sum())
+    tn = int(((actual == "no") & (predicted == "no")).sum())
+    lines = r.stderr.splitlines()
+    at = lines.index("confusion matrix (rows: actual, columns: predicted):")
+    assert lines[at + 1].split() == ["yes", "no"]
+    assert lines[at + 2].split() == ["yes", str(tp), str(fn)]
+    assert lines[at + 3].split() == ["no", str(fp), str(tn)]
+    assert lines[at + 4].startswith("precision ") and "recall " in lines[at + 4]
+    assert f"({tp} of {tp + fn} actual yes)" in lines[at + 4]
+
+
+def test_no_confusion_matrix_without_the_target(run, tmp_path, data):
+    run("fit", data, "--form", "dnf", *FAST, "--save", "m.json")
+    pd.read_csv(data).drop(columns="y").to_csv(tmp_path / "n.csv", index=False)
+    r = run("predict", "m.json", "n.csv")
+    assert r.exit_code == 0 and "confusion" not in r.stderr

@@ -1,0 +1,89 @@
+"""predict_proba and decision_function: clause precisions, exact on small cases, and ROC-AUC."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.metrics import roc_auc_score
+
+from rulelearn import BooleanRuleClassifier
+from rulelearn.errors import ModelFileError
+from rulelearn.model_io import load_model, save_model
+from rulelearn.proba import RuleProba, fit_proba
+from rulelearn.rules import Rule
+
+X = pd.DataFrame({"a": [1, 1, 0, 1, 0, 0, 0, 0], "b": [0, 0, 1, 1, 0, 0, 0, 0]})
+Y = np.array([1, 0, 1, 1, 0, 1, 0, 0], dtype=bool)
+
+
+def test_dnf_clause_precisions_and_the_rest():
+    rule = Rule.parse("(a == 1) OR (b == 1)", "dnf")
+    proba = fit_proba(rule, X, Y)
+    assert proba.clause_precision == pytest.approx((2 / 3, 1.0))
+    assert proba.default_precision == pytest.approx(1 / 4)
+    # a row several clauses accept gets the highest precision among them
+    assert proba.positive(rule, X) == pytest.approx([2 / 3, 2 / 3, 1, 1, .25, .25, .25, .25])
+    assert proba.threshold("dnf") == pytest.approx((1 / 4 + 2 / 3) / 2)
+
+
+def test_cnf_is_the_dual():
+    rule = Rule.parse("(a == 1) AND (b == 1)", "cnf")
+    proba = fit_proba(rule, X, Y)
+    assert proba.clause_precision == pytest.approx((2 / 5, 2 / 6))  # positives among rejected
+    assert proba.default_precision == pytest.approx(1.0)  # the rule's precision
+    assert proba.positive(rule, X) == pytest.approx([1 / 3, 1 / 3, .4, 1, 1 / 3, 1 / 3, 1 / 3,
+                                                     1 / 3])
+
+
+def test_sample_weights_and_unreached_clauses():
+    rule = Rule.parse("(a == 1) OR (b == 2)", "dnf")
+    weights = np.array([1, 2, 1, 1, 1, 1, 1, 1.0])
+    proba = fit_proba(rule, X, Y, weights)
+    overall = 4 / 9
+    assert proba.clause_precision == pytest.approx((2 / 4, overall))  # b == 2 accepts no row
+    assert proba.default_precision == pytest.approx(2 / 5)
+
+
+def test_threshold_when_precisions_do_not_separate():
+    assert RuleProba((0.3,), 0.4).threshold("dnf") == 0.5
+    assert RuleProba((), 0.4).threshold("dnf") == pytest.approx(0.9)  # empty DNF: all negative
+    assert RuleProba((), 0.4).threshold("cnf") == pytest.approx(-0.1)  # empty CNF: all positive
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    return load_breast_cancer(return_X_y=True, as_frame=True)
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_estimator_proba_ranks_and_decision_agrees_with_predict(cancer, form):
+    X, y = cancer
+    clf = BooleanRuleClassifier(form=form, max_rules=3, theta=1.0).fit(X, y)
+    proba = clf.predict_proba(X)
+    assert proba.shape == (len(X), 2) and np.allclose(proba.sum(axis=1), 1)
+    assert clf.pos_label_ == 0  # so classes_[1] is the negative class: columns follow classes_
+    positive_column = list(clf.classes_).index(clf.pos_label_)
+    assert np.allclose(proba[:, positive_column],
+                       clf._proba().positive(clf.rule_, X))
+    decision = clf.decision_function(X)
+    assert roc_auc_score(y, proba[:, 1]) == pytest.approx(roc_auc_score(y, decision))
+    assert roc_auc_score(y, proba[:, 1]) > 0.9
+    # the precisions separate here, so the decision's sign is the rule
+    assert np.array_equal(decision > 0, clf.predict(X) == clf.classes_[1])
+
+
+def test_proba_saved_and_loaded(tmp_path, cancer):
+    X, y = cancer
+    clf = BooleanRuleClassifier(max_rules=3, theta=1.0).fit(X, y)
+    path = save_model(clf, tmp_path / "m.json", target="y", X=X, y=y)
+    loaded = load_model(path)
+    assert np.allclose(loaded.predict_proba(X), clf.predict_proba(X)[:, 0])
+    doc = json.loads(path.read_text())
+    del doc["proba"]  # a file from before probabilities
+    path.write_text(json.dumps(doc))
+    old = load_model(path)
+    assert np.array_equal(old.predict(X), loaded.predict(X))
+    with pytest.raises(ModelFileError, match="no clause precisions"):
+        old.predict_proba(X)
