@@ -92,12 +92,17 @@ def test_nothing_from_the_test_part_reaches_fitting(cls):
         for ids in fits:
             assert not ids & test_ids
             assert ids <= train_ids
-        # the final fit is on the whole outer training part with the chosen θ
+        # the refits are on the whole outer training part, one per θ; the chosen one is kept
         final = [e for e in Recorder.log if e[0] == "fit" and e[2] == frozenset(train_ids)]
-        assert final and final[-1][1] == res.chosen
-        # test rows are only predicted, once, by the final model
-        test_predicts = [e for e in Recorder.log if e[0] == "predict" and e[2] & test_ids]
-        assert len(test_predicts) == 1 and test_predicts[0][2] == frozenset(test_ids)
+        assert sorted(e[1] for e in final) == [-0.5, 0.2, 1.0]
+        assert res.model.theta == res.chosen
+        # test rows are only predicted by those refits, once per θ, after every fit
+        test_predicts = [i for i, e in enumerate(Recorder.log)
+                         if e[0] == "predict" and e[2] & test_ids]
+        assert len(test_predicts) == 3
+        assert all(Recorder.log[i][2] == frozenset(test_ids) for i in test_predicts)
+        last_fit = max(i for i, e in enumerate(Recorder.log) if e[0] in ("fit", "path"))
+        assert min(test_predicts) > last_fit
         assert res.n_train == len(train) and res.n_test == len(test)
 
 
