@@ -66,7 +66,7 @@ def texts_of(fig):
 
 def test_tradeoff_has_a_panel_per_dataset_and_one_legend_outside():
     fig = plot.tradeoff_figure(records())
-    assert [ax.get_title() for ax in fig.axes] == ["magic", "pima"]
+    assert [ax.get_title() for ax in fig.axes] == ["magic", "pima\nmissing: SC (no records)"]
     assert labels_of(fig) == ["BCD", "SC", "CART"]
     assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
     for ax in fig.axes:
@@ -80,7 +80,9 @@ def test_tradeoff_has_a_panel_per_dataset_and_one_legend_outside():
 def test_tradeoff_names_missing_cells_and_works_without_paths():
     recs = [r for r in records(path=False) if not (r["label"] == "sc" and r["fold"] == 1)]
     fig = plot.tradeoff_figure(recs)
-    assert "missing: SC (1/2 folds done)" in texts_of(fig)
+    assert fig.axes[0].get_title() == "magic\nmissing: SC (1/2 folds done)"
+    pareto = plot.pareto_figure(recs)
+    assert pareto.axes[0].get_title().endswith("missing: SC (1/2 folds done)")
 
 
 def test_path_figure_draws_each_lp_method_against_theta():
@@ -122,7 +124,7 @@ def test_dominated_points():
 
 def test_pareto_greys_dominated_points_and_draws_the_front():
     fig = plot.pareto_figure(records())
-    assert [ax.get_title() for ax in fig.axes] == ["magic", "pima"]
+    assert [ax.get_title() for ax in fig.axes] == ["magic", "pima\nmissing: SC (no records)"]
     magic = fig.axes[0]
     assert magic.get_xscale() == "log"
     grey = [c for c in magic.collections
@@ -134,7 +136,7 @@ def test_pareto_greys_dominated_points_and_draws_the_front():
     assert magic.get_lines()  # the front as a step line
     assert {"dominated (grey)", "Pareto front"} <= set(labels_of(fig))
     old = plot.pareto_figure(records(path=False))
-    assert all("chosen settings only" in ax.get_title() for ax in old.axes)
+    assert all("(chosen settings only)" in ax.get_title() for ax in old.axes)
 
 
 def test_selection_figure_for_fit():

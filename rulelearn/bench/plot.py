@@ -226,16 +226,12 @@ def tradeoff_figure(records, config=None, *, ncols=4):
             handles.setdefault(r.method, h)
         _scale(ax, list(done["features_mean"]), "x", floor=1.0)
         _name_coinciding(ax, done, names)
-        ax.set_title(d)
+        missing = ", ".join(f"{names[r.method]} ({r.reason})"
+                            for r in part[~part["complete"]].itertuples())
+        ax.set_title(d + (f"\nmissing: {missing}" if missing else ""), fontsize="medium")
         ax.set_xlabel("size (literals)")
         ax.set_ylabel("test error (%)")
         ax.grid(alpha=0.3)
-        missing = part[~part["complete"]]
-        if len(missing):
-            ax.text(0.98, 0.02, "missing: " + ", ".join(
-                f"{names[r.method]} ({r.reason})" for r in missing.itertuples()),
-                transform=ax.transAxes, ha="right", va="bottom", fontsize="x-small",
-                color="0.35", wrap=True)
     fig.suptitle(f"Test error vs rule size, mean ± SEM over {folds} outer folds\n{SIZE_NOTE}")
     order = [lab for lab in labels if lab in handles]
     _legend(fig, [handles[lab] for lab in order], [names[lab] for lab in order])
@@ -323,7 +319,9 @@ def path_figure(records, config=None, *, paper=None):
             text = f"no record of an LP method ({', '.join(LP_METHODS)}) to draw θ paths of"
         _note(ax, text)
     fig.suptitle("θ paths of the LP methods")
-    _path_legend(fig, all_labels, styles, names)
+    if with_path:
+        _path_legend(fig, [lab for lab in all_labels if (summary["label"] == lab).any()],
+                     styles, names)
     return fig
 
 
@@ -344,14 +342,21 @@ def pareto_figure(records, config=None, *, ncols=4):
 
     Each point is one (method, parameter value) averaged over the outer folds; points that
     another one dominates (no larger and no more wrong) are grey, the front is a line.
-    Records without a path contribute their chosen setting only.
+    Records without a path contribute their chosen setting only. As in the tables, a method
+    is drawn only where every outer fold has a record; each panel names the methods it lacks.
     """
-    records = [r for r in records if r.get("status") == "ok"]
-    if not records:
-        raise PlotError("no ok records to plot")
+    records = list(records)
     datasets = _order(records, "dataset", "datasets", config)
-    datasets = [d for d in datasets if any(r["dataset"] == d for r in records)]
     labels = _order(records, "label", "methods", config)
+    complete = _complete_cells(records)
+    lacking = {d: [(lab, sum(r["dataset"] == d and r["label"] == lab and r["status"] == "ok"
+                             for r in records))
+                   for lab in labels if (d, lab) not in complete] for d in datasets}
+    need = config["outer_folds"] if config else max(int(r.get("n_outer") or 0) for r in records)
+    records = [r for r in records if (r["dataset"], r["label"]) in complete]
+    if not records:
+        raise PlotError("no (dataset, method) with an ok record for every outer fold to plot")
+    datasets = [d for d in datasets if any(r["dataset"] == d for r in records)]
     styles, names = _styles(labels), _names(labels)
     points = _pareto_points(records)
     fig = _new_figure(*_panels_size(len(datasets), ncols))
@@ -373,7 +378,10 @@ def pareto_figure(records, config=None, *, ncols=4):
                                           zorder=4)
         _scale(ax, list(part["literals"]), "x", floor=1.0)
         only_chosen = not part["from_path"].all()
-        ax.set_title(d + (" (chosen settings only)" if only_chosen else ""), fontsize="medium")
+        missing = ", ".join(f"{names[lab]} ({f'{n}/{need} folds done' if n else 'no records'})"
+                            for lab, n in lacking[d])
+        ax.set_title(d + (" (chosen settings only)" if only_chosen else "")
+                     + (f"\nmissing: {missing}" if missing else ""), fontsize="medium")
         ax.set_xlabel("size (literals)")
         ax.set_ylabel("test error (%)")
         ax.grid(alpha=0.3)
@@ -388,6 +396,18 @@ def pareto_figure(records, config=None, *, ncols=4):
     fig.suptitle("Pareto front over methods and θ / depth: every refit, mean over outer "
                  f"folds\n{SIZE_NOTE}")
     return fig
+
+
+def _complete_cells(records) -> set:
+    """The (dataset, label) pairs with an ``ok`` record for each of their outer folds."""
+    folds: dict = {}
+    need: dict = {}
+    for r in records:
+        cell = (r["dataset"], r["label"])
+        need[cell] = max(need.get(cell, 0), int(r.get("n_outer") or 0))
+        if r.get("status") == "ok":
+            folds.setdefault(cell, set()).add(r["fold"])
+    return {cell for cell, done in folds.items() if len(done) >= need[cell]}
 
 
 def _pareto_points(records) -> pd.DataFrame:
