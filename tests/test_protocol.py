@@ -92,12 +92,17 @@ def test_nothing_from_the_test_part_reaches_fitting(cls):
         for ids in fits:
             assert not ids & test_ids
             assert ids <= train_ids
-        # the final fit is on the whole outer training part with the chosen θ
+        # the refits are on the whole outer training part, one per θ; the chosen one is kept
         final = [e for e in Recorder.log if e[0] == "fit" and e[2] == frozenset(train_ids)]
-        assert final and final[-1][1] == res.chosen
-        # test rows are only predicted, once, by the final model
-        test_predicts = [e for e in Recorder.log if e[0] == "predict" and e[2] & test_ids]
-        assert len(test_predicts) == 1 and test_predicts[0][2] == frozenset(test_ids)
+        assert sorted(e[1] for e in final) == [-0.5, 0.2, 1.0]
+        assert res.model.theta == res.chosen
+        # test rows are only predicted by those refits, once per θ, after every fit
+        test_predicts = [i for i, e in enumerate(Recorder.log)
+                         if e[0] == "predict" and e[2] & test_ids]
+        assert len(test_predicts) == 3
+        assert all(Recorder.log[i][2] == frozenset(test_ids) for i in test_predicts)
+        last_fit = max(i for i, e in enumerate(Recorder.log) if e[0] in ("fit", "path"))
+        assert min(test_predicts) > last_fit
         assert res.n_train == len(train) and res.n_test == len(test)
 
 
@@ -161,3 +166,21 @@ def test_too_many_inner_folds_for_the_minority_class():
         protocol.check_protocol(y, outer=2, inner=5, seed=0, dataset="d")
     with pytest.raises(DataError, match="outer CV"):
         protocol.check_protocol(y, outer=9, inner=2, seed=0, dataset="d")
+
+
+def test_the_path_covers_the_grid_and_holds_the_chosen_fit():
+    X, y = toy(90)
+    Xn = X[["x", "z"]]
+    train, test = protocol.outer_folds(y, 3, seed=0, dataset="toy")[0]
+    res = protocol.evaluate_fold(DecisionTreeClassifier(random_state=0), Xn, y, train, test,
+                                  param="max_depth", grid=[1, 2, None], prefer="smaller",
+                                  inner_folds=3, seed=1)
+    assert [e["param"] for e in res.path] == [1, 2, None]
+    assert [e["cv_error"] for e in res.path] == res.inner_errors
+    assert all(e["cv_sem"] >= 0 for e in res.path)
+    chosen = res.path[[1, 2, None].index(res.chosen)]
+    assert (chosen["test_error"], chosen["train_error"]) == (res.test_error, res.train_error)
+    # nothing tuned: one entry, no inner CV
+    res = protocol.evaluate_fold(DecisionTreeClassifier(random_state=0), Xn, y, train, test)
+    assert len(res.path) == 1 and res.path[0]["param"] is None
+    assert res.path[0]["cv_error"] is None and res.path[0]["test_error"] == res.test_error

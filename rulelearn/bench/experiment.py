@@ -254,7 +254,7 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
         rec.update(
             status="ok", error=None, chosen=res.chosen,
             theta=res.chosen if m.tuned == "theta" else None, inner_errors=res.inner_errors,
-            test_error=res.test_error, train_error=res.train_error,
+            test_error=res.test_error, train_error=res.train_error, path=res.path,
             n_train=res.n_train, n_test=res.n_test, positive=data.positive,
             fit_seconds=res.fit_seconds, tune_seconds=res.tune_seconds,
             total_seconds=time.perf_counter() - t0, finished_at=_now(),

@@ -3,11 +3,13 @@
 For each outer fold of a stratified K-fold split: the method sees the outer training part
 only.  Its tuned parameter (θ for the rule learners) is chosen by an inner stratified CV on
 that part -- the candidate with the lowest mean validation error, ties going to the simpler
-model (the larger θ) --, the method is refitted on the whole training part with the chosen
-value, and the rule is scored once on the outer test part.  Each fit gets raw rows only (the
-estimator fits its binarizer inside ``fit``), so nothing from a test or validation part can
-reach a fit.  The folds, the candidate fits and the tie rule are the core's
-(:mod:`rulelearn.model_selection`), shared with ``rulelearn fit``.
+model (the larger θ) --, the method is refitted on the whole training part at every value of
+the grid (one warm-started θ path for the rule learners), and the refit at the chosen value is
+the fold's rule.  Every refit is scored on the outer test part after the choice (the record's
+``path``: what each value would have given), so the test part cannot steer the choice.  Each
+fit gets raw rows only (the estimator fits its binarizer inside ``fit``), so nothing from a
+test or validation part can reach a fit.  The folds, the candidate fits and the tie rule are
+the core's (:mod:`rulelearn.model_selection`), shared with ``rulelearn fit``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.base import clone
 
 from rulelearn._utils import error_rate
+from rulelearn.bench.baselines import describe
 from rulelearn.errors import DataError
-from rulelearn.model_selection import choose, cv_scores, stratified_folds, take_rows
+from rulelearn.model_selection import choose, cv_scores, fit_candidates, stratified_folds, take_rows
 
 
 def stable_seed(*parts) -> int:
@@ -72,6 +74,7 @@ class TuneResult:
     index: int
     value: object
     mean_errors: list = field(default_factory=list)
+    sem_errors: list = field(default_factory=list)  #: standard error of each mean over folds
 
 
 def tune(estimator, X, y, *, param, grid, prefer="larger", inner_folds=10, seed=0) -> TuneResult:
@@ -79,15 +82,17 @@ def tune(estimator, X, y, *, param, grid, prefer="larger", inner_folds=10, seed=
     grid = list(grid)
     if param is None or len(grid) <= 1:
         return TuneResult(0, grid[0] if grid else None, [])
-    folds = stratified_folds(np.asarray(y), inner_folds, seed)
-    mean = cv_scores(estimator, X, y, folds, param, grid).mean(axis=0)
+    errors = cv_scores(estimator, X, y, stratified_folds(np.asarray(y), inner_folds, seed),
+                       param, grid)
+    mean = errors.mean(axis=0)
+    sem = errors.std(axis=0, ddof=1) / np.sqrt(len(errors))
     i = choose(mean, grid, prefer)
-    return TuneResult(i, grid[i], [float(e) for e in mean])
+    return TuneResult(i, grid[i], [float(e) for e in mean], [float(e) for e in sem])
 
 
 @dataclass
 class FoldResult:
-    """What one outer fold produced: the refitted model and its scores."""
+    """What one outer fold produced: the refitted model, its scores and the whole path."""
 
     model: object
     chosen: object
@@ -98,27 +103,44 @@ class FoldResult:
     fit_seconds: float
     n_train: int
     n_test: int
+    #: per grid value, in grid order: ``param``, ``cv_error`` and ``cv_sem`` (inner CV; None
+    #: without one), ``literals`` and ``clauses`` of the refit, its ``train_error`` and
+    #: ``test_error``
+    path: list = field(default_factory=list)
 
 
 def evaluate_fold(estimator, X, y, train, test, *, param=None, grid=(), prefer="larger",
                   inner_folds=10, seed=0) -> FoldResult:
     """Tune on ``X[train]`` by inner CV, refit on all of ``X[train]``, score on ``X[test]``.
 
-    ``X[test]`` is used once, after the final fit, for the test error.
+    The refit covers the whole grid (one warm-started θ path for the rule learners, a fit per
+    value otherwise); the model of the chosen value is the fold's result, the others make the
+    record's path.  ``X[test]`` is only predicted, after the choice, by these refits.
     """
     y = np.asarray(y)
+    grid = list(grid)
+    values = grid if param is not None else []
     X_tr, y_tr = take_rows(X, train), y[train]
+    X_te, y_te = take_rows(X, test), y[test]
     t0 = time.perf_counter()
     result = tune(estimator, X_tr, y_tr, param=param, grid=grid, prefer=prefer,
                   inner_folds=inner_folds, seed=seed)
     t1 = time.perf_counter()
-    final = clone(estimator)
-    if param is not None and grid:
-        final.set_params(**{param: result.value})
-    final.fit(X_tr, y_tr)
+    models = fit_candidates(estimator, X_tr, y_tr, param if values else None, values)
     t2 = time.perf_counter()
+    cv = bool(result.mean_errors)
+    path = []
+    for i, model in enumerate(models):
+        size = describe(model)
+        path.append({"param": values[i] if values else None,
+                     "cv_error": result.mean_errors[i] if cv else None,
+                     "cv_sem": result.sem_errors[i] if cv else None,
+                     "literals": size["n_features"], "clauses": size["n_clauses"],
+                     "train_error": error_rate(model, X_tr, y_tr),
+                     "test_error": error_rate(model, X_te, y_te)})
+    chosen = path[result.index]
     return FoldResult(
-        model=final, chosen=result.value, inner_errors=result.mean_errors,
-        train_error=error_rate(final, X_tr, y_tr),
-        test_error=error_rate(final, take_rows(X, test), y[test]),
-        tune_seconds=t1 - t0, fit_seconds=t2 - t1, n_train=len(train), n_test=len(test))
+        model=models[result.index], chosen=result.value, inner_errors=result.mean_errors,
+        train_error=chosen["train_error"], test_error=chosen["test_error"],
+        tune_seconds=t1 - t0, fit_seconds=t2 - t1, n_train=len(train), n_test=len(test),
+        path=path)

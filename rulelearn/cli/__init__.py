@@ -104,6 +104,7 @@ from rulelearn.cli.bench import bench, table  # noqa: E402
 from rulelearn.cli.datasets import datasets  # noqa: E402
 from rulelearn.cli.fit import fit, predict  # noqa: E402
 from rulelearn.cli.model import export, show  # noqa: E402
+from rulelearn.cli.plot import plot  # noqa: E402
 
-for _command in (fit, predict, show, export, datasets, bench, table):
+for _command in (fit, predict, show, export, datasets, bench, table, plot):
     main.add_command(_command)

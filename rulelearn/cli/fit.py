@@ -108,13 +108,16 @@ def _refuse_overwrite(option, path, inputs):
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--path", "show_path", is_flag=True,
               help="Print the CV error of every theta tried, not only the best per form and R.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the CV error and literals against theta, per form and R, to this "
+                   "file (.png, .svg or .pdf; needs rulelearn[plot]).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
 @_SEP
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
-        thresholds, cv, seed, show_path, save, sep):
+        thresholds, cv, seed, show_path, plot_file, save, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -130,6 +133,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
 
     if save is not None:
         _refuse_overwrite("--save", save, [("input data file", data)])
+    if plot_file is not None:
+        _check_plot(plot_file, data, save, cv_done=None in (form, rules, theta))
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep)
@@ -158,6 +163,13 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         click.echo(selection.table(full=show_path))
         click.echo(f"chosen: {model.form.upper()}, R = {model.max_rules}, theta = "
                    f"{model.theta:.3g} {selection.describe()}")
+        if plot_file is not None:
+            from rulelearn.bench.plot import save as save_figure
+            from rulelearn.bench.plot import selection_figure
+
+            title = f"{method.upper()} on {click.format_filename(data)}"
+            save_figure(selection_figure(selection, title=title), plot_file)
+            click.echo(f"plot: {plot_file}")
     else:
         click.echo(f"theta = {model.theta:.3g} (given)")
     click.echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
@@ -170,6 +182,23 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
             extra["cv_selection"] = selection.to_dict()
         _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
         click.echo(f"saved: {save}")
+
+
+def _check_plot(path, data, save, *, cv_done):
+    """Refuse ``--plot`` before any work when it cannot be drawn."""
+    from pathlib import Path
+
+    from rulelearn.bench.plot import figure_class
+
+    if not cv_done:
+        raise click.UsageError("--plot draws the cross-validation; leave out --form, --rules "
+                               "or --theta to have one")
+    if Path(path).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise click.BadParameter(f"expected a .png, .svg or .pdf file; got {path!r}",
+                                 param_hint="'--plot'")
+    _refuse_overwrite("--plot", path, [("input data file", data)] +
+                      ([("model file", save)] if save else []))
+    figure_class()  # the optional matplotlib: a one-line error before the fit
 
 
 def _count(n, word):

@@ -1,0 +1,523 @@
+"""Figures from benchmark records and from ``rulelearn fit``'s CV (pure: data in, Figures out).
+
+* :func:`tradeoff_figure`: test error against rule size per dataset, one marker per method,
+  mean ± SEM over the outer folds both ways (the cells of Tables 1 and 2).
+* :func:`path_figure`: per dataset, the inner-CV error and the refit's literals against θ for
+  each LP method, the chosen θ marked, the paper's numbers as reference lines.
+* :func:`pareto_figure`: per dataset, test error against size of every refit in the records'
+  paths (every θ, every tree depth), the points another one dominates greyed.
+* :func:`selection_figure`: ``rulelearn fit --plot``: CV error and literals against θ per
+  (form, R).
+
+matplotlib is an optional extra (``pip install 'rulelearn[plot]'``), imported only when a
+figure is drawn. The figures are :class:`matplotlib.figure.Figure` objects built without
+pyplot, so they hold no global state; saving them is the caller's business.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rulelearn.errors import RuleLearnError
+
+#: The LP rule learners, whose tuned parameter is θ.
+LP_METHODS = ("bcd", "am", "ocrl", "sc")
+#: What the size axis counts, per baseline (the LP learners count literals).
+SIZE_NOTE = "size: literals (CART: split nodes, RIPPER: conditions)"
+#: A positive range wider than this ratio gets a logarithmic axis.
+LOG_RATIO = 50.0
+_MARKERS = "osD^vP*Xph<>"
+_NO_PATH = ("records written before θ paths were stored; rerun "
+            "'rulelearn bench CONFIG --force' to record them")
+
+
+class PlotError(RuleLearnError):
+    """A figure that cannot be drawn (the optional matplotlib missing, nothing to plot)."""
+
+
+def figure_class():
+    """matplotlib's ``Figure``; :class:`PlotError` naming the extra when it is not installed."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PlotError("plotting needs the optional matplotlib package: "
+                        "pip install 'rulelearn[plot]'") from None
+    return Figure
+
+
+# ----------------------------------------------------------------------------------------------
+# records -> tables (pure, no matplotlib)
+
+
+def load_records(folder) -> tuple[list[dict], dict]:
+    """The latest record of each unit ``folder``'s ``config.yaml`` plans, and that config.
+
+    :class:`~rulelearn.bench.store.ResultsError` as for the tables.
+    """
+    from rulelearn.bench.experiment import planned_keys
+    from rulelearn.bench.report import _load, select
+
+    folder = Path(folder)
+    records, config, _, _ = _load(folder)
+    return select(records, planned_keys(config, source=str(folder / "config.yaml"))), config
+
+
+def path_frame(records) -> pd.DataFrame:
+    """One row per (record with a path, path entry): the entry's fields, its record's dataset,
+    label, method, fold, and whether it is the chosen value."""
+    rows = []
+    for rec in records:
+        if rec.get("status") != "ok" or not isinstance(rec.get("path"), list):
+            continue
+        for entry in rec["path"]:
+            rows.append({"dataset": rec["dataset"], "label": rec["label"],
+                         "method": rec["method"], "fold": rec["fold"],
+                         "chosen": entry.get("param") == rec.get("chosen"), **entry})
+    columns = ["dataset", "label", "method", "fold", "chosen", "param", "cv_error", "cv_sem",
+               "literals", "clauses", "train_error", "test_error"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def path_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, label, param): means over the outer folds, SEMs, folds that chose it."""
+    if frame.empty:
+        return pd.DataFrame(columns=["dataset", "label", "method", "param", "n_folds",
+                                     "cv_error", "cv_sem", "literals", "literals_sem",
+                                     "test_error", "test_sem", "n_chosen"])
+    frame = frame.assign(key=frame["param"].map(_param_key))
+    rows = []
+    for (d, lab, _), g in frame.groupby(["dataset", "label", "key"], sort=False, dropna=False):
+        rows.append({"dataset": d, "label": lab, "method": g["method"].iloc[0],
+                     "param": g["param"].iloc[0], "n_folds": len(g),
+                     "cv_error": _mean(g["cv_error"]), "cv_sem": _mean(g["cv_sem"]),
+                     "literals": _mean(g["literals"]), "literals_sem": _sem(g["literals"]),
+                     "test_error": _mean(g["test_error"]), "test_sem": _sem(g["test_error"]),
+                     "n_chosen": int(g["chosen"].sum())})
+    return pd.DataFrame(rows)
+
+
+def dominated(sizes, errors) -> np.ndarray:
+    """``True`` where another point is at most as large and as wrong, and better in one."""
+    s, e = np.asarray(sizes, dtype=float), np.asarray(errors, dtype=float)
+    out = np.zeros(len(s), dtype=bool)
+    for i in range(len(s)):
+        better = (s <= s[i]) & (e <= e[i]) & ((s < s[i]) | (e < e[i]))
+        out[i] = bool(better.any())
+    return out
+
+
+def _param_key(value):
+    return "unbounded" if value is None else float(value)
+
+
+def _mean(values) -> float:
+    v = pd.to_numeric(pd.Series(values), errors="coerce").dropna()
+    return float(v.mean()) if len(v) else float("nan")
+
+
+def _sem(values) -> float:
+    v = pd.to_numeric(pd.Series(values), errors="coerce").dropna()
+    return float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else 0.0
+
+
+def _order(records, field, config_key=None, config=None) -> list:
+    if config is not None and config_key:
+        return [item["name" if config_key == "datasets" else "label"]
+                for item in config[config_key]]
+    return list(dict.fromkeys(r[field] for r in records))
+
+
+def _styles(labels) -> dict:
+    """A colour and a marker per method label, the same in every figure."""
+    return {lab: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)]) for i, lab in enumerate(labels)}
+
+
+def _names(labels) -> dict:
+    from rulelearn.bench.report import display_names
+
+    return display_names(labels)
+
+
+# ----------------------------------------------------------------------------------------------
+# axes helpers
+
+
+def _grid(fig, n, ncols):
+    ncols = max(1, min(ncols, n))
+    nrows = math.ceil(n / ncols)
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax in axes[n:]:
+        ax.remove()
+    return list(axes[:n])
+
+
+def _scale(ax, values, axis="x", floor=None):
+    """A log axis when the positive values span more than :data:`LOG_RATIO` (symlog when some
+    are 0); linear otherwise."""
+    v = np.asarray([x for x in values if x is not None and np.isfinite(x)], dtype=float)
+    pos = v[v > 0]
+    if len(pos) < 2 or pos.max() / pos.min() <= LOG_RATIO:
+        return
+    setter = ax.set_xscale if axis == "x" else ax.set_yscale
+    if (v <= 0).any():
+        setter("symlog", linthresh=floor or max(pos.min(), 1e-12), linscale=0.5)
+    else:
+        setter("log")
+
+
+def _panels_size(n, ncols) -> tuple[float, float]:
+    """Width and height (inches) of a grid of ``n`` panels, with room for a legend and title."""
+    return (max(8.0, 3.4 * min(ncols, n) + 2.0), 2.9 * math.ceil(n / ncols) + 0.9)
+
+
+def _new_figure(width, height):
+    Figure = figure_class()
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def _legend(fig, handles, labels, ncol=1):
+    """One legend for the whole figure, right of the panels (never over data)."""
+    fig.legend(handles, labels, loc="outside right center", ncol=ncol, fontsize="small",
+               frameon=False)
+
+
+def _note(ax, text):
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", wrap=True,
+            fontsize="small", color="0.3")
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+# ----------------------------------------------------------------------------------------------
+# figures
+
+
+def tradeoff_figure(records, config=None, *, ncols=4):
+    """Test error (%) against size per dataset: one marker per method, SEM bars both ways.
+
+    Only complete cells (every outer fold ``ok``) are drawn, as in the tables; each panel
+    names the methods it lacks.
+    """
+    from rulelearn.bench.report import summarize
+
+    records = list(records)
+    if not records:
+        raise PlotError("no records to plot")
+    datasets = _order(records, "dataset", "datasets", config)
+    labels = _order(records, "label", "methods", config)
+    n_outer = config["outer_folds"] if config else None
+    summary = summarize(records, datasets=datasets, labels=labels, n_outer=n_outer)
+    styles, names = _styles(labels), _names(labels)
+    fig = _new_figure(*_panels_size(len(datasets), ncols))
+    handles = {}
+    folds = int(summary["n_needed"].max()) if len(summary) else 0
+    for ax, d in zip(_grid(fig, len(datasets), ncols), datasets):
+        part = summary[summary["dataset"] == d]
+        done = part[part["complete"]]
+        for r in done.itertuples():
+            color, marker = styles[r.method]
+            h = ax.errorbar(r.features_mean, r.error_mean, xerr=_zero(r.features_sem),
+                            yerr=_zero(r.error_sem), fmt=marker, color=color, ms=6,
+                            capsize=2, elinewidth=1, label=names[r.method])
+            handles.setdefault(r.method, h)
+        _scale(ax, list(done["features_mean"]), "x", floor=1.0)
+        _name_coinciding(ax, done, names)
+        missing = ", ".join(f"{names[r.method]} ({r.reason})"
+                            for r in part[~part["complete"]].itertuples())
+        ax.set_title(d + (f"\nmissing: {missing}" if missing else ""), fontsize="medium")
+        ax.set_xlabel("size (literals)")
+        ax.set_ylabel("test error (%)")
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"Test error vs rule size, mean ± SEM over {folds} outer folds\n{SIZE_NOTE}")
+    order = [lab for lab in labels if lab in handles]
+    _legend(fig, [handles[lab] for lab in order], [names[lab] for lab in order])
+    return fig
+
+
+def _name_coinciding(ax, cells, names):
+    """Name the methods of markers drawn on the same spot (e.g. four empty rules)."""
+    spots = {}
+    for r in cells.itertuples():
+        spots.setdefault((round(r.features_mean, 1), round(r.error_mean, 1)), []).append(r)
+    for (x, y), same in spots.items():
+        if len(same) > 1:
+            ax.annotate(" = ".join(names[r.method] for r in same), (x, y), xytext=(8, 8),
+                        textcoords="offset points", fontsize="x-small", color="0.25")
+
+
+def _zero(value):
+    return 0.0 if value is None or not np.isfinite(value) else value
+
+
+def path_figure(records, config=None, *, paper=None):
+    """Per dataset: inner-CV error (%) and the refit's literals against θ, per LP method.
+
+    Stars mark the chosen θ (their size: how many outer folds chose it); dotted lines are
+    the paper's test error and feature count (it gives no θ). Datasets whose records carry
+    no path are named in a text panel instead.
+    """
+    from rulelearn.bench.report import PAPER_ALIASES, paper_results
+
+    records = list(records)
+    every = _order(records, "label", "methods", config)
+    styles, names = _styles(every), _names(every)
+    records = [r for r in records if r.get("method") in LP_METHODS]
+    datasets = [d for d in _order(records, "dataset", "datasets", config)
+                if any(r["dataset"] == d for r in records)]
+    all_labels = [lab for lab in every if any(r["label"] == lab for r in records)]
+    summary = path_summary(path_frame(records))
+    with_path = [d for d in datasets if (summary["dataset"] == d).any()]
+    without = [d for d in datasets if d not in with_path]
+    paper = paper_results() if paper is None else paper
+    note = bool(without or not datasets)
+    rows = len(with_path) + note
+    fig = _new_figure(12.0, 3.0 * len(with_path) + 1.2 * note + 0.7)
+    gs = fig.add_gridspec(rows, 2, height_ratios=[3.0] * len(with_path) + [1.2] * note)
+    for row, d in enumerate(with_path):
+        ax_err, ax_lit = fig.add_subplot(gs[row, 0]), fig.add_subplot(gs[row, 1])
+        part = summary[summary["dataset"] == d]
+        pname = PAPER_ALIASES.get(d, d)
+        for lab in dict.fromkeys(part["label"]):
+            p = part[part["label"] == lab].sort_values("param")
+            color, marker = styles[lab]
+            theta = p["param"].astype(float).to_numpy()
+            err, sem = 100 * p["cv_error"].to_numpy(), 100 * p["cv_sem"].to_numpy()
+            ax_err.plot(theta, err, marker=marker, color=color, ms=4, label=names[lab])
+            ax_err.fill_between(theta, err - sem, err + sem, color=color, alpha=0.12, lw=0)
+            ax_lit.plot(theta, p["literals"], marker=marker, color=color, ms=4,
+                        label=names[lab])
+            chosen = p[p["n_chosen"] > 0]
+            for ax, y in ((ax_err, 100 * chosen["cv_error"]), (ax_lit, chosen["literals"])):
+                ax.scatter(chosen["param"].astype(float), y, marker="*", s=40 + 25 * chosen[
+                    "n_chosen"], color=color, edgecolor="black", linewidth=0.6, zorder=5)
+            method = p["method"].iloc[0]
+            for table, ax in ((1, ax_err), (2, ax_lit)):
+                hit = paper[(paper.table == table) & (paper.dataset == pname)
+                            & (paper.method == method)]
+                if len(hit):
+                    ax.axhline(float(hit["value"].iloc[0]), color=color, ls=":", lw=1.3)
+        for ax in (ax_err, ax_lit):
+            _scale(ax, list(part["param"].astype(float)), "x")
+            ax.set_xlabel("θ (sparsity weight)")
+            ax.grid(alpha=0.3)
+        _scale(ax_lit, list(part["literals"]), "y", floor=1.0)
+        ax_err.set_ylabel("inner-CV error (%)")
+        ax_lit.set_ylabel("literals (refit)")
+        ax_err.set_title(f"{d}: inner-CV error, mean over outer folds (band: inner SEM)",
+                         fontsize="medium")
+        ax_lit.set_title(f"{d}: size of the refit on the outer training part",
+                         fontsize="medium")
+    if note:
+        ax = fig.add_subplot(gs[rows - 1, :])
+        if datasets:
+            text = f"no θ path for {', '.join(without)}:\n{_NO_PATH}"
+        else:
+            text = f"no record of an LP method ({', '.join(LP_METHODS)}) to draw θ paths of"
+        _note(ax, text)
+    fig.suptitle("θ paths of the LP methods")
+    if with_path:
+        _path_legend(fig, [lab for lab in all_labels if (summary["label"] == lab).any()],
+                     styles, names)
+    return fig
+
+
+def _path_legend(fig, labels, styles, names):
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], color=styles[lab][0], marker=styles[lab][1], ms=4)
+               for lab in labels]
+    texts = [names[lab] for lab in labels]
+    handles += [Line2D([], [], ls="", marker="*", ms=10, color="0.5", mec="black", mew=0.6),
+                Line2D([], [], ls=":", color="0.3")]
+    texts += ["chosen θ (size: folds\nthat chose it)", "paper: test error /\nfeatures (no θ given)"]
+    _legend(fig, handles, texts)
+
+
+def pareto_figure(records, config=None, *, ncols=4):
+    """Test error (%) against size of every refit per dataset, across methods and θ / depth.
+
+    Each point is one (method, parameter value) averaged over the outer folds; points that
+    another one dominates (no larger and no more wrong) are grey, the front is a line.
+    Records without a path contribute their chosen setting only. As in the tables, a method
+    is drawn only where every outer fold has a record; each panel names the methods it lacks.
+    """
+    records = list(records)
+    datasets = _order(records, "dataset", "datasets", config)
+    labels = _order(records, "label", "methods", config)
+    complete = _complete_cells(records)
+    lacking = {d: [(lab, sum(r["dataset"] == d and r["label"] == lab and r["status"] == "ok"
+                             for r in records))
+                   for lab in labels if (d, lab) not in complete] for d in datasets}
+    need = config["outer_folds"] if config else max(int(r.get("n_outer") or 0) for r in records)
+    records = [r for r in records if (r["dataset"], r["label"]) in complete]
+    if not records:
+        raise PlotError("no (dataset, method) with an ok record for every outer fold to plot")
+    datasets = [d for d in datasets if any(r["dataset"] == d for r in records)]
+    styles, names = _styles(labels), _names(labels)
+    points = _pareto_points(records)
+    fig = _new_figure(*_panels_size(len(datasets), ncols))
+    handles = {}
+    for ax, d in zip(_grid(fig, len(datasets), ncols), datasets):
+        part = points[points["dataset"] == d].reset_index(drop=True)
+        dom = dominated(part["literals"], part["test_error"])
+        for lab, grey in part[dom].groupby("label", sort=False):
+            ax.scatter(grey["literals"], 100 * grey["test_error"], marker=styles[lab][1], s=16,
+                       color="0.75", zorder=2)
+            handles.setdefault(lab, None)
+        front = part[~dom].sort_values("literals")
+        ax.step(front["literals"], 100 * front["test_error"], where="post", color="0.2",
+                lw=1, zorder=3)
+        for r in front.itertuples():
+            color, marker = styles[r.label]
+            handles[r.label] = ax.scatter(r.literals, 100 * r.test_error, marker=marker,
+                                          color=color, s=36, edgecolor="black", linewidth=0.4,
+                                          zorder=4)
+        _scale(ax, list(part["literals"]), "x", floor=1.0)
+        only_chosen = not part["from_path"].all()
+        missing = ", ".join(f"{names[lab]} ({f'{n}/{need} folds done' if n else 'no records'})"
+                            for lab, n in lacking[d])
+        ax.set_title(d + (" (chosen settings only)" if only_chosen else "")
+                     + (f"\nmissing: {missing}" if missing else ""), fontsize="medium")
+        ax.set_xlabel("size (literals)")
+        ax.set_ylabel("test error (%)")
+        ax.grid(alpha=0.3)
+    from matplotlib.lines import Line2D
+
+    order = [lab for lab in labels if lab in handles]
+    methods = [Line2D([], [], ls="", marker=styles[lab][1], color=styles[lab][0], mec="black",
+                      mew=0.4) for lab in order]
+    extra = [Line2D([], [], ls="", marker="o", color="0.75"), Line2D([], [], color="0.2")]
+    _legend(fig, methods + extra, [names[lab] for lab in order] + ["dominated (grey)",
+                                                                    "Pareto front"])
+    fig.suptitle("Pareto front over methods and θ / depth: every refit, mean over outer "
+                 f"folds\n{SIZE_NOTE}")
+    return fig
+
+
+def _complete_cells(records) -> set:
+    """The (dataset, label) pairs with an ``ok`` record for each of their outer folds."""
+    folds: dict = {}
+    need: dict = {}
+    for r in records:
+        cell = (r["dataset"], r["label"])
+        need[cell] = max(need.get(cell, 0), int(r.get("n_outer") or 0))
+        if r.get("status") == "ok":
+            folds.setdefault(cell, set()).add(r["fold"])
+    return {cell for cell, done in folds.items() if len(done) >= need[cell]}
+
+
+def _pareto_points(records) -> pd.DataFrame:
+    """(dataset, label, literals, test_error, from_path) per method and parameter value."""
+    with_path = [r for r in records if isinstance(r.get("path"), list) and r["path"]]
+    summary = path_summary(path_frame(with_path))
+    rows = [{"dataset": r.dataset, "label": r.label, "literals": r.literals,
+             "test_error": r.test_error, "from_path": True} for r in summary.itertuples()]
+    seen = set(zip(summary["dataset"], summary["label"]))
+    rest: dict = {}
+    for r in records:
+        if (r["dataset"], r["label"]) not in seen:
+            rest.setdefault((r["dataset"], r["label"]), []).append(r)
+    for (d, lab), recs in rest.items():
+        rows.append({"dataset": d, "label": lab,
+                     "literals": float(np.mean([r["n_features"] for r in recs])),
+                     "test_error": float(np.mean([r["test_error"] for r in recs])),
+                     "from_path": False})
+    return pd.DataFrame(rows, columns=["dataset", "label", "literals", "test_error",
+                                       "from_path"])
+
+
+def selection_figure(selection, *, title=None):
+    """``rulelearn fit --plot``: CV error (%) and mean literals against θ, one line per (form,
+    R) of a :class:`~rulelearn.model_selection.Selection`; the chosen setting starred, its
+    ± SEM band shaded."""
+    fig = _new_figure(12.0, 4.0)
+    ax_err, ax_lit = fig.subplots(1, 2)
+    groups = {}
+    for row in selection.rows:
+        groups.setdefault((row.form, row.max_rules), []).append(row)
+    settings = list(groups)
+    styles = _styles(settings)
+    best = selection.best
+    handles = []
+    for setting, rows in groups.items():
+        rows = sorted(rows, key=lambda r: r.theta)
+        color, marker = styles[setting]
+        theta = np.array([r.theta for r in rows])
+        err = np.array([100 * r.mean_error for r in rows])
+        (h,) = ax_err.plot(theta, err, color=color, marker=marker, ms=4)
+        if setting == (best.form, best.max_rules):
+            sem = np.array([100 * r.sem for r in rows])
+            ax_err.fill_between(theta, err - sem, err + sem, color=color, alpha=0.15, lw=0)
+        ax_lit.plot(theta, [r.mean_literals for r in rows], color=color, marker=marker, ms=4)
+        handles.append(h)
+    for ax, y in ((ax_err, 100 * best.mean_error), (ax_lit, best.mean_literals)):
+        star = ax.scatter([best.theta], [y], marker="*", s=160, color="gold", edgecolor="black",
+                          zorder=5)
+        _scale(ax, [r.theta for r in selection.rows], "x")
+        ax.set_xlabel("θ (sparsity weight)")
+        ax.grid(alpha=0.3)
+    _scale(ax_lit, [r.mean_literals for r in selection.rows], "y", floor=1.0)
+    ax_err.set_ylabel("CV error (%)")
+    ax_lit.set_ylabel("literals (mean over CV folds)")
+    ax_err.set_title(f"{selection.n_folds}-fold CV error (band: ± SEM of the chosen form and R)",
+                     fontsize="medium")
+    ax_lit.set_title("rule size", fontsize="medium")
+    names = [f"{form.upper()}, R = {r}" for form, r in settings]
+    _legend(fig, handles + [star], names + [
+        f"chosen: {best.form.upper()}, R = {best.max_rules},\nθ = {best.theta:.3g}"])
+    grid = "θ" + (" × R × form" if len(settings) > 1 else "")
+    fig.suptitle(f"{title}: cross-validation over {grid}" if title else
+                 f"Cross-validation over {grid}")
+    return fig
+
+
+def write_figures(folder, output=None, *, fmt="png") -> list[Path]:
+    """Draw the three figures of a results folder into ``output`` (default ``folder/figures``):
+    ``tradeoff``, ``paths`` and ``pareto`` ``.{fmt}``; returns the paths written."""
+    from rulelearn.bench.store import os_error
+
+    folder = Path(folder)
+    out = Path(output) if output else folder / "figures"
+    records, config = load_records(folder)
+    figures = {"tradeoff": tradeoff_figure(records, config),
+               "paths": path_figure(records, config),
+               "pareto": pareto_figure(records, config)}
+    written = []
+    for name, fig in figures.items():
+        path = out / f"{name}.{fmt}"
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            save(fig, path)
+        except OSError as exc:
+            raise os_error(exc, "write figures to", out) from None
+        written.append(path)
+    return written
+
+
+def save(fig, path) -> Path:
+    """Write ``fig`` to ``path`` (format from the suffix) through a temporary file."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, dpi=110, metadata=_metadata(path.suffix))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _metadata(suffix):
+    """No creation date in the files, so that redrawing unchanged records changes nothing."""
+    return {".png": {"Software": None}, ".svg": {"Date": None},
+            ".pdf": {"CreationDate": None}}.get(suffix.lower(), {})

@@ -1,0 +1,273 @@
+"""Figures (checked as objects: panels, series, labels, scales, notes) and θ paths in records."""
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("matplotlib")
+
+from rulelearn.bench import experiment, plot, report  # noqa: E402
+from rulelearn.bench.config import parse_config  # noqa: E402
+from rulelearn.bench.store import read_records  # noqa: E402
+from rulelearn.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+GRID = [0.01, 1.0, 50.0]
+
+
+def record(dataset, method, fold, error, size, *, label=None, path=True, n_outer=2):
+    """An ``ok`` record as ``run_unit`` writes it (only the fields the figures read)."""
+    label = label or method
+    rec = {"key": f"{dataset}-{label}-{fold}", "status": "ok", "dataset": dataset,
+           "label": label, "method": method, "fold": fold, "n_outer": n_outer,
+           "test_error": error, "train_error": error / 2, "n_features": size,
+           "total_seconds": 1.0}
+    if method == "cart":
+        rec["chosen"] = 3
+        values = [1, 3, None]
+    else:
+        rec["chosen"] = 1.0
+        values = GRID
+    if path:
+        rec["path"] = [{"param": v, "cv_error": error + 0.01 * i, "cv_sem": 0.01,
+                        "literals": size * (3 - i), "clauses": 1, "train_error": error / 2,
+                        "test_error": error + 0.02 * (i - 1)} for i, v in enumerate(values)]
+        chosen = values.index(rec["chosen"])
+        rec["path"][chosen].update(test_error=error, literals=size)
+    return rec
+
+
+def records(path=True):
+    out = []
+    for fold in (0, 1):
+        out += [record("magic", "bcd", fold, 0.20, 6 + fold, path=path),
+                record("magic", "sc", fold, 0.21, 5, path=path),
+                record("magic", "cart", fold, 0.15, 300 + fold, path=path),
+                record("pima", "bcd", fold, 0.26, 3, path=path),
+                record("pima", "cart", fold, 0.25, 14, path=path)]
+    return out
+
+
+def labels_of(fig):
+    return [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+
+
+def texts_of(fig):
+    return " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
+
+
+# ------------------------------------------------------------------------------------------ figures
+
+def test_tradeoff_has_a_panel_per_dataset_and_one_legend_outside():
+    fig = plot.tradeoff_figure(records())
+    assert [ax.get_title() for ax in fig.axes] == ["magic", "pima\nmissing: SC (no records)"]
+    assert labels_of(fig) == ["BCD", "SC", "CART"]
+    assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
+    for ax in fig.axes:
+        assert ax.get_xlabel() == "size (literals)" and ax.get_ylabel() == "test error (%)"
+    magic, pima = fig.axes
+    assert magic.get_xscale() == "log"  # CART ~300 nodes, BCD ~6 literals
+    assert pima.get_xscale() == "linear"
+    assert "SEM" in fig.get_suptitle() and "CART: split nodes" in fig.get_suptitle()
+
+
+def test_tradeoff_names_missing_cells_and_works_without_paths():
+    recs = [r for r in records(path=False) if not (r["label"] == "sc" and r["fold"] == 1)]
+    fig = plot.tradeoff_figure(recs)
+    assert fig.axes[0].get_title() == "magic\nmissing: SC (1/2 folds done)"
+    pareto = plot.pareto_figure(recs)
+    assert pareto.axes[0].get_title().endswith("missing: SC (1/2 folds done)")
+
+
+def test_path_figure_draws_each_lp_method_against_theta():
+    fig = plot.path_figure(records())
+    assert len(fig.axes) == 4  # (CV error, literals) per dataset
+    err, lit = fig.axes[:2]
+    assert err.get_xscale() == "log" and lit.get_xscale() == "log"
+    assert err.get_ylabel() == "inner-CV error (%)" and lit.get_ylabel() == "literals (refit)"
+    assert "θ" in err.get_xlabel()
+    # one line per LP method (CART has no θ), plus the paper's level for magic's BCD and SC
+    series = [line for line in err.get_lines() if len(line.get_xdata()) == len(GRID)]
+    assert len(series) == 2
+    assert list(series[0].get_xdata()) == GRID
+    assert np.allclose(series[0].get_ydata(), [20.0, 21.0, 22.0])
+    assert "BCD" in labels_of(fig) and "CART" not in labels_of(fig)
+    assert any("chosen θ" in t for t in labels_of(fig))
+    paper = report.paper_results()
+    magic_bcd = paper[(paper.table == 1) & (paper.dataset == "magic") & (paper.method == "bcd")]
+    levels = [line.get_ydata()[0] for line in err.get_lines() if len(line.get_xdata()) == 2]
+    assert float(magic_bcd["value"].iloc[0]) in levels
+
+
+def test_path_figure_says_what_is_missing_instead_of_failing():
+    recs = records() + [record("wdbc", "bcd", f, 0.05, 9, path=False) for f in (0, 1)]
+    fig = plot.path_figure(recs)
+    assert len(fig.axes) == 5  # two datasets with paths, one text panel
+    assert "no θ path for wdbc" in texts_of(fig)
+    old = plot.path_figure(records(path=False))
+    assert len(old.axes) == 1 and "rerun" in texts_of(old)
+    none = plot.path_figure([r for r in records() if r["method"] == "cart"])
+    assert "no record of an LP method" in texts_of(none)
+
+
+def test_dominated_points():
+    assert list(plot.dominated([1, 2, 3, 2], [0.3, 0.2, 0.1, 0.25])) == [False, False, False,
+                                                                          True]
+    assert list(plot.dominated([1, 1], [0.2, 0.2])) == [False, False]  # ties dominate nothing
+
+
+def test_pareto_greys_dominated_points_and_draws_the_front():
+    fig = plot.pareto_figure(records())
+    assert [ax.get_title() for ax in fig.axes] == ["magic", "pima\nmissing: SC (no records)"]
+    magic = fig.axes[0]
+    assert magic.get_xscale() == "log"
+    grey = [c for c in magic.collections
+            if np.allclose(c.get_facecolor()[0][:3], [0.75, 0.75, 0.75])]
+    coloured = [c for c in magic.collections if c not in grey]
+    # 9 points (3 values x 3 methods); the front is what is not grey
+    n_grey = sum(len(c.get_offsets()) for c in grey)
+    assert n_grey + len(coloured) == 9 and len(coloured) >= 2
+    assert magic.get_lines()  # the front as a step line
+    assert {"dominated (grey)", "Pareto front"} <= set(labels_of(fig))
+    old = plot.pareto_figure(records(path=False))
+    assert all("(chosen settings only)" in ax.get_title() for ax in old.axes)
+
+
+def test_selection_figure_for_fit():
+    from rulelearn.model_selection import CVRow, Selection
+
+    rows = tuple(CVRow(form, r, t, 0.1 + 0.01 * i, 0.01, 10.0 / (1 + t), (0.1,), r)
+                 for form in ("dnf", "cnf") for r in (1, 3)
+                 for i, t in enumerate((0.01, 1.0, 50.0)))
+    sel = Selection(rows, chosen=3, n_folds=5, seed=0, forms=("dnf", "cnf"), rules=(1, 3),
+                    thetas=(0.01, 1.0, 50.0))
+    fig = plot.selection_figure(sel, title="BCD on d.csv")
+    assert len(fig.axes) == 2 and all(ax.get_xscale() == "log" for ax in fig.axes)
+    names = labels_of(fig)
+    assert names[:4] == ["DNF, R = 1", "DNF, R = 3", "CNF, R = 1", "CNF, R = 3"]
+    assert names[-1].startswith("chosen: DNF, R = 3")
+    assert "θ × R × form" in fig.get_suptitle()
+
+
+def test_missing_matplotlib_is_a_one_line_error_naming_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import -> ImportError
+    with pytest.raises(plot.PlotError, match=r"rulelearn\[plot\]"):
+        plot.tradeoff_figure(records())
+    folder = _write_results(tmp_path)
+    r = CliRunner().invoke(main, ["plot", str(folder)])
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("Error: plotting needs the optional matplotlib package: "
+                                "pip install 'rulelearn[plot]'")
+
+
+# ------------------------------------------------------------------------------ records and the CLI
+
+def _write_results(tmp_path, *, path=True):
+    """A results folder with a config.yaml and records for it (no bench run)."""
+    cfg = parse_config(textwrap.dedent("""\
+        name: fake
+        datasets: [magic, pima]
+        methods: [bcd, cart]
+        theta: [0.01, 1.0, 50.0]
+        outer_folds: 2
+        inner_folds: 2
+        """), source="fake.yaml")
+    folder = tmp_path / "fake"
+    folder.mkdir()
+    import yaml
+
+    (folder / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    keys = experiment.planned_keys(cfg.to_dict())
+    lines = []
+    for key, (d, label, fold) in keys.items():
+        rec = record(d, label.split("[")[0], fold, 0.2, 5, label=label, path=path)
+        rec["key"] = key
+        lines.append(json.dumps(rec))
+    (folder / "records.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_plot_command_writes_three_figures(tmp_path, fmt):
+    folder = _write_results(tmp_path)
+    r = CliRunner().invoke(main, ["plot", str(folder), "--format", fmt])
+    assert r.exit_code == 0, r.output
+    names = [Path(line).name for line in r.stdout.split()]
+    assert names == [f"tradeoff.{fmt}", f"paths.{fmt}", f"pareto.{fmt}"]
+    assert all((folder / "figures" / n).stat().st_size > 1000 for n in names)
+    r = CliRunner().invoke(main, ["plot", str(folder), "-o", str(tmp_path / "elsewhere")])
+    assert r.exit_code == 0 and (tmp_path / "elsewhere" / "pareto.png").exists()
+
+
+def test_plot_command_on_a_folder_without_records(tmp_path):
+    r = CliRunner().invoke(main, ["plot", str(tmp_path)])
+    assert r.exit_code == 1 and r.stderr.startswith("Error: no records in")
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    """configs/smoke.yaml, run once: its results folder."""
+    folder = tmp_path_factory.mktemp("smoke") / "smoke"
+    cfg = parse_config((ROOT / "configs" / "smoke.yaml").read_text(), source="smoke.yaml")
+    experiment.run(cfg, output=folder, progress=False)
+    return folder
+
+
+def test_records_carry_a_well_formed_path(smoke):
+    recs = read_records(smoke)
+    assert recs and all(r["status"] == "ok" for r in recs)
+    fields = {"param", "cv_error", "cv_sem", "literals", "clauses", "train_error",
+              "test_error"}
+    for rec in recs:
+        path = rec["path"]
+        assert [e["param"] for e in path] == rec["grid"]
+        assert all(set(e) == fields for e in path)
+        assert [e["cv_error"] for e in path] == rec["inner_errors"]
+        assert all(e["cv_sem"] >= 0 and 0 <= e["test_error"] <= 1 for e in path)
+        chosen = path[rec["grid"].index(rec["chosen"])]
+        assert chosen["test_error"] == rec["test_error"]
+        assert chosen["train_error"] == rec["train_error"]
+        assert chosen["literals"] == rec["n_features"]
+        assert chosen["clauses"] == rec["n_clauses"]
+        if rec["method"] == "bcd":  # a larger θ never buys a larger rule here
+            sizes = [e["literals"] for e in sorted(path, key=lambda e: e["param"])]
+            assert sizes[-1] <= sizes[0]
+
+
+def test_old_records_without_paths_render_and_stay_done(smoke, tmp_path):
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(smoke, old)
+    recs = read_records(old)
+    (old / "records.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k != "path"}) + "\n" for r in recs))
+    report.write_tables(old)
+    assert pd.read_csv(old / "table1.csv")["error_mean"].notna().all()
+    cfg = parse_config((ROOT / "configs" / "smoke.yaml").read_text(), source="smoke.yaml")
+    summary = experiment.run(cfg, output=old, progress=False)
+    assert summary.skipped == summary.total and summary.ok == 0
+    written = plot.write_figures(old)
+    assert [p.name for p in written] == ["tradeoff.png", "paths.png", "pareto.png"]
+
+
+def test_fit_plot_draws_the_cv(tmp_path, monkeypatch):
+    from test_cli_fit import FAST, planted
+
+    monkeypatch.chdir(tmp_path)
+    planted().to_csv("d.csv", index=False)
+    r = CliRunner().invoke(main, ["fit", "d.csv", "--form", "dnf", "--rules", "1", "--plot",
+                                  "cv.svg"])
+    assert r.exit_code == 0, r.output
+    assert "plot: cv.svg" in r.stdout and Path("cv.svg").stat().st_size > 1000
+    r = CliRunner().invoke(main, ["fit", "d.csv", *FAST, "--plot", "cv.png"])
+    assert r.exit_code == 2 and "leave out --form, --rules or --theta" in r.stderr
+    r = CliRunner().invoke(main, ["fit", "d.csv", "--plot", "cv.txt"])
+    assert r.exit_code == 2 and ".png, .svg or .pdf" in r.stderr
+    assert not Path("cv.png").exists() and not Path("cv.txt").exists()
