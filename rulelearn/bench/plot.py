@@ -136,10 +136,12 @@ def _styles(labels) -> dict:
     return {lab: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)]) for i, lab in enumerate(labels)}
 
 
-def _names(labels) -> dict:
+def _names(labels, records) -> dict:
+    """Display names (``BCD``) of ``labels``, read from the records' ``method`` field."""
     from rulelearn.bench.report import display_names
 
-    return display_names(labels)
+    method = {r["label"]: r.get("method", r["label"]) for r in records}
+    return display_names({lab: method.get(lab, lab) for lab in labels})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -211,7 +213,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     labels = _order(records, "label", "methods", config)
     n_outer = config["outer_folds"] if config else None
     summary = summarize(records, datasets=datasets, labels=labels, n_outer=n_outer)
-    styles, names = _styles(labels), _names(labels)
+    styles, names = _styles(labels), _names(labels, records)
     fig = _new_figure(*_panels_size(len(datasets), ncols))
     handles = {}
     folds = int(summary["n_needed"].max()) if len(summary) else 0
@@ -264,7 +266,7 @@ def path_figure(records, config=None, *, paper=None):
 
     records = list(records)
     every = _order(records, "label", "methods", config)
-    styles, names = _styles(every), _names(every)
+    styles, names = _styles(every), _names(every, records)
     records = [r for r in records if r.get("method") in LP_METHODS]
     datasets = [d for d in _order(records, "dataset", "datasets", config)
                 if any(r["dataset"] == d for r in records)]
@@ -357,7 +359,7 @@ def pareto_figure(records, config=None, *, ncols=4):
     if not records:
         raise PlotError("no (dataset, method) with an ok record for every outer fold to plot")
     datasets = [d for d in datasets if any(r["dataset"] == d for r in records)]
-    styles, names = _styles(labels), _names(labels)
+    styles, names = _styles(labels), _names(labels, records)
     points = _pareto_points(records)
     fig = _new_figure(*_panels_size(len(datasets), ncols))
     handles = {}
