@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -9,27 +10,38 @@ from pathlib import Path
 import numpy as np
 
 
-def atomic_write_text(path, text: str, *, make_parents: bool = True) -> Path:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``.
+@contextlib.contextmanager
+def replacing(path, *, suffix: str = ".tmp"):
+    """Yield a temporary path beside ``path`` that replaces ``path`` when the block succeeds.
 
-    A reader sees the old file or the new one, never half of one. The file is
-    readable by all (0644), as a plain ``open(path, "w")`` would leave it.
+    A reader sees the old file or the new one, never half of one; on an error the temporary
+    file is removed and ``path`` is left as it was. The new file is readable by all (0644), as
+    a plain ``open(path, "w")`` would leave it.
     """
     path = Path(path)
-    if make_parents:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        yield tmp
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_text(path, text: str, *, make_parents: bool = True) -> Path:
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace`` (see
+    :func:`replacing`)."""
+    path = Path(path)
+    if make_parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    with replacing(path) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
     return path
 
 

@@ -502,20 +502,11 @@ def write_figures(folder, output=None, *, fmt="png") -> list[Path]:
 
 def save(fig, path) -> Path:
     """Write ``fig`` to ``path`` (format from the suffix) through a temporary file."""
-    import os
-    import tempfile
+    from rulelearn._io import replacing
 
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    try:
+    with replacing(path, suffix=path.suffix) as tmp:
         fig.savefig(tmp, dpi=110, metadata=_metadata(path.suffix))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
     return path
 
 
