@@ -30,12 +30,10 @@ from rulelearn.errors import ConfigError, DataError
 MAX_FOLDS = 1000
 MAX_GRID = 1000
 
-TOP_KEYS: tuple[str, ...] = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
+TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
             "binarization", "outer_folds", "inner_folds", "seed", "jobs", "executor", "scheduler",
-            "output", "deviations")
-#: ``paper: true`` declares a reproduction of the paper: its tables are framed against the
-#: paper (``vs_paper.md``, "Table 1/2", the deviations from its protocol).
-TOP_KEYS += ("paper",)
+            "output", "deviations",
+            "paper")  # paper: true -> tables framed against the paper (report.is_paper_config)
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
 EXECUTORS = ("local", "dask")

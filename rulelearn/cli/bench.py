@@ -93,7 +93,7 @@ def table(results_dir, output, show, as_json):
 
     from rulelearn.bench import report
 
-    notes: list = []
+    notes = []
     paths = _write_tables(results_dir, output, notes)
     where = Path(output or results_dir)
     if as_json:
