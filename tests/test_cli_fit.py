@@ -478,9 +478,12 @@ def test_bad_separator_option(run, data, value):
 
 def test_warnings_are_one_line_each_and_shown_once(run, tmp_path):
     planted().assign(k=1)[["k", "a", "b", "c", "y"]].to_csv(tmp_path / "k.csv", index=False)
-    r = run("fit", "k.csv", "--rules", "2")  # theta by CV: the binarizer runs in every fold
+    r = run("fit", "k.csv", "--rules", "2", "-q")  # theta by CV: the binarizer runs in every fold
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == ["warning: dropped 1 constant or empty column(s): k"]
+    r = run("fit", "k.csv", "--rules", "2")  # the same with the CV progress lines between
+    lines = [x for x in r.stderr.splitlines() if not x.startswith("CV: form")]
+    assert lines == ["warning: dropped 1 constant or empty column(s): k"]
 
 
 def test_warning_plumbing_dedupes_and_keeps_deprecations_apart(capsys):
