@@ -106,12 +106,13 @@ def cv_folds(y, cv: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     return stratified_folds(codes, n_folds(y, cv), seed)
 
 
-def cv_scores(estimator, X, y, folds, param: str | None, grid, score=error_rate) -> np.ndarray:
+def cv_scores(estimator, X, y, folds, param: str | None, grid, score=error_rate,
+              on_fold=None) -> np.ndarray:
     """``score(model, X_valid, y_valid)`` per fold (rows) and value of ``param`` (columns).
 
     The one CV loop of fit and bench: each fold's training part is fitted once for the whole
     grid by :func:`fit_candidates` (a θ path when ``param`` is θ). A ``score`` that returns a
-    tuple adds a last axis.
+    tuple adds a last axis. ``on_fold(done, total)``, if given, is called after each fold.
     """
     y = np.asarray(y)
     rows = []
@@ -119,6 +120,8 @@ def cv_scores(estimator, X, y, folds, param: str | None, grid, score=error_rate)
         models = fit_candidates(estimator, take_rows(X, train), y[train], param, grid)
         X_valid, y_valid = take_rows(X, valid), y[valid]
         rows.append([score(model, X_valid, y_valid) for model in models])
+        if on_fold is not None:
+            on_fold(len(rows), len(folds))
     return np.array(rows, dtype=float)
 
 
@@ -306,7 +309,7 @@ def _check_form(name, value):
 
 def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
                    forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0,
-                   skip_unused: bool = True) -> Selection:
+                   skip_unused: bool = True, progress=None) -> Selection:
     """Choose (form, R, θ) for ``estimator`` by stratified K-fold CV on ``(X, y)``.
 
     K is :func:`n_folds` ``(y, cv)``; the folds are ``StratifiedKFold(shuffle=True,
@@ -321,6 +324,9 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     clauses that the fits disable. The second R is always tried: a clause may be worth
     nothing alone and much with another (one OR of a CNF often admits too many rows).
     ``skip_unused=False`` tries every R.
+
+    ``progress(form, R, done, total)``, if given, is called after each fold of each (form, R)
+    (``rulelearn fit`` shows it on stderr).
     """
     thetas = _grid("theta", (float(t) for t in np.atleast_1d(thetas)), _check_theta)
     rules = tuple(sorted(_grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules),
@@ -331,7 +337,10 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
 
     def evaluate(form, r):
         template = clone(estimator).set_params(form=form, max_rules=r)
-        scores = cv_scores(template, X, y, folds, "theta", thetas, score=_error_and_size)
+        on_fold = None if progress is None else (
+            lambda done, total: progress(form, r, done, total))
+        scores = cv_scores(template, X, y, folds, "theta", thetas, score=_error_and_size,
+                           on_fold=on_fold)
         errors, sizes, clauses = scores[..., 0], scores[..., 1], scores[..., 2]
         mean = errors.mean(axis=0)
         sem = errors.std(axis=0, ddof=1) / np.sqrt(k) if k > 1 else np.zeros_like(mean)
@@ -371,12 +380,14 @@ def walk_unused(selection: Selection) -> Selection:
 
 
 def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
-               forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0, skip_unused: bool = True):
+               forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0, skip_unused: bool = True,
+               progress=None):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
+    ``progress``: see :func:`select_setting`.
     """
     selection = select_setting(estimator, X, y, thetas=thetas, rules=rules, forms=forms, cv=cv,
-                               seed=seed, skip_unused=skip_unused)
+                               seed=seed, skip_unused=skip_unused, progress=progress)
     model = clone(estimator).set_params(**selection.best.setting).fit(X, y)
     return model, selection

@@ -39,9 +39,12 @@ def test_bench_then_table(tmp_path):
     r = CliRunner().invoke(main, ["bench", str(cfg), "--output", str(out), "-q"])
     assert r.exit_code == 0, r.output
     assert "2 units: 0 already done, 2 ok" in r.output
+    assert "Average rank" in r.stdout and "|CART|" in r.stdout.replace(" ", "")
+    assert r.stdout.rstrip().splitlines()[-1].startswith(f"results in {out}/: table1.md")
     for name in ("table1.md", "table1.tex", "table1.csv", "table2.md", "table2.csv",
-                 "ranks.csv", "vs_paper.md", "config.yaml", "records.jsonl"):
+                 "ranks.csv", "config.yaml", "records.jsonl"):
         assert (out / name).exists(), name
+    assert not (out / "vs_paper.md").exists()  # not a reproduction of the paper
     (out / "table1.md").unlink()
     r = CliRunner().invoke(main, ["table", str(out), "--show", "1"])
     assert r.exit_code == 0, r.output
@@ -96,7 +99,8 @@ def test_smoke_config_runs(tmp_path):
     assert r.exit_code == 0, r.output
     t1 = pd.read_csv(tmp_path / "smoke" / "table1.csv")
     assert t1["error_mean"].notna().all()
-    assert set(t1["method"]) == {"bcd[form=dnf,R=2]", "cart"}
+    assert set(t1["label"]) == {"bcd[form=dnf,R=2]", "cart"}
+    assert set(t1["method"]) == {"BCD", "CART"}
 
 
 def run_cli(*args):
@@ -217,3 +221,58 @@ def test_table_to_an_unwritable_folder(tmp_path):
     r = run_cli("table", out, "-o", blocker / "t")
     assert r.exit_code == 1 and r.stderr.startswith("Error: cannot write tables to")
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_table_prints_table1_by_default_and_every_show_in_order(tmp_path):
+    cfg = toy_config(tmp_path)
+    cfg.write_text(cfg.read_text() + "paper: true\n")
+    out = tmp_path / "exp"
+    assert CliRunner().invoke(main, ["bench", str(cfg), "-o", str(out), "-q"]).exit_code == 0
+    r = CliRunner().invoke(main, ["table", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("# Table 1: mean test error") and "Table 2" not in r.stdout
+    assert "results in" in r.stderr and "table2.md" in r.stderr and "results in" not in r.stdout
+    r = CliRunner().invoke(main, ["table", str(out), "--show", "2", "--show", "paper",
+                                  "--show", "1"])
+    assert r.exit_code == 0, r.output
+    starts = [r.stdout.index(h) for h in ("# Table 2:", "# Side by side", "# Table 1:")]
+    assert starts == sorted(starts) and starts[0] == 0
+
+
+def test_table_show_paper_on_a_config_that_is_not_the_papers(tmp_path):
+    cfg = toy_config(tmp_path)
+    out = tmp_path / "exp"
+    assert CliRunner().invoke(main, ["bench", str(cfg), "-o", str(out), "-q"]).exit_code == 0
+    r = CliRunner().invoke(main, ["table", str(out), "--show", "paper"])
+    assert r.exit_code == 1 and "not a reproduction of the paper" in r.output
+    r = CliRunner().invoke(main, ["table", str(out)])
+    assert r.stdout.startswith("# Mean test error %")
+
+
+def test_table_json(tmp_path):
+    import json
+
+    cfg = toy_config(tmp_path, methods="[cart, bcd]")
+    out = tmp_path / "exp"
+    assert CliRunner().invoke(main, ["bench", str(cfg), "-o", str(out), "-q"]).exit_code == 0
+    r = CliRunner().invoke(main, ["table", str(out), "--json", "--show", "2"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)  # stdout is only JSON
+    assert doc["experiment"] == "c" and doc["paper"] is False
+    rows = {row["method"]: row for row in doc["rows"]}
+    assert set(rows) == {"CART", "BCD"} and rows["BCD"]["label"].startswith("bcd[")
+    assert rows["CART"]["features_mean"] is None and rows["CART"]["literals_mean"] >= 0
+    assert rows["BCD"]["features_mean"] <= rows["BCD"]["literals_mean"]
+    assert 0 <= rows["CART"]["error_mean"] <= 100 and rows["CART"]["complete"] is True
+    assert {row["method"] for row in doc["ranks"]} == {"CART", "BCD"}
+    assert any(f.endswith("table1.md") for f in doc["files"])
+
+
+def test_bench_progress_names_the_units_on_stderr(tmp_path):
+    cfg = toy_config(tmp_path)
+    r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(tmp_path / "exp")])
+    assert r.exit_code == 0, r.output
+    assert "[bench] 0/2 units" in r.stderr and "running toy / CART / fold 0" in r.stderr
+    assert "done toy / CART / fold 1" in r.stderr and "[bench]" not in r.stdout
+    r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(tmp_path / "q"), "-q"])
+    assert "[bench]" not in r.output

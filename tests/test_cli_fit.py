@@ -478,9 +478,12 @@ def test_bad_separator_option(run, data, value):
 
 def test_warnings_are_one_line_each_and_shown_once(run, tmp_path):
     planted().assign(k=1)[["k", "a", "b", "c", "y"]].to_csv(tmp_path / "k.csv", index=False)
-    r = run("fit", "k.csv", "--rules", "2")  # theta by CV: the binarizer runs in every fold
+    r = run("fit", "k.csv", "--rules", "2", "-q")  # theta by CV: the binarizer runs in every fold
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == ["warning: dropped 1 constant or empty column(s): k"]
+    r = run("fit", "k.csv", "--rules", "2")  # the same with the CV progress lines between
+    lines = [x for x in r.stderr.splitlines() if not x.startswith("CV: form")]
+    assert lines == ["warning: dropped 1 constant or empty column(s): k"]
 
 
 def test_warning_plumbing_dedupes_and_keeps_deprecations_apart(capsys):
@@ -548,3 +551,61 @@ def test_fit_start_option_reaches_the_estimator(run, data, start):
     ds = read_csv_dataset(data)
     model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=1, start=start).fit(ds.X, ds.y)
     assert model.rule_.describe(1, "y") in r.stdout
+
+
+def test_fit_shows_cv_progress_on_stderr_unless_quiet(run, data):
+    r = run("fit", data, "--form", "dnf", "-R", "3", "--cv", "3")
+    assert r.exit_code == 0, r.output
+    lines = [x for x in r.stderr.splitlines() if x.startswith("CV: ")]
+    assert lines == [f"CV: form dnf R 3: {k}/3 folds" for k in (1, 2, 3)]
+    assert "CV: form" not in r.stdout
+    r = run("fit", data, "--form", "dnf", "-R", "3", "--cv", "3", "-q")
+    assert r.exit_code == 0 and "CV: form" not in r.output
+    r = run("fit", data, *FAST)  # nothing chosen by CV: no progress
+    assert "CV: form" not in r.output
+
+
+def test_cv_progress_on_a_terminal_rewrites_one_line_and_clears_it():
+    from rulelearn.cli.fit import CVProgress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    p = CVProgress(stream)
+    p("dnf", 10, 1, 5)
+    p("dnf", 3, 2, 5)
+    p.close()
+    out = stream.getvalue()
+    assert "\n" not in out and out.count("\r") == 4 and out.endswith("\r")
+    assert "CV: form dnf R 10: 1/5 folds" in out and "CV: form dnf R 3: 2/5 folds " in out
+
+
+def test_fit_json_is_the_only_stdout(run, data, tmp_path):
+    r = run("fit", data, "--form", "dnf", "-R", "3", "--cv", "3", "--json", "-s", "m.json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["setting"]["form"] == "dnf" and doc["setting"]["R"] == 3
+    assert doc["setting"]["chosen_by"] == "cv" and doc["setting"]["theta"] in DEFAULT_THETAS
+    assert doc["literals"] == sum(len(c) for c in doc["rule_json"]["clauses"])
+    assert doc["clauses"] == len(doc["rule_json"]["clauses"])
+    assert doc["rule"] and doc["rule_text"].startswith(("IF", "never", "always"))
+    assert 0 <= doc["cv"]["error_percent"] <= 100 and doc["cv"]["folds"] == 3
+    assert len(doc["cv"]["grid"]) == len(DEFAULT_THETAS)
+    assert 50 <= doc["train_accuracy_percent"] <= 100
+    assert doc["positive"] == 1 and doc["negative"] == 0 and doc["rows"] == 60
+    assert doc["saved"] == "m.json" and (tmp_path / "m.json").exists()
+    assert "saved: m.json" in r.stderr and "CV: form dnf R 3: 3/3 folds" in r.stderr
+    # the rule_json is the model's rule
+    from rulelearn.rules import Rule
+    saved = json.loads((tmp_path / "m.json").read_text())
+    assert Rule.from_dict(doc["rule_json"]) == Rule.from_dict(saved["rule"])
+
+
+def test_fit_json_with_every_setting_given(run, data):
+    r = run("fit", data, *FAST, "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["cv"] is None and doc["setting"] == {"form": "dnf", "R": 3, "theta": 0.5,
+                                                    "chosen_by": "given"}

@@ -77,3 +77,31 @@ def test_no_confusion_matrix_without_the_target(run, tmp_path, data):
     pd.read_csv(data).drop(columns="y").to_csv(tmp_path / "n.csv", index=False)
     r = run("predict", "m.json", "n.csv")
     assert r.exit_code == 0 and "confusion" not in r.stderr
+
+
+def test_predict_json_summary_on_stdout(run, tmp_path, data):
+    import json
+
+    assert run("fit", data, "--theta", "0.5", "-R", "3", "--form", "dnf", "-s",
+               "m.json").exit_code == 0
+    r = run("predict", "m.json", data, "--json", "-o", "p.csv")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    c = doc["confusion"]
+    n = doc["scored_rows"]
+    assert doc["rows"] == 32 and doc["has_target"] and c["tp"] + c["fp"] + c["fn"] + c["tn"] == n
+    assert doc["accuracy_percent"] == pytest.approx(100 * (c["tp"] + c["tn"]) / n)
+    assert doc["output"] == "p.csv" and "written: p.csv" in r.stderr
+    predicted = pd.read_csv(tmp_path / "p.csv")["prediction"]
+    assert len(predicted) == 32 and (predicted == "yes").sum() >= c["tp"] + c["fp"]
+    pd.read_csv(data).drop(columns="y").to_csv(tmp_path / "x.csv", index=False)
+    doc = json.loads(run("predict", "m.json", "x.csv", "--json", "-o", "q.csv").stdout)
+    assert doc["has_target"] is False and doc["accuracy_percent"] is None
+    assert doc["confusion"] is None
+
+
+def test_predict_json_needs_an_output_file(run, data):
+    assert run("fit", data, "--theta", "0.5", "-R", "3", "--form", "dnf", "-s",
+               "m.json").exit_code == 0
+    r = run("predict", "m.json", data, "--json")
+    assert r.exit_code == 2 and "-o FILE" in r.output

@@ -157,3 +157,14 @@ def test_a_start_given_for_bcd_reaches_the_estimator_and_the_label():
     assert make_estimator(am, pos_label=1, random_state=0).start == "sc"
     with pytest.raises(ConfigError, match="start"):
         parse_config("name: s\ndatasets: [wdbc_bundled]\nmethods:\n  - sc: {start: best}\n")
+
+
+def test_the_paper_key_declares_a_reproduction():
+    root = Path(__file__).resolve().parents[1] / "configs"
+    for name in ("paper", "paper-best-start", "musk-partial", "musk-reduced", "magic-reduced"):
+        assert load_config(root / f"{name}.yaml").paper is True, name
+    for name in ("quick", "smoke"):
+        config = load_config(root / f"{name}.yaml")
+        assert config.paper is False and config.to_dict()["paper"] is False, name
+    with pytest.raises(ConfigError, match=r"line 3 \(paper\): must be true .* Got 'yes'"):
+        parse_config("datasets: [wdbc]\nmethods: [bcd]\npaper: 'yes'\n")

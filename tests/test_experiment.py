@@ -396,3 +396,68 @@ def test_wall_time_of_all_runs_includes_killed_runs(tmp_path):
     report.write_tables(out)
     wall = [ln for ln in (out / "table1.md").read_text().splitlines() if "wall time" in ln][0]
     assert f"{meta['wall_seconds_all_runs']:.1f} s (all runs)" in wall
+
+
+def _unit(dataset, label, fold):
+    from rulelearn.bench.config import MethodConfig
+    from rulelearn.bench.experiment import Unit
+
+    method = MethodConfig(name=label, params={}, tuned=None, grid=(), prefer="larger")
+    return Unit(key=f"{dataset}-{label}-{fold}", dataset=dataset, method=method, fold=fold,
+                n_outer=2, inner_folds=2, seed=0, experiment="e")
+
+
+def test_unit_costs_weigh_datasets_by_size_and_learn_from_finished_units():
+    from rulelearn.bench.experiment import UnitCosts
+
+    costs = UnitCosts({"wdbc": 10.0, "magic": 1000.0})
+    assert costs.estimate("magic", "bcd") is None  # nothing measured yet
+    costs.observe("wdbc", "bcd", 2.0)
+    assert costs.estimate("wdbc", "bcd") == 2.0
+    assert costs.estimate("magic", "bcd") == pytest.approx(200.0)  # 100x the weight
+    costs.observe("magic", "bcd", 50.0)
+    assert costs.estimate("magic", "bcd") == 50.0  # measured beats the proxy
+    assert costs.estimate("wdbc", "cart") == pytest.approx((2 + 50) / 1010 * 10)
+    costs.observe("wdbc", "cart", float("nan"))  # ignored
+    assert ("wdbc", "cart") not in costs.seconds
+
+
+def test_progress_names_units_and_weights_the_eta():
+    import io
+
+    from rulelearn.bench.experiment import Progress, UnitCosts
+
+    units = [_unit("wdbc", "bcd", 0), _unit("wdbc", "bcd", 1), _unit("magic", "bcd", 0)]
+    stream = io.StringIO()
+    p = Progress(units, stream=stream, costs=UnitCosts({"wdbc": 1.0, "magic": 100.0}),
+                 names={"bcd": "BCD"})
+    p.update(True, {"key": units[0].key, "total_seconds": 1.0})
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("[bench] 0/3 units") and "ETA ?" in lines[0]
+    assert "running wdbc / BCD / fold 0 (+2 queued)" in lines[0]
+    assert "1/3 units" in lines[1] and "done wdbc / BCD / fold 0 (1.0 s)" in lines[1]
+    assert "running wdbc / BCD / fold 1" in lines[1]
+    # left: 1 s (wdbc) + 100 s (magic), at the rate this run has shown: about 101 s x elapsed
+    elapsed = time.perf_counter() - p.t0
+    assert p.eta(elapsed) == pytest.approx(101 * elapsed, rel=1e-6)
+    p.update(False, {"key": units[1].key})
+    assert "(1 failed)" in stream.getvalue().splitlines()[-1]
+    assert "(failed)" in stream.getvalue().splitlines()[-1]
+
+
+def test_progress_on_a_terminal_rewrites_one_line():
+    import io
+
+    from rulelearn.bench.experiment import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    units = [_unit("wdbc", "cart", 0)]
+    p = Progress(units, stream=stream)
+    p.update(True, {"key": units[0].key, "total_seconds": 0.5})
+    out = stream.getvalue()
+    assert out.count("\r") == 2 and out.endswith("\n") and out.count("\n") == 1
+    assert "running wdbc / cart / fold 0" in out

@@ -435,7 +435,7 @@ BAD_FOLDERS = [
 
 @pytest.mark.parametrize("case, damage, message", BAD_FOLDERS, ids=[c[0] for c in BAD_FOLDERS])
 def test_table_on_a_damaged_folder(done, case, damage, message):
-    for name in ("table1.md", "table1.csv", "table2.md", "ranks.csv", "vs_paper.md"):
+    for name in ("table1.md", "table1.csv", "table2.md", "ranks.csv"):
         (done / name).unlink()
     damage(done)
     before = snapshot(done)

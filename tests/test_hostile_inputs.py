@@ -502,7 +502,7 @@ def run_cli(tmp_path, *args):
 
 def test_process_constant_column_under_cv_warns_once_in_one_line(tmp_path):
     (tmp_path / "k.csv").write_text(table(planted().assign(k=1)[["k", "a", "b", "c", "y"]]))
-    result = run_cli(tmp_path, "fit", "k.csv", "--rules", "1")
+    result = run_cli(tmp_path, "fit", "k.csv", "--rules", "1", "-q")  # -q: no CV progress
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == ["warning: dropped 1 constant or empty column(s): k"]
 

@@ -30,8 +30,9 @@ def test_mean_and_sem_in_percent():
     assert row.error_sem == pytest.approx(10.0 / math.sqrt(3))  # std(ddof=1)=10, / sqrt(3)
     assert row.features_mean == pytest.approx(4.0)
     t1 = report.table1(s)
-    assert list(t1.columns) == ["dataset", "method", "error_mean", "error_sem"]
-    assert list(report.table2(s).columns) == ["dataset", "method", "features_mean"]
+    assert list(t1.columns) == ["dataset", "method", "label", "error_mean", "error_sem"]
+    assert list(report.table2(s).columns) == ["dataset", "method", "label", "literals_mean",
+                                              "literals_sem", "features_mean"]
 
 
 def test_incomplete_or_failed_cells_are_missing_with_a_reason():
@@ -78,8 +79,8 @@ def test_ranks_table_columns():
     s = report.summarize(recs("d", "bcd", [0.1, 0.2], [5, 5])
                          + recs("d", "cart", [0.3, 0.2], [1, 1]))
     t = report.ranks_table(s)
-    assert list(t.columns) == ["method", "error_rank", "features_rank"]
-    assert t.set_index("method").loc["bcd"].tolist() == [1.0, 2.0]
+    assert list(t.columns) == ["method", "label", "error_rank", "literals_rank"]
+    assert t.set_index("method").loc["BCD"].tolist() == ["bcd", 1.0, 2.0]
 
 
 def test_paper_results_are_transcribed():
@@ -99,8 +100,8 @@ def test_versus_paper_difference_and_two_sem():
     t1 = cmp[cmp.table == 1].iloc[0]
     assert t1.paper == 6.2 and t1.paper_sem == 1.2
     assert t1.difference == pytest.approx(6.5 - 6.2)
-    assert t1.two_sem == pytest.approx(2 * math.sqrt(t1.ours_sem ** 2 + 1.2 ** 2))
-    assert t1.within_2sem
+    assert t1.band == pytest.approx(2 * math.sqrt(t1.ours_sem ** 2 + 1.2 ** 2))
+    assert t1.agrees and t1.method == "BCD" and t1.label == "bcd[form=dnf,R=5]"
     t2 = cmp[cmp.table == 2].iloc[0]
     assert t2.paper == 13.6 and t2.difference == pytest.approx(13.5 - 13.6)
 
@@ -118,7 +119,7 @@ def planned(config_text, records):
 
 
 CONFIG = ("name: exp\ndatasets: [wdbc, pima]\nmethods: [bcd, {cart: {max_depth: [2]}}]\n"
-          "outer_folds: 2\ndeviations: [a test]\n")
+          "outer_folds: 2\npaper: true\ndeviations: [a test]\n")
 
 
 def test_write_tables_from_a_results_folder(tmp_path):
@@ -139,16 +140,17 @@ def test_write_tables_from_a_results_folder(tmp_path):
                      "table2.md", "table2.tex", "vs_paper.md"]
     md = (out / "table1.md").read_text()
     assert "experiment: exp" in md and "a test" in md and "versions:" in md
-    assert "missing: pima / cart: no records" in md
+    assert "missing: pima / CART: no records" in md
     assert " wdbc |" in md and "6.0 (1.0)" in md and "|old|" not in md.replace(" ", "")
     t1 = pd.read_csv(out / "table1.csv")
-    assert list(t1.columns) == ["dataset", "method", "error_mean", "error_sem"]
+    assert list(t1.columns) == ["dataset", "method", "label", "error_mean", "error_sem"]
     assert t1.loc[0, "error_mean"] == pytest.approx(6.0)
-    assert np.isnan(t1.set_index(["dataset", "method"]).loc[("pima", "cart"), "error_mean"])
+    assert np.isnan(t1.set_index(["dataset", "method"]).loc[("pima", "CART"), "error_mean"])
     tex = (out / "table1.tex").read_text()
     assert r"\begin{tabular}" in tex and "Average rank" in tex
     vs = (out / "vs_paper.md").read_text()
-    assert "6.2 (1.2)" in vs and "Within 2 SEM" in vs
+    assert "6.2 (1.2)" in vs and "Agrees" in vs and "|BCD|" in vs.replace(" ", "")
+    assert "Table 1: mean test error" in md and "deviations from the paper's protocol: a test" in md
 
 
 def test_records_of_another_configuration_never_enter_a_table(tmp_path):
@@ -162,7 +164,7 @@ def test_records_of_another_configuration_never_enter_a_table(tmp_path):
     (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
     notes = []
     report.write_tables(folder, notes=notes)
-    t1 = pd.read_csv(folder / "table1.csv").set_index(["dataset", "method"])
+    t1 = pd.read_csv(folder / "table1.csv").set_index(["dataset", "label"])
     assert t1.loc[("wdbc", "cart"), "error_mean"] == pytest.approx(15.0)
     assert notes == ["2 records of another configuration are ignored (this folder's "
                      "config.yaml does not plan them)"]
@@ -203,3 +205,63 @@ def test_an_unreadable_meta_json_is_a_note_not_an_error(tmp_path):
     assert len(notes) == 1 and "meta.json is unreadable" in notes[0]
     md = (folder / "table1.md").read_text()
     assert "wall time: unknown" in md and "meta.json is unreadable" in md
+
+
+def test_distinct_features_sum_each_clauses_features():
+    lit = lambda f: {"feature": f, "op": ">", "value": 1.0}  # noqa: E731
+    rec = {"n_features": 5, "rule_json": {"form": "dnf", "clauses": [
+        [lit("fLength"), {"feature": "fLength", "op": "<=", "value": 9.0}, lit("fAlpha")],
+        [lit("fLength"), lit("fSize")]]}}
+    assert report.distinct_features(rec) == 2 + 2
+    assert report.literals_of(rec) == 5
+    assert report.literals_of({**rec, "n_literals": 4}) == 4  # the newer name wins
+    assert report.distinct_features({"n_features": 7, "rule_json": None}) is None
+    assert report.distinct_features({"n_features": 0, "rule_json": {"clauses": []}}) == 0
+
+
+def test_table2_gives_literals_and_features_and_leaves_baselines_one_count():
+    rule = {"form": "dnf", "clauses": [[{"feature": "a", "op": ">", "value": 1},
+                                        {"feature": "a", "op": "<=", "value": 2}]]}
+    records = ([{**r, "rule_json": rule} for r in recs("d", "bcd", [0.1, 0.2], [2, 2])]
+               + recs("d", "cart", [0.1, 0.2], [7, 9]))
+    s = report.summarize(records)
+    header, rows = report.grid(s, "features")
+    assert header == ["Dataset", "BCD", "CART"] and rows[0] == ["d", "2.0 / 1.0", "8.0"]
+    t2 = report.table2(s).set_index("method")
+    assert t2.loc["BCD", "features_mean"] == 1.0 and np.isnan(t2.loc["CART", "features_mean"])
+    assert "CART: split nodes" in report.size_note(s)
+    rows = report.summary_json(s)
+    assert rows[0]["literals_mean"] == 2.0 and rows[0]["features_mean"] == 1.0
+    assert rows[1]["features_mean"] is None and rows[1]["method"] == "CART"
+
+
+@pytest.mark.parametrize("ours, ours_sem, paper, paper_sem, expected", [
+    (28.9, 2.7, 34.6, 2.7, True),     # Sonar OCRL: 5.7 <= 2 sqrt(2.7^2 + 2.7^2) = 7.6
+    (19.7, 0.2, 17.4, 0.2, False),    # MAGIC BCD: 2.3 > 0.57
+    (22.4, 0.3, 23.6, 0.3, False),    # 1.2 > 0.85, though within a 1.5-point floor
+    (10.0, float("nan"), 11.0, 0.5, True),   # one SEM unknown: the other alone
+    (10.0, float("nan"), 11.0, float("nan"), None),
+    (float("nan"), 1.0, 11.0, 0.5, None),    # a missing cell
+])
+def test_one_agreement_rule(ours, ours_sem, paper, paper_sem, expected):
+    assert report.agrees_with_paper(ours, ours_sem, paper, paper_sem) is expected
+
+
+def test_only_a_paper_reproduction_is_framed_against_the_paper(tmp_path):
+    assert report.is_paper_config({"paper": True})
+    assert not report.is_paper_config({"paper": False, "deviations": ["x"]})
+    assert report.is_paper_config({"deviations": ["x"]})  # a config.yaml from before the key
+    assert not report.is_paper_config({"deviations": []})
+    folder = tmp_path / "exp"
+    text = CONFIG.replace("paper: true\ndeviations: [a test]", "deviations: [scaled down]")
+    text = text.replace("name: exp", "name: exp\npaper: false")
+    config, records = planned(text, recs("wdbc", "cart", [0.10, 0.20]))
+    for r in records:
+        RecordStore(folder).append(r)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    paths = report.write_tables(folder)
+    assert "vs_paper.md" not in [p.name for p in paths] and not (folder / "vs_paper.md").exists()
+    md = (folder / "table1.md").read_text()
+    assert md.startswith("# Mean test error %") and "Table 1" not in md
+    assert "deviations from the paper" not in md and "protocol notes: scaled down" in md
+    assert "Table 2" not in (folder / "table2.md").read_text()

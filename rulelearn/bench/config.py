@@ -32,7 +32,8 @@ MAX_GRID = 1000
 
 TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
             "binarization", "outer_folds", "inner_folds", "seed", "jobs", "executor", "scheduler",
-            "output", "deviations")
+            "output", "deviations",
+            "paper")  # paper: true -> tables framed against the paper (report.is_paper_config)
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
 EXECUTORS = ("local", "dask")
@@ -107,6 +108,7 @@ class ExperimentConfig:
     description: str = ""
     deviations: tuple[str, ...] = ()
     source: str | None = field(default=None, compare=False)
+    paper: bool = False
 
     @property
     def results_dir(self) -> Path:
@@ -146,6 +148,7 @@ class ExperimentConfig:
             "outer_folds": self.outer_folds, "inner_folds": self.inner_folds, "seed": self.seed,
             "jobs": self.jobs, "executor": self.executor, "scheduler": self.scheduler,
             "output": self.output, "deviations": list(self.deviations),
+            "paper": self.paper,
         }
 
 
@@ -292,6 +295,10 @@ class _Validator:
             deviations = [deviations]
         if not isinstance(deviations, list) or not all(isinstance(d, str) for d in deviations):
             self.fail(("deviations",), f"must be a list of sentences. Got {deviations!r}.")
+        paper = data.get("paper", False)
+        if not isinstance(paper, bool):
+            self.fail(("paper",), f"must be true (a reproduction of the paper) or false. "
+                                  f"Got {paper!r}.")
         defaults = {"form": form, "R": R, "max_iter": max_iter, "n_thresholds": n_thr,
                     "theta": theta}
         datasets = self.datasets(data.get("datasets"))
@@ -301,7 +308,7 @@ class _Validator:
             theta=theta, n_thresholds=n_thr, outer_folds=outer, inner_folds=inner, seed=seed,
             jobs=jobs, executor=executor, scheduler=scheduler, output=output,
             description=description,
-            deviations=tuple(str(d) for d in deviations), source=self.source)
+            deviations=tuple(str(d) for d in deviations), source=self.source, paper=paper)
 
     def theta(self, value, path) -> tuple:
         if isinstance(value, dict):

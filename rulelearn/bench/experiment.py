@@ -384,38 +384,137 @@ def _execute_dask(units, datasets, scheduler):
         client.close()
 
 
-class Progress:
-    """``[bench] 12/60 units  (1 failed)  elapsed 0:31  ETA 2:05`` on stderr, updated in place."""
+def binary_features(X, n_thresholds: int = 10) -> int:
+    """About how many binary features the quantile binarization makes of ``X``: two per
+    threshold of a numeric column, two per value of a categorical one (a cost proxy only)."""
+    import pandas as pd
 
-    def __init__(self, total, *, enabled=True, stream=None):
-        self.total, self.done, self.failed = total, 0, 0
-        self.enabled = enabled and total > 0
+    total = 0
+    for column in getattr(X, "columns", []):
+        values = X[column]
+        if pd.api.types.is_numeric_dtype(values):
+            total += 2 * max(1, min(n_thresholds, int(values.nunique()) - 1))
+        else:
+            total += 2 * max(1, int(values.nunique()))
+    return max(total, 1)
+
+
+class UnitCosts:
+    """The estimated seconds of each unit, for the progress line's ETA.
+
+    A unit's cost is the mean measured ``total_seconds`` of the finished units of the same
+    dataset and method -- this run's and those already in the folder's records.  A (dataset,
+    method) with none yet is estimated from the dataset's *weight*, rows x binary features
+    (:func:`binary_features`), at the seconds per weight the same method has shown on other
+    datasets, else that of every unit measured so far.  Nothing measured: unknown (None).
+    MAGIC's and Musk's units cost 100-1000 times a WDBC unit, so a mean unit time misleads.
+    """
+
+    def __init__(self, weights: dict, measured=()):
+        self.weights = {d: float(w) for d, w in weights.items()}
+        self.seconds: dict = {}
+        for dataset, label, seconds in measured:
+            self.observe(dataset, label, seconds)
+
+    def observe(self, dataset: str, label: str, seconds) -> None:
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) \
+                and math.isfinite(seconds) and seconds >= 0:
+            self.seconds.setdefault((dataset, label), []).append(float(seconds))
+
+    def _rate(self, pairs) -> float | None:
+        secs = sum(sum(v) for _, v in pairs)
+        weight = sum(self.weights.get(d, 1.0) * len(v) for (d, _), v in pairs)
+        return secs / weight if weight > 0 and pairs else None
+
+    def estimate(self, dataset: str, label: str) -> float | None:
+        own = self.seconds.get((dataset, label))
+        if own:
+            return sum(own) / len(own)
+        items = list(self.seconds.items())
+        rate = (self._rate([(k, v) for k, v in items if k[1] == label])
+                or self._rate(items))
+        return None if rate is None else rate * self.weights.get(dataset, 1.0)
+
+
+def unit_name(unit: Unit, names: dict | None = None) -> str:
+    """``magic / BCD / fold 3``: the dataset, the method's display name and the outer fold."""
+    label = unit.method.label
+    return f"{unit.dataset} / {(names or {}).get(label, label)} / fold {unit.fold}"
+
+
+class Progress:
+    """One line on stderr per finished unit (updated in place on a terminal)::
+
+        [bench] 12/60 units (1 failed)  elapsed 0:31  ETA ~2:05  running magic / BCD / fold 3
+
+    ``units`` are the units to run, in the order they are handed out; the ones shown as
+    running are the first ``jobs`` not finished (exact with one job).  The ETA is the
+    estimated seconds of the units left (:class:`UnitCosts`) over the rate at which this run
+    has got through unit seconds so far (``jobs`` per second before the first unit ends).
+    """
+
+    def __init__(self, units, *, enabled=True, stream=None, costs=None, jobs=1, names=None):
+        self.units = list(units)
+        self.total, self.done, self.failed = len(self.units), 0, 0
+        self.pending = {u.key: u for u in self.units}
+        self.enabled = enabled and self.total > 0
         self.stream = stream or sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.t0 = self.last = time.perf_counter()
+        self.costs = costs or UnitCosts({})
+        self.jobs = max(1, int(jobs))
+        self.names = names or {}
+        self.spent = 0.0  # unit seconds measured in this run
+        self.width = 0
+        self.t0 = time.perf_counter()
         self.show()
 
-    def update(self, ok: bool):
+    def update(self, ok: bool, record: dict | None = None):
         self.done += 1
         self.failed += (not ok)
-        self.show()
+        finished = None
+        if record is not None:
+            unit = self.pending.pop(record.get("key"), None)
+            seconds = record.get("total_seconds")
+            if unit is not None:
+                finished = unit
+                if ok and isinstance(seconds, (int, float)):
+                    self.costs.observe(unit.dataset, unit.method.label, seconds)
+                    self.spent += float(seconds)
+        self.show(finished, record)
 
-    def show(self):
+    def eta(self, elapsed: float) -> float | None:
+        """Wall seconds left, or None while the units left cannot be estimated."""
+        if not self.pending:
+            return 0.0
+        left = [self.costs.estimate(u.dataset, u.method.label) for u in self.pending.values()]
+        if any(c is None for c in left):
+            return None
+        rate = self.spent / elapsed if self.spent > 0 and elapsed > 0 else float(self.jobs)
+        return sum(c for c in left if c is not None) / max(rate, 1e-9)
+
+    def show(self, finished=None, record=None):
         if not self.enabled:
             return
-        now = time.perf_counter()
-        if not self.tty and self.done < self.total and now - self.last < 10 and self.done:
-            return  # a log file gets a line every 10 s, not one per unit
-        self.last = now
-        elapsed = now - self.t0
-        eta = elapsed / self.done * (self.total - self.done) if self.done else None
-        failed = f"  ({self.failed} failed)" if self.failed else ""
+        elapsed = time.perf_counter() - self.t0
+        eta = self.eta(elapsed)
+        failed = f" ({self.failed} failed)" if self.failed else ""
         line = (f"[bench] {self.done}/{self.total} units{failed}  elapsed {_hms(elapsed)}"
-                f"  ETA {_hms(eta) if eta is not None else '?'}   ")
+                f"  ETA {'~' + _hms(eta) if eta is not None else '?'}")
+        running = list(self.pending.values())[:self.jobs]
+        if not self.tty and finished is not None:
+            took = record.get("total_seconds") if record else None
+            line += f"  done {unit_name(finished, self.names)}" + (
+                f" ({took:.1f} s)" if isinstance(took, (int, float)) else " (failed)")
+        if running:
+            more = len(self.pending) - len(running)
+            line += ("  running " + ", ".join(unit_name(u, self.names) for u in running)
+                     + (f" (+{more} queued)" if more else ""))
         if self.tty:
-            self.stream.write("\r" + line + ("\n" if self.done == self.total else ""))
+            pad = max(0, self.width - len(line))
+            self.width = len(line)
+            self.stream.write("\r" + line + " " * pad + ("\n" if not self.pending else ""))
         else:
-            self.stream.write(line.rstrip() + "\n")
+            self.stream.write(line + "\n")
         self.stream.flush()
 
 
@@ -579,7 +678,10 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
     t0 = time.perf_counter()
     atomic_write_text(folder / "config.yaml",
                       yaml.safe_dump(config.to_dict(), sort_keys=False, allow_unicode=True))
-    tally = _Tally(store, {u.key: u for u in todo}, Progress(len(todo), enabled=progress))
+    progress_line = Progress(todo, enabled=progress, costs=_unit_costs(store, datasets, todo),
+                             jobs=jobs,
+                             names=_display_names(config))
+    tally = _Tally(store, {u.key: u for u in todo}, progress_line)
     runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=_previous_wall_seconds(folder))
     with runlog, _sigterm_stops_the_run():
         if todo:
@@ -592,6 +694,25 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
     return RunSummary(folder=folder, total=len(units), skipped=len(units) - len(todo),
                       ok=tally.ok, failed=tally.failed, wall_seconds=wall,
                       failures=tally.failures)
+
+
+def _unit_costs(store, datasets, todo) -> UnitCosts:
+    """A :class:`UnitCosts` with each dataset's weight and the folder's measured unit times."""
+    weights = {}
+    for name, data in datasets.items():
+        thresholds = [u.method.params.get("n_thresholds", 10) for u in todo
+                      if u.dataset == name]
+        weights[name] = len(data.y) * binary_features(data.X, max(thresholds, default=10))
+    records, _ = store.scan()
+    measured = [(r.get("dataset"), r.get("label"), r.get("total_seconds"))
+                for r in _latest(records).values() if r.get("status") == "ok"]
+    return UnitCosts(weights, measured)
+
+
+def _display_names(config) -> dict:
+    from rulelearn.bench.report import display_names
+
+    return display_names({m.label: m.name for m in config.methods})
 
 
 def _execute(todo, datasets, *, executor, scheduler, jobs):
@@ -621,7 +742,7 @@ class _Tally:
         if not good:
             where = f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}"
             self.failures.append((where, rec["error"]))
-        self.progress.update(good)
+        self.progress.update(good, rec)
 
 
 def _previous_wall_seconds(folder) -> float:

@@ -335,7 +335,7 @@ def _path_legend(fig, labels, styles, names):
     texts = [names[lab] for lab in labels]
     handles += [Line2D([], [], ls="", marker="*", ms=10, color="0.5", mec="black", mew=0.6),
                 Line2D([], [], ls=":", color="0.3")]
-    texts += ["chosen θ (size: folds\nthat chose it)", "paper: test error /\nfeatures (no θ given)"]
+    texts += ["chosen θ (size: folds\nthat chose it)", "paper: test error /\nliterals (no θ given)"]
     _legend(fig, handles, texts)
 
 

@@ -41,35 +41,78 @@ def bench(config, jobs, executor, scheduler, output, force, mirror, only_dataset
         raise
     click.echo(str(summary), err=True)
     if not no_tables:
-        _write_tables(summary.folder, None)
+        paths = _write_tables(summary.folder, None)
+        _echo_file(summary.folder / "table1.md")
+        _echo_written(summary.folder, paths, err=False)
     if summary.failed:
         raise click.ClickException(
             f"{summary.failed} of {summary.total - summary.skipped} units failed (reasons above); "
             f"their cells are missing. Run the same command to retry them.")
 
 
-def _write_tables(folder, output):
+def _write_tables(folder, output, notes=None):
+    """Write the tables; each note (what was left out) becomes a warning on stderr."""
     from rulelearn.bench import report
 
-    notes = []
+    notes = [] if notes is None else notes
     paths = report.write_tables(folder, output=output, notes=notes)
     for note in notes:
         click.echo(f"Warning: {note}", err=True)
-    for path in paths:
-        click.echo(str(path))
+    return paths
+
+
+def _echo_file(path):
+    click.echo(path.read_text(encoding="utf-8").rstrip("\n"))
+
+
+def _echo_written(folder, paths, *, err):
+    """``results in FOLDER/: table1.md, ...``: where the files are."""
+    names = ", ".join(p.name for p in paths)
+    folder = click.format_filename(str(folder)).rstrip("/")
+    click.echo(f"results in {folder}/: {names}", err=err)
+
+
+SHOW = {"1": "table1.md", "2": "table2.md", "paper": "vs_paper.md"}
 
 
 @click.command()
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
               help="Where to write the tables (default: RESULTS_DIR).")
-@click.option("--show", type=click.Choice(["1", "2", "paper"]), default=None,
-              help="Also print Table 1, Table 2 or the comparison with the paper.")
-def table(results_dir, output, show):
-    """Re-render Tables 1 and 2 of RESULTS_DIR from its records, without recomputing."""
+@click.option("--show", type=click.Choice(list(SHOW)), multiple=True,
+              help="Print Table 1, Table 2 or the comparison with the paper (repeatable: each "
+                   "is printed, in the order given; default: Table 1).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary (one row per dataset and method) as JSON on stdout "
+                   "instead of tables.")
+def table(results_dir, output, show, as_json):
+    """Re-render the tables of RESULTS_DIR from its records, without recomputing, and print
+    Table 1 (or what --show asks for); the files written are listed on stderr."""
+    import json
     from pathlib import Path
 
-    _write_tables(results_dir, output)
-    if show:
-        name = {"1": "table1.md", "2": "table2.md", "paper": "vs_paper.md"}[show]
-        click.echo(Path(output or results_dir, name).read_text(encoding="utf-8"))
+    from rulelearn.bench import report
+
+    notes = []
+    paths = _write_tables(results_dir, output, notes)
+    where = Path(output or results_dir)
+    if as_json:
+        summary, info = report.summary_for(results_dir)
+        ranks = report.ranks_table(summary)
+        doc = {"folder": str(results_dir), "experiment": info.get("experiment"),
+               "paper": bool(info["paper"]), "rows": report.summary_json(summary),
+               "ranks": [{k: (None if isinstance(v, float) and v != v else v)
+                          for k, v in row.items()} for row in ranks.to_dict("records")],
+               "notes": notes, "files": [str(p) for p in paths]}
+        click.echo(json.dumps(doc, indent=2))
+        return
+    for i, key in enumerate(show or ("1",)):
+        path = where / SHOW[key]
+        if key == "paper" and path not in paths:
+            raise click.ClickException(
+                f"{results_dir} is not a reproduction of the paper (its config.yaml has no "
+                f"'paper: true'), so it has no comparison with the paper's numbers.")
+        if i:
+            click.echo()
+        _echo_file(path)
+    _echo_written(where, paths, err=True)

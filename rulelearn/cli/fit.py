@@ -115,20 +115,24 @@ def _refuse_overwrite(option, path, inputs):
               help="Seed of the CV folds.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object on stdout (the setting, the rule as text and as "
+                   "rule_json, literals, CV error, training accuracy) instead of the report.")
+@click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
 @_SEP
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
-        thresholds, cv, seed, show_path, plot_file, save, sep):
+        thresholds, cv, seed, show_path, plot_file, save, as_json, quiet, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
-    CV (the CV table is printed). Prints the rule in your own column names and values, its
-    size and its training accuracy. The target must have exactly two classes; the positive
-    class is always printed.
+    CV (the CV table is printed; its progress is shown on stderr unless -q). Prints the rule
+    in your own column names and values, its size in literals and its training accuracy. The
+    target must have exactly two classes; the positive class is always printed.
     """
     from rulelearn.data import read_csv_dataset
     from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
     from rulelearn.estimator import BooleanRuleClassifier
-    from rulelearn.model_io import accuracy, model_json
+    from rulelearn.model_io import accuracy
     from rulelearn.model_selection import fit_select
 
     if save is not None:
@@ -146,16 +150,30 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter, n_thresholds=thresholds,
                                       pos_label=dataset.positive, start=start)
     if None in (form, rules, theta):  # each option given fixes its axis of the grid
-        model, selection = fit_select(
-            estimator, dataset.X, dataset.y, cv=cv, seed=seed,
-            forms=DEFAULT_FORMS if form is None else (form,),
-            rules=DEFAULT_RULES if rules is None else (rules,),
-            thetas=DEFAULT_THETAS if theta is None else (theta,))
+        progress = None if quiet else CVProgress()
+        try:
+            model, selection = fit_select(
+                estimator, dataset.X, dataset.y, cv=cv, seed=seed,
+                forms=DEFAULT_FORMS if form is None else (form,),
+                rules=DEFAULT_RULES if rules is None else (rules,),
+                thetas=DEFAULT_THETAS if theta is None else (theta,), progress=progress)
+        finally:
+            if progress is not None:
+                progress.close()
     else:
         model = estimator.set_params(form=form, max_rules=rules, theta=theta)
         model, selection = model.fit(dataset.X, dataset.y), None
 
     rule = model.rule_
+    if as_json:
+        train_accuracy = accuracy(model, dataset.X, dataset.y)
+        if selection is not None and plot_file is not None:
+            _plot(selection, method, data, plot_file, err=True)
+        if save is not None:
+            _save(save, model, target, dataset, data, missing, selection, err=True)
+        click.echo(_fit_json(data, dataset, target, method, model, selection, train_accuracy,
+                             save))
+        return
     click.echo(_data_line(data, dataset, target, given=positive is not None))
     if selection is not None:
         which = "every theta" if show_path else "the best theta per form and R; --path: all"
@@ -164,12 +182,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         click.echo(f"chosen: {model.form.upper()}, R = {model.max_rules}, theta = "
                    f"{model.theta:.3g} {selection.describe()}")
         if plot_file is not None:
-            from rulelearn.bench.plot import save as save_figure
-            from rulelearn.bench.plot import selection_figure
-
-            title = f"{method.upper()} on {click.format_filename(data)}"
-            save_figure(selection_figure(selection, title=title), plot_file)
-            click.echo(f"plot: {plot_file}")
+            _plot(selection, method, data, plot_file, err=False)
     else:
         click.echo(f"theta = {model.theta:.3g} (given)")
     click.echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
@@ -177,11 +190,91 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     click.echo(rule.describe(dataset.positive, target))
     click.echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
     if save is not None:
-        extra = {"data": str(data), "missing_values": missing}
-        if selection is not None:
-            extra["cv_selection"] = selection.to_dict()
-        _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
-        click.echo(f"saved: {save}")
+        _save(save, model, target, dataset, data, missing, selection, err=False)
+
+
+class CVProgress:
+    """``CV: form dnf R 5: 3/5 folds`` on stderr after each fold of ``fit``'s CV: rewritten in
+    place on a terminal (and cleared at the end), one line per fold otherwise."""
+
+    def __init__(self, stream=None):
+        import sys
+
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.width = 0
+
+    def __call__(self, form, r, done, total):
+        line = f"CV: form {form} R {r}: {done}/{total} folds"
+        if self.tty:
+            self.stream.write("\r" + line.ljust(self.width))
+            self.width = len(line)
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def close(self):
+        if self.tty and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+
+
+def _plot(selection, method, data, plot_file, *, err):
+    from rulelearn.bench.plot import save as save_figure
+    from rulelearn.bench.plot import selection_figure
+
+    title = f"{method.upper()} on {click.format_filename(data)}"
+    save_figure(selection_figure(selection, title=title), plot_file)
+    click.echo(f"plot: {plot_file}", err=err)
+
+
+def _save(save, model, target, dataset, data, missing, selection, *, err):
+    from rulelearn.model_io import model_json
+
+    extra = {"data": str(data), "missing_values": missing}
+    if selection is not None:
+        extra["cv_selection"] = selection.to_dict()
+    _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
+    click.echo(f"saved: {save}", err=err)
+
+
+def _plain(value):
+    """A JSON-ready scalar: numpy scalars as Python ones, anything else not JSON as text."""
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _fit_json(data, dataset, target, method, model, selection, train_accuracy, save) -> str:
+    import json
+
+    import numpy as np
+
+    rule = model.rule_
+    negative = next(c for c in np.unique(dataset.y) if not c == dataset.positive)
+    doc = {
+        "data": str(data), "rows": int(len(dataset.y)), "columns": int(dataset.X.shape[1]),
+        "target": target, "positive": _plain(dataset.positive), "negative": _plain(negative),
+        "method": method,
+        "setting": {"form": model.form, "R": int(model.max_rules), "theta": float(model.theta),
+                    "chosen_by": "cv" if selection is not None else "given"},
+        "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
+        "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
+        "clauses": int(rule.n_clauses),
+        "cv": None if selection is None else {
+            "folds": int(selection.n_folds), "seed": int(selection.seed),
+            "error_percent": 100 * float(selection.best.mean_error),
+            "sem_percent": 100 * float(selection.best.sem),
+            "grid": [{"form": row.form, "R": int(row.max_rules), "theta": float(row.theta),
+                      "error_percent": 100 * float(row.mean_error),
+                      "sem_percent": 100 * float(row.sem),
+                      "literals": float(row.mean_literals)} for row in selection.rows]},
+        "train_accuracy_percent": 100 * float(train_accuracy),
+        "saved": None if save is None else str(save),
+    }
+    return json.dumps(doc, indent=2, default=_plain)
 
 
 def _check_plot(path, data, save, *, cv_done):
@@ -228,19 +321,26 @@ def _data_line(path, dataset, target, *, given):
               help="Add a column 'explanation': the clause that decided the row (DNF: the first "
                    "that holds, or 'no clause'; CNF: the first that fails, or 'all clauses "
                    "hold').")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary (rows, accuracy and confusion matrix when DATA has the "
+                   "target) as JSON on stdout; the predictions go to the -o file.")
 @_SEP
-def predict(model, data, output, column, explain, sep):
+def predict(model, data, output, column, explain, as_json, sep):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
     Writes DATA's rows, in order, plus a column of predicted class labels. DATA needs only
     the columns the rule uses. The summary (and, when DATA has the target column, the
     accuracy, confusion matrix, precision and recall) goes to standard error, so that
-    standard output stays a clean CSV.
+    standard output stays a clean CSV; with --json it is printed on standard output as JSON
+    instead, and the CSV needs -o.
     """
     from rulelearn.model_io import load_model, predict_csv
 
     if not column.strip():
         raise click.BadParameter("an empty column name", param_hint="'--column'")
+    if as_json and output == "-":
+        raise click.UsageError("--json prints the summary on standard output: write the "
+                               "predictions to a file with -o FILE")
     if output != "-":
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
@@ -252,6 +352,9 @@ def predict(model, data, output, column, explain, sep):
     else:
         _write(output, text)
     rule = loaded.rule
+    if as_json:
+        _predict_json(model, loaded, result, output)
+        return
     click.echo(f"model: {click.format_filename(model)} ({loaded.form.upper()} rule, "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}; "
                f"target {loaded.target!r}, positive class {loaded.positive})", err=True)
@@ -263,3 +366,22 @@ def predict(model, data, output, column, explain, sep):
         click.echo(scores, err=True)
     if output != "-":
         click.echo(f"written: {output}", err=True)
+
+
+def _predict_json(model, loaded, result, output):
+    import json
+
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    confusion = None
+    if result.confusion:
+        confusion = {k: int(result.confusion[k]) for k in ("tp", "fp", "fn", "tn")}
+    doc = {"model": str(model), "form": loaded.form, "literals": int(loaded.rule.n_literals),
+           "clauses": int(loaded.rule.n_clauses), "target": loaded.target,
+           "positive": _plain(loaded.positive), "negative": _plain(loaded.negative),
+           "rows": int(result.n_rows), "has_target": bool(result.has_target),
+           "scored_rows": int(result.n_scored), "unknown_labels": int(result.n_unknown_labels),
+           "accuracy_percent": None if result.accuracy is None else 100 * float(result.accuracy),
+           "confusion": confusion, "notes": list(result.notes), "output": str(output)}
+    click.echo(json.dumps(doc, indent=2, default=_plain))
+    click.echo(f"written: {output}", err=True)
