@@ -72,6 +72,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
     pos_label_ : the positive class
     literals_ : list of Literal, the binary features the rule was chosen from
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        The columns of a DataFrame ``X`` (as text); absent when ``X`` had no column names.
     n_iter_ : int
     fit_stats_ : dict with ``objective``, ``n_lp``, ``simplex_iterations``, ``fit_seconds``
     clause_precision_ : ndarray of shape (n_clauses,)
@@ -102,7 +105,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
-        """Learn the rule; returns ``self``."""
+        """Learn the rule; returns ``self``.
+
+        ``sample_weight`` (non-negative) counts each row that many times: an integer weight k
+        gives the rule of k repeated rows (weighted binarizer quantiles, weighted LP costs,
+        the default ``pos_label`` by total weight), and a row of weight 0 is as if removed.
+        """
         fitted = self.fit_path(X, y, [self.theta], sample_weight=sample_weight)[0]
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)  # nothing of an earlier fit survives
@@ -254,24 +262,31 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         among them; a row no clause accepts, the share of positives among the training rows no
         clause accepts. CNF, the dual: a row some clauses reject gets the lowest share of
         positives among the training rows each of them rejects; a row every clause accepts,
-        the rule's training precision. The probabilities rank rows (ROC-AUC, calibration);
-        :meth:`predict` follows the rule, so a row it predicts positive may get a positive
-        probability below 0.5 (a clause of low precision).
+        the rule's training precision.
+
+        The probabilities agree with :meth:`predict`, which follows the rule: a row the rule
+        accepts gets ``max(precision, 0.5)`` for ``pos_label_``, a row it rejects
+        ``min(precision, 0.5)`` (a clause whose training precision contradicts the rule gives
+        0.5), and a tie at 0.5 is moved by one ulp so that ``argmax`` is the predicted class.
+        Rows keep their order within each side (ROC-AUC); see :mod:`rulelearn.proba`.
         """
-        check_is_fitted(self, "clause_precision_")
-        positive = self._proba().positive(self.rule_, self._frame(X))
-        both = np.column_stack([1 - positive, positive])
-        return both if self.classes_[1] == self.pos_label_ else both[:, ::-1]
+        second = self._second_class_probability(X)
+        return np.column_stack([1 - second, second])
 
     def decision_function(self, X):
-        """The positive probability minus a threshold: positive exactly where :meth:`predict`
-        is when the training precisions of the rows the rule accepts all exceed those of the
-        rows it rejects (the usual case); else the threshold is 0.5, and ``predict`` still
-        follows the rule. Larger means more likely ``classes_[1]``."""
+        """``predict_proba(X)[:, 1] - 0.5``: positive exactly where :meth:`predict` gives
+        ``classes_[1]``, and in the same order as the probabilities."""
+        return self._second_class_probability(X) - 0.5
+
+    def _second_class_probability(self, X) -> np.ndarray:
         check_is_fitted(self, "clause_precision_")
-        proba = self._proba()
-        score = proba.positive(self.rule_, self._frame(X)) - proba.threshold(self.rule_.form)
-        return score if self.classes_[1] == self.pos_label_ else -score
+        held, positive = self._proba().decide(self.rule_, self._frame(X))
+        if self.classes_[1] == self.pos_label_:
+            second, predicted_second = positive, held
+        else:
+            second, predicted_second = 1 - positive, ~held
+        # argmax takes the first column on a tie, and the decision must be > 0
+        return np.where(predicted_second & (second <= 0.5), np.nextafter(0.5, 1.0), second)
 
     def _proba(self) -> RuleProba:
         return RuleProba(tuple(map(float, self.clause_precision_)), self.default_precision_)
@@ -331,8 +346,10 @@ def _is_binary(frame: pd.DataFrame) -> bool:
 
 def _continuous_hint(y) -> str:
     try:
-        continuous = type_of_target(y).startswith("continuous")
-    except (ValueError, TypeError):  # labels sklearn cannot type (mixed objects)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # its integer test on inf
+            continuous = type_of_target(y).startswith("continuous")
+    except (ValueError, TypeError):  # labels sklearn cannot type (mixed objects, inf)
         continuous = False
     return "; y looks continuous (a regression target?)" if continuous else ""
 
