@@ -18,9 +18,14 @@ def label_order(label):
     return (1, 0.0, str(label))
 
 
-def default_positive(y):
-    """The minority class of ``y``; on a tie, the label that sorts last (:func:`label_order`)."""
-    counts = Counter(list(y))
+def default_positive(y, sample_weight=None):
+    """The minority class of ``y`` (by total ``sample_weight`` when given, so that an integer
+    weight counts as that many repeated rows); on a tie, the label that sorts last
+    (:func:`label_order`)."""
+    counts = Counter()
+    weights = [1.0] * len(y) if sample_weight is None else list(sample_weight)
+    for label, weight in zip(list(y), weights):
+        counts[label] += weight
     if not counts:
         raise ValueError("no labels")
     labels = sorted(counts, key=label_order)

@@ -21,8 +21,10 @@ with no value at all are dropped with a warning.
 
 from __future__ import annotations
 
+import math
 import warnings
 from decimal import ROUND_CEILING, Decimal
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -47,7 +49,8 @@ def short_threshold(q: float, upper: float) -> float:
     return float(q)
 
 
-def numeric_thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
+def numeric_thresholds(values: np.ndarray, n_thresholds: int,
+                       sample_weight: np.ndarray | None = None) -> np.ndarray:
     """Distinct split points ``t`` for ``x <= t`` from interior quantiles of ``values``.
 
     The quantile of level ``k / (n_thresholds + 1)`` (linear interpolation, numpy's
@@ -56,18 +59,33 @@ def numeric_thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
     exact integer arithmetic: the floating-point quantile can land a rounding error
     below a data value it equals and would move that value to the wrong side.
     Quantiles that split the training values the same way give one threshold.
+
+    ``sample_weight`` counts each value that many times: the quantiles are those of the
+    values repeated by their (integer) weights, computed without repeating them
+    (:func:`weighted_quantiles`), and a value of weight 0 is not there at all.
     """
-    finite = np.sort(values[~np.isnan(values)])
+    keep = ~np.isnan(values)
+    if sample_weight is None:
+        finite = np.sort(values[keep])
+    else:
+        keep &= np.asarray(sample_weight) > 0
+        order = np.argsort(values[keep], kind="stable")
+        finite = values[keep][order]
     distinct = np.unique(finite)
     if len(distinct) < 2:
         return np.empty(0)
-    n, parts = len(finite), n_thresholds + 1
+    parts = n_thresholds + 1
     levels = np.arange(1, n_thresholds + 1)
+    if sample_weight is None:
+        n = len(finite)
+        with np.errstate(invalid="ignore"):  # inf - inf where a column holds infinities
+            quantiles = np.quantile(finite, levels / parts)
+        below = [float(finite[(n - 1) * int(k) // parts]) for k in levels]
+    else:
+        weights = np.asarray(sample_weight, dtype=float)[keep][order]
+        quantiles, below = weighted_quantiles(finite, weights, levels, parts)
     lowest: dict = {}  # first distinct value above the split -> lowest quantile making that split
-    with np.errstate(invalid="ignore"):  # inf - inf where a column holds infinities
-        quantiles = np.quantile(finite, levels / parts)
-    for k, q in zip(levels, quantiles):
-        at = float(finite[(n - 1) * int(k) // parts])
+    for q, at in zip(quantiles, below):
         above = int(np.searchsorted(distinct, at, side="right"))
         if above >= len(distinct):  # x <= q holds for every training value
             continue
@@ -77,6 +95,38 @@ def numeric_thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
         lowest[len(distinct) - 1] = float(distinct[-2])
     return np.asarray([short_threshold(q, float(distinct[above]))
                        for above, q in sorted(lowest.items())])
+
+
+def weighted_quantiles(finite: np.ndarray, weights: np.ndarray, levels: np.ndarray,
+                       parts: int) -> tuple[np.ndarray, list[float]]:
+    """``np.quantile(np.repeat(finite, weights), levels / parts)`` and, per level, the value
+    at position ``floor(h)`` of the repeated values, without repeating them.
+
+    ``finite`` is sorted and ``weights`` are positive. The repeated sequence has
+    ``W = sum(weights)`` positions; value ``i`` fills positions ``[c_{i-1}, c_i)`` of the
+    cumulative weights ``c``. The interpolation is numpy's own (``linear``: virtual index
+    ``(W - 1) q``, then its ``lerp``), so that integer weights give bit for bit the
+    thresholds of repeated rows, and unit weights those of no weights. Fractional weights
+    extend the same positions to real-valued counts.
+    """
+    cumulative = np.cumsum(weights)
+    total = float(cumulative[-1])
+    last = len(finite) - 1
+
+    def at(position):  # the value at (integer) positions of the repeated sequence
+        return finite[np.minimum(np.searchsorted(cumulative, position, side="right"), last)]
+
+    virtual = (total - 1) * (levels / parts)
+    previous = np.clip(np.floor(virtual), 0, max(total - 1, 0))
+    following = np.clip(previous + 1, 0, max(total - 1, 0))
+    gamma = np.where(virtual < 0, 0.0, virtual - previous)
+    a, b = at(previous), at(following)
+    with np.errstate(invalid="ignore"):  # inf - inf where a column holds infinities
+        diff = b - a
+        quantiles = np.where(gamma >= 0.5, b - diff * (1 - gamma), a + diff * gamma)
+    exact = Fraction(total) - 1  # floor(h) in exact arithmetic, as in the unweighted case
+    below = [float(at(max(math.floor(exact * int(k) / parts), 0))) for k in levels]
+    return quantiles, below
 
 
 def is_categorical(column: pd.Series) -> bool:
@@ -106,7 +156,9 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         self.n_thresholds = n_thresholds
         self.negations = negations
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn the literals. ``sample_weight`` counts each row that many times: numeric
+        thresholds are weighted quantiles, and a row of weight 0 is ignored (as if removed)."""
         X = as_frame(X)
         if not isinstance(self.n_thresholds, (int, np.integer)) or self.n_thresholds < 1:
             raise ParameterError(f"The 'n_thresholds' parameter of QuantileBinarizer must be an "
@@ -116,6 +168,12 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         self.literals_ = []
         self._columns = []  # (name, kind, values) per kept column
         dropped = []
+        weights = None
+        if sample_weight is not None:
+            weights = np.asarray(sample_weight, dtype=float).ravel()
+            if weights.shape != (len(X),):
+                raise DataError(f"sample_weight has {weights.size} values for {len(X)} samples")
+            X, weights = X[weights > 0], weights[weights > 0]
         for name in X.columns:
             column = X[name]
             missing = bool(column.isna().any())
@@ -129,7 +187,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                 kind = "categorical"
             else:
                 numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
-                values = numeric_thresholds(numbers, self.n_thresholds)
+                values = numeric_thresholds(numbers, self.n_thresholds, weights)
                 literals = [lit for t in values for lit in self._pair(name, "<=", float(t))]
                 kind = "numeric"
             if missing and column.notna().any():
@@ -201,8 +259,8 @@ def as_frame(X, names=None) -> pd.DataFrame:
     if np.iscomplexobj(array):
         raise DataError("Complex data not supported: X has complex values")
     if array.ndim == 1:
-        raise DataError("expected a 2-d array of samples x features, got a 1-d array; "
-                        "reshape it with X.reshape(-1, 1) for one feature")
+        raise DataError("Expected a 2-d array of samples x features, got a 1-d array. "
+                        "Reshape your data with X.reshape(-1, 1) for one feature")
     if array.ndim != 2:
         raise DataError(f"expected a 2-d array of samples x features, got shape {array.shape}")
     columns = list(names) if names is not None and len(names) == array.shape[1] else \

@@ -9,11 +9,13 @@ j. The objective is the same Hamming loss + θ·sparsity in both views.
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from rulelearn._labels import default_positive, same_label
 from rulelearn._params import check_param, options, validate_params
@@ -70,6 +72,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
     pos_label_ : the positive class
     literals_ : list of Literal, the binary features the rule was chosen from
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        The columns of a DataFrame ``X`` (as text); absent when ``X`` had no column names.
     n_iter_ : int
     fit_stats_ : dict with ``objective``, ``n_lp``, ``simplex_iterations``, ``fit_seconds``
     clause_precision_ : ndarray of shape (n_clauses,)
@@ -100,7 +105,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
-        """Learn the rule; returns ``self``."""
+        """Learn the rule; returns ``self``.
+
+        ``sample_weight`` (non-negative) counts each row that many times: an integer weight k
+        gives the rule of k repeated rows (weighted binarizer quantiles, weighted LP costs,
+        the default ``pos_label`` by total weight), and a row of weight 0 is as if removed.
+        """
         fitted = self.fit_path(X, y, [self.theta], sample_weight=sample_weight)[0]
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)  # nothing of an earlier fit survives
@@ -126,8 +136,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         start = time.perf_counter()
         frame, y = self._validate_data(X, y)
         sample_weight = _check_weights(sample_weight, len(y))
-        classes, pos_label = self._classes(y)
-        binarizer, A, literals = self._binarize(frame)
+        classes, pos_label = self._classes(y, sample_weight)
+        binarizer, A, literals = self._binarize(frame, sample_weight)
         positive = np.asarray(y) == pos_label
         if self.form == "cnf":
             problem = CNFProblem.from_data(A, positive, sample_weight)
@@ -176,26 +186,29 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                             "but the target y is None")
         frame = as_frame(X)
         y = np.asarray(y)
-        if y.ndim != 1:
-            y = y.ravel() if y.ndim == 2 and y.shape[1] == 1 else y
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)  # DataConversionWarning, as in scikit-learn
         if len(frame) != len(y):
             raise DataError(f"X has {len(frame)} rows but y has {len(y)} labels")
-        if len(frame) == 0:
-            raise DataError("cannot fit on 0 samples")
-        if frame.shape[1] == 0:
-            raise DataError("X has no feature columns")
+        for axis, what in ((0, "sample"), (1, "feature")):
+            if frame.shape[axis] == 0:
+                raise DataError(f"Found array with 0 {what}(s) (shape={frame.shape}) while a "
+                                f"minimum of 1 is required by {type(self).__name__}.")
         if pd.isna(pd.Series(y, dtype=object)).any():
             raise DataError("y has missing labels")
         return frame, y
 
-    def _classes(self, y):
-        classes, counts = np.unique(y, return_counts=True)
+    def _classes(self, y, sample_weight=None):
+        classes = np.unique(y)
         if len(classes) != 2:
             shown = ", ".join(map(str, classes[:5]))
-            raise DataError(f"a Boolean rule needs exactly 2 classes; y has {len(classes)} "
-                            f"({shown}{', ...' if len(classes) > 5 else ''})")
+            raise DataError(f"Only binary classification is supported: a Boolean rule needs "
+                            f"exactly 2 classes; y has {len(classes)} "
+                            f"class{'' if len(classes) == 1 else 'es'} "
+                            f"({shown}{', ...' if len(classes) > 5 else ''})"
+                            f"{_continuous_hint(y)}")
         if self.pos_label is None:
-            pos_label = default_positive(y)
+            pos_label = default_positive(y, sample_weight)
             pos_label = classes[[same_label(c, pos_label) for c in classes].index(True)]
         else:
             matches = [c for c in classes if same_label(c, self.pos_label)]
@@ -205,15 +218,17 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             pos_label = matches[0]
         return classes, pos_label
 
-    def _binarize(self, frame):
-        binary = self.binarize is True or (self.binarize == "auto" and _is_binary(frame))
+    def _binarize(self, frame, sample_weight=None):
+        used = frame if sample_weight is None else frame[sample_weight > 0]
+        binary = self.binarize is True or (self.binarize == "auto" and _is_binary(used))
         if binary:
             values = frame.to_numpy(dtype=float)
             if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
                 raise DataError("binarize=True needs a matrix of 0/1 values only")
             literals = [Literal(str(c), "==", 1) for c in frame.columns]
             return None, values.astype(np.uint8), literals
-        binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds).fit(frame)
+        binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds).fit(
+            frame, sample_weight=sample_weight)
         if not binarizer.literals_:
             raise DataError("no usable feature: every column is constant or empty")
         return binarizer, binarizer.transform(frame), list(binarizer.literals_)
@@ -222,10 +237,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Class labels: ``pos_label_`` where the rule holds, the other class elsewhere."""
         check_is_fitted(self, "rule_")
-        frame = as_frame(X, getattr(self, "feature_names_in_", None))
-        if frame.shape[1] != self.n_features_in_:
-            raise DataError(f"X has {frame.shape[1]} features, but the rule was fitted "
-                            f"with {self.n_features_in_}")
+        frame = self._frame(X)
         held = self.rule_.evaluate(frame)
         negative = self.classes_[0] if self.classes_[1] == self.pos_label_ else self.classes_[1]
         return np.where(held, self.pos_label_, negative)
@@ -250,33 +262,53 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         among them; a row no clause accepts, the share of positives among the training rows no
         clause accepts. CNF, the dual: a row some clauses reject gets the lowest share of
         positives among the training rows each of them rejects; a row every clause accepts,
-        the rule's training precision. The probabilities rank rows (ROC-AUC, calibration);
-        :meth:`predict` follows the rule, so a row it predicts positive may get a positive
-        probability below 0.5 (a clause of low precision).
+        the rule's training precision.
+
+        The probabilities agree with :meth:`predict`, which follows the rule: a row the rule
+        accepts gets ``max(precision, 0.5)`` for ``pos_label_``, a row it rejects
+        ``min(precision, 0.5)`` (a clause whose training precision contradicts the rule gives
+        0.5), and a tie at 0.5 is moved by one ulp so that ``argmax`` is the predicted class.
+        Rows keep their order within each side (ROC-AUC); see :mod:`rulelearn.proba`.
         """
-        check_is_fitted(self, "clause_precision_")
-        positive = self._proba().positive(self.rule_, self._frame(X))
-        both = np.column_stack([1 - positive, positive])
-        return both if self.classes_[1] == self.pos_label_ else both[:, ::-1]
+        second = self._second_class_probability(X)
+        return np.column_stack([1 - second, second])
 
     def decision_function(self, X):
-        """The positive probability minus a threshold: positive exactly where :meth:`predict`
-        is when the training precisions of the rows the rule accepts all exceed those of the
-        rows it rejects (the usual case); else the threshold is 0.5, and ``predict`` still
-        follows the rule. Larger means more likely ``classes_[1]``."""
+        """``predict_proba(X)[:, 1] - 0.5``: positive exactly where :meth:`predict` gives
+        ``classes_[1]``, and in the same order as the probabilities."""
+        return self._second_class_probability(X) - 0.5
+
+    def _second_class_probability(self, X) -> np.ndarray:
         check_is_fitted(self, "clause_precision_")
-        proba = self._proba()
-        score = proba.positive(self.rule_, self._frame(X)) - proba.threshold(self.rule_.form)
-        return score if self.classes_[1] == self.pos_label_ else -score
+        held, positive = self._proba().decide(self.rule_, self._frame(X))
+        if self.classes_[1] == self.pos_label_:
+            second, predicted_second = positive, held
+        else:
+            second, predicted_second = 1 - positive, ~held
+        # argmax takes the first column on a tie, and the decision must be > 0
+        return np.where(predicted_second & (second <= 0.5), np.nextafter(0.5, 1.0), second)
 
     def _proba(self) -> RuleProba:
         return RuleProba(tuple(map(float, self.clause_precision_)), self.default_precision_)
 
     def _frame(self, X) -> pd.DataFrame:
-        frame = as_frame(X, getattr(self, "feature_names_in_", None))
+        """``X`` as a frame with the fitted columns; scikit-learn's checks and messages on the
+        number of features and their names (a frame is matched by its column names as text)."""
+        names = getattr(self, "feature_names_in_", None)
+        frame = as_frame(X, names)
         if frame.shape[1] != self.n_features_in_:
-            raise DataError(f"X has {frame.shape[1]} features, but the rule was fitted "
-                            f"with {self.n_features_in_}")
+            raise DataError(f"X has {frame.shape[1]} features, but {type(self).__name__} is "
+                            f"expecting {self.n_features_in_} features as input.")
+        given = isinstance(X, pd.DataFrame)
+        if given and names is None:
+            warnings.warn(f"X has feature names, but {type(self).__name__} was fitted without "
+                          "feature names", UserWarning, stacklevel=3)
+            return frame.set_axis([f"x{j}" for j in range(frame.shape[1])], axis=1)
+        if not given and names is not None:
+            warnings.warn(f"X does not have valid feature names, but {type(self).__name__} was "
+                          "fitted with feature names", UserWarning, stacklevel=3)
+        if given and names is not None and [str(c) for c in frame.columns] != list(names):
+            raise DataError(_names_mismatch(list(names), [str(c) for c in frame.columns]))
         return frame
 
 
@@ -310,3 +342,28 @@ def _is_binary(frame: pd.DataFrame) -> bool:
             return False
     return True
 
+
+
+def _continuous_hint(y) -> str:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # its integer test on inf
+            continuous = type_of_target(y).startswith("continuous")
+    except (ValueError, TypeError):  # labels sklearn cannot type (mixed objects, inf)
+        continuous = False
+    return "; y looks continuous (a regression target?)" if continuous else ""
+
+
+def _names_mismatch(fitted: list, given: list) -> str:
+    """scikit-learn's message for feature names that differ from the fitted ones."""
+    message = "The feature names should match those that were passed during fit.\n"
+    unseen = [n for n in given if n not in fitted]
+    missing = [n for n in fitted if n not in given]
+    if unseen:
+        message += "Feature names unseen at fit time:\n" + "".join(f"- {n}\n" for n in unseen)
+    if missing:
+        message += "Feature names seen at fit time, yet now missing:\n" + \
+            "".join(f"- {n}\n" for n in missing)
+    if not unseen and not missing:
+        message += "Feature names must be in the same order as they were in fit.\n"
+    return message

@@ -1,4 +1,5 @@
-"""Probabilities from a rule: the training precision of the clause that decides a row.
+"""Probabilities from a rule: the training precision of the clause that decides a row,
+put on the rule's side of 0.5.
 
 DNF: a row that clauses accept gets the highest (sample-weighted) training precision among
 those clauses (the share of positives among the training rows the clause accepts); a row no
@@ -7,8 +8,12 @@ CNF, the dual: a row that clauses reject gets the lowest share of positives amon
 rows each of those clauses rejects; a row every clause accepts gets the rule's precision.
 A clause (or the rest) that no training row reaches gets the share of positives overall.
 
-The prediction follows the rule, not these numbers: a row the rule accepts may get a
-probability below 0.5 (a clause of low precision). They rank rows (ROC-AUC, calibration).
+The prediction is the rule, and the probability agrees with it: a row the rule accepts gets
+``max(precision, 0.5)``, a row it rejects ``min(precision, 0.5)``. A clause of training
+precision below 0.5 (possible: the rule minimises Hamming loss plus θ times its size over all
+clauses together, not each clause's precision) thus gives 0.5, not a probability that would
+contradict the prediction. The order of rows within each side is kept, and every row the rule
+accepts ranks at or above every row it rejects (ROC-AUC, calibration).
 """
 
 from __future__ import annotations
@@ -29,7 +34,12 @@ class RuleProba:
     default_precision: float
 
     def positive(self, rule: Rule, X: pd.DataFrame) -> np.ndarray:
-        """The probability of the positive class per row of ``X``."""
+        """The probability of the positive class per row of ``X``: at least 0.5 where the rule
+        holds, at most 0.5 where it does not (see the module docstring)."""
+        return self.decide(rule, X)[1]
+
+    def decide(self, rule: Rule, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """Per row of ``X``: whether the rule holds, and :meth:`positive`."""
         if len(self.clause_precision) != rule.n_clauses:
             raise ValueError(f"{len(self.clause_precision)} clause precisions for a rule of "
                              f"{rule.n_clauses} clauses")
@@ -39,20 +49,10 @@ class RuleProba:
             decides = clause.evaluate(X, rule._inner) == dnf
             better = np.fmax(out, value) if dnf else np.fmin(out, value)
             out = np.where(decides, better, out)
-        return np.where(np.isnan(out), self.default_precision, out)
-
-    def threshold(self, form: str) -> float:
-        """A cut between the values of rows the rule accepts and rows it rejects, when the
-        training precisions separate them (then ``proba > threshold`` is the rule); else 0.5."""
-        values = list(self.clause_precision)
-        accepted, rejected = ((values, [self.default_precision]) if form == "dnf"
-                              else ([self.default_precision], values))
-        if not accepted:
-            return max(rejected) + 0.5
-        if not rejected:
-            return min(accepted) - 0.5
-        low, high = max(rejected), min(accepted)
-        return (low + high) / 2 if low < high else 0.5
+        decided = ~np.isnan(out)
+        held = decided if dnf else ~decided  # DNF: a clause accepts; CNF: none rejects
+        out = np.where(decided, out, self.default_precision)
+        return held, np.where(held, np.maximum(out, 0.5), np.minimum(out, 0.5))
 
 
 def fit_proba(rule: Rule, X: pd.DataFrame, positive: np.ndarray,

@@ -7,6 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeClassifier
@@ -309,3 +311,56 @@ def test_equals_matches_values_equal_on_mixed_cells():
     for target in ["a", 7, "7", 1, "1", 0.0, "b", "zzz", True]:
         expected = [values_equal(v, target) for v in cells]
         assert _equals(cells, target).tolist() == expected, target
+
+
+# ------------------------------------------------------------------------ sample weights
+
+_WEIGHT_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None)
+_VALUES = st.lists(st.sampled_from([-2.0, -0.5, 0.0, 0.1, 0.25, 1.0, 3.0, 1e3, np.inf, np.nan]),
+                   min_size=1, max_size=25)
+
+
+@_WEIGHT_SETTINGS
+@given(values=_VALUES, data=st.data(), n_thresholds=st.integers(1, 12))
+def test_integer_weights_give_the_thresholds_of_repeated_values(values, data, n_thresholds):
+    values = np.asarray(values)
+    weights = np.asarray(data.draw(st.lists(st.integers(0, 4), min_size=len(values),
+                                            max_size=len(values))))
+    repeated = numeric_thresholds(np.repeat(values, weights), n_thresholds)
+    weighted = numeric_thresholds(values, n_thresholds, weights.astype(float))
+    assert weighted.tolist() == repeated.tolist()
+    # unit weights are no weights, bit for bit
+    unit = numeric_thresholds(values, n_thresholds, np.ones(len(values)))
+    assert unit.tolist() == numeric_thresholds(values, n_thresholds).tolist()
+
+
+@_WEIGHT_SETTINGS
+@given(values=st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=40),
+       n_thresholds=st.integers(1, 12))
+def test_unit_weights_equal_numpy_quantiles_on_any_floats(values, n_thresholds):
+    values = np.asarray(values)
+    assert numeric_thresholds(values, n_thresholds, np.ones(len(values))).tolist() == \
+        numeric_thresholds(values, n_thresholds).tolist()
+
+
+def test_weighted_quantiles_move_the_thresholds():
+    values = np.arange(10.0)
+    assert numeric_thresholds(values, 1).tolist() == [4.5]
+    heavy_top = np.where(values >= 5, 3.0, 1.0)  # the median of 0..4, 5,5,5, ..., 9,9,9
+    assert numeric_thresholds(values, 1, heavy_top).tolist() == \
+        numeric_thresholds(np.repeat(values, heavy_top.astype(int)), 1).tolist() == [6.0]
+
+
+def test_zero_weight_rows_are_removed_rows():
+    X = pd.DataFrame({"num": [1.0, 2.0, 3.0, 4.0, np.nan, 100.0],
+                      "cat": ["a", "b", "a", "b", "c", "z"],
+                      "const": [7.0, 7.0, 7.0, 7.0, 7.0, 8.0]})
+    weights = np.array([1, 2, 1, 1, 0, 0])
+    kept = X.iloc[[0, 1, 1, 2, 3]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "const" is constant once 100.0 goes
+        weighted = QuantileBinarizer(n_thresholds=3).fit(X, sample_weight=weights)
+        repeated = QuantileBinarizer(n_thresholds=3).fit(kept)
+    assert weighted.literals_ == repeated.literals_
+    assert not any(lit.op == "is missing" or lit.value in ("c", "z") for lit in weighted.literals_)
+    assert weighted.transform(X).tolist() == repeated.transform(X).tolist()

@@ -6,6 +6,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import GridSearchCV
@@ -195,7 +197,8 @@ def test_dataframe_names_appear_in_the_rule(cancer):
     for feature in model.rule_.features:
         assert feature in str(model.rule_)
     # a numpy array with the same values predicts the same (columns take the fitted names)
-    assert model.predict(X.to_numpy()).tolist() == model.predict(X).tolist()
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        assert model.predict(X.to_numpy()).tolist() == model.predict(X).tolist()
 
 
 def test_rule_predictions_equal_predictions_on_the_binarized_matrix(cancer):
@@ -242,8 +245,11 @@ def test_bad_parameters(param, value, message):
 
 
 @pytest.mark.parametrize("y, message", [
-    ([1] * 24, "a Boolean rule needs exactly 2 classes; y has 1 (1)"),
-    ([0, 1, 2] * 8, "a Boolean rule needs exactly 2 classes; y has 3 (0, 1, 2)"),
+    ([1] * 24, "Only binary classification is supported: a Boolean rule needs exactly 2 "
+               "classes; y has 1 class (1)"),
+    ([0, 1, 2] * 8, "a Boolean rule needs exactly 2 classes; y has 3 classes (0, 1, 2)"),
+    (np.linspace(0, 1, 24), "y has 24 classes (0.0, 0.043"),
+    (np.linspace(0, 1, 24), "y looks continuous (a regression target?)"),
     ([0, 1] * 10, "X has 24 rows but y has 20 labels"),
     ([0, 1, None] * 8, "y has missing labels"),
 ])
@@ -253,11 +259,19 @@ def test_bad_targets(y, message):
 
 
 def test_bad_inputs():
-    with pytest.raises(DataError, match="got a 1-d array"):
+    with pytest.raises(DataError, match="got a 1-d array. Reshape your data"):
         small().fit(TABLE[:, 0], TARGET)
     model = small().fit(TABLE, TARGET)
-    with pytest.raises(DataError, match="X has 2 features, but the rule was fitted with 3"):
-        model.predict(TABLE[:, :2])
+    for method in (model.predict, model.predict_proba, model.decision_function, model.score):
+        args = (TABLE[:, :2], TARGET) if method == model.score else (TABLE[:, :2],)
+        with pytest.raises(DataError, match=re.escape(
+                "X has 2 features, but BooleanRuleClassifier is expecting 3 features as input.")):
+            method(*args)
+    with pytest.raises(DataError, match=re.escape(
+            "Found array with 0 feature(s) (shape=(24, 0)) while a minimum of 1 is required")):
+        small().fit(TABLE[:, :0], TARGET)
+    with pytest.raises(DataError, match=re.escape("Found array with 0 sample(s) (shape=(0, 3))")):
+        small().fit(TABLE[:0], TARGET[:0])
     with pytest.raises(DataError, match="every column is constant or empty"), \
             pytest.warns(UserWarning, match="dropped 2 constant"):
         small().fit(np.full((6, 2), 3.0), [0, 1] * 3)
@@ -288,30 +302,10 @@ def test_fit_path_from_scratch_equals_separate_fits(cancer):
 
 # ------------------------------------------------------------------------ sklearn's own checks
 
-_NOT_APPLICABLE = {
-    # error messages: rulelearn's say what is wrong in its own words (tested above)
-    "check_estimators_empty_data_messages": "message 'X has no feature columns', not sklearn's",
-    "check_classifiers_regression_target": "a continuous y is refused as 'needs exactly 2 "
-                                           "classes', without the word 'continuous'",
-    "check_classifier_not_supporting_multiclass": "multiclass y is refused with 'needs exactly 2 "
-                                                  "classes', not sklearn's wording",
-    "check_fit2d_1sample": "one sample is refused as 'needs exactly 2 classes'",
-    "check_fit2d_predict1d": "1-d X is refused with 'reshape it with X.reshape(-1, 1)'; the "
-                             "check wants the capitalised 'Reshape your data'",
-    "check_n_features_in_after_fitting": "predict refuses a wrong number of features with "
-                                         "'X has 2 features, but the rule was fitted with 3', "
-                                         "not sklearn's wording",
-    "check_supervised_y_2d": "a column-vector y is raveled silently, without DataConversionWarning",
-    # by design
-    "check_sample_weight_equivalence_on_dense_data": "the quantile binarizer ignores "
-                                                     "sample_weight, so weights != repeated rows",
-    "check_sample_weight_equivalence_on_sparse_data": "the quantile binarizer ignores "
-                                                      "sample_weight, so weights != repeated rows",
-}
-
-
 def _expected_failed_checks(estimator):
-    return _NOT_APPLICABLE
+    # none: every check of scikit-learn's applies and passes (check_array_api_input is skipped
+    # by scikit-learn itself unless SCIPY_ARRAY_API is set)
+    return {}
 
 
 @parametrize_with_checks([BooleanRuleClassifier(max_rules=2, max_iter=5)],
@@ -342,3 +336,90 @@ def test_the_default_positive_class_is_the_same_for_csv_files_and_the_estimator(
     model = BooleanRuleClassifier(theta=5.0).fit(X, y)
     assert model.pos_label_ == labels[1]
     assert read_csv_dataset(path).positive == labels[1]
+
+
+# ------------------------------------------------------------------------ sample weights
+
+@st.composite
+def weighted_datasets(draw):
+    """Rows with a one-hot block, constant columns and (maybe) a numeric column; integer
+    weights 0..3; two classes among the rows of positive weight."""
+    n = draw(st.integers(4, 14))
+    block = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    columns = {f"onehot{k}": [int(b == k) for b in block] for k in range(3)}
+    columns["zeros"], columns["ones"] = [0] * n, [1] * n
+    if draw(st.booleans()):
+        columns["num"] = draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.5, 8.0]),
+                                       min_size=n, max_size=n))
+    y = np.asarray(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    weights = np.asarray(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    assume(len(set(y[weights > 0].tolist())) == 2)
+    return pd.DataFrame(columns), y, weights, draw(st.permutations(range(n)))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(data=weighted_datasets(), form=st.sampled_from(["dnf", "cnf"]),
+       method=st.sampled_from(["bcd", "sc", "ocrl"]), theta=st.sampled_from([0.1, 1.0]))
+def test_integer_weights_equal_repeated_rows(data, form, method, theta):
+    X, y, weights, order = data
+    params = dict(form=form, method=method, theta=theta, max_rules=2, max_iter=5, n_thresholds=3)
+    repeated_rows = np.repeat(np.arange(len(y)), weights)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # constant columns dropped
+        repeated = BooleanRuleClassifier(**params).fit(X.iloc[repeated_rows], y[repeated_rows])
+        order = list(order)  # the weighted rows in another order
+        weighted = BooleanRuleClassifier(**params).fit(X.iloc[order], y[order],
+                                                       sample_weight=weights[order])
+    assert weighted.pos_label_ == repeated.pos_label_
+    assert weighted.literals_ == repeated.literals_
+    assert str(weighted.rule_) == str(repeated.rule_)
+    assert np.allclose(weighted.predict_proba(X), repeated.predict_proba(X), rtol=0, atol=1e-12)
+
+
+def test_a_weight_of_two_is_a_duplicated_row(cancer):
+    X, y = cancer
+    weights = np.ones(len(y))
+    weights[:10] = 2
+    doubled = pd.concat([X, X.iloc[:10]], ignore_index=True), pd.concat([y, y.iloc[:10]])
+    repeated = small(theta=0.5).fit(*doubled)
+    weighted = small(theta=0.5).fit(X, y, sample_weight=weights)
+    assert weighted.literals_ == repeated.literals_ != small(theta=0.5).fit(X, y).literals_
+    assert str(weighted.rule_) == str(repeated.rule_)
+    assert np.allclose(weighted.predict_proba(X), repeated.predict_proba(X))
+
+
+def test_the_default_positive_class_is_the_weighted_minority():
+    X = np.arange(10.0).reshape(-1, 1)
+    y = [0] * 4 + [1] * 6
+    assert small().fit(X, y).pos_label_ == 0
+    assert small().fit(X, y, sample_weight=[2.0] * 4 + [1.0] * 6).pos_label_ == 1
+
+
+# ------------------------------------------------------------------------ names at predict
+
+def test_feature_names_at_predict():
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    y = (X[:, 0] > 0).astype(int)
+    named = small().fit(pd.DataFrame(X, columns=["a", "b"]), y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = named.predict(pd.DataFrame(X, columns=["a", "b"]))
+    with pytest.warns(UserWarning, match="X does not have valid feature names, but "
+                                         "BooleanRuleClassifier was fitted with feature names"):
+        assert named.predict(X).tolist() == expected.tolist()  # by position
+    with pytest.raises(DataError, match="Feature names unseen at fit time:\n- c\n"):
+        named.predict_proba(pd.DataFrame(X, columns=["a", "c"]))
+    with pytest.raises(DataError, match="must be in the same order"):
+        named.decision_function(pd.DataFrame(X, columns=["b", "a"]))
+    anonymous = small().fit(X, y)
+    with pytest.warns(UserWarning, match="X has feature names, but BooleanRuleClassifier was "
+                                         "fitted without feature names"):
+        predicted = anonymous.predict(pd.DataFrame(X, columns=["a", "b"]))  # by position
+    assert predicted.tolist() == anonymous.predict(X).tolist()
+
+
+def test_a_column_vector_y_warns_and_is_raveled():
+    from sklearn.exceptions import DataConversionWarning
+    with pytest.warns(DataConversionWarning):
+        model = small().fit(TABLE, TARGET.reshape(-1, 1))
+    assert str(model.rule_) == str(small().fit(TABLE, TARGET).rule_)

@@ -190,8 +190,17 @@ def datasets(draw, max_rows: int = 20, max_columns: int = 4, binary: bool | None
         first_of = [bits.index(b) for b in (True, False)]
         for i in first_of if positive_weight else first_of[:1]:
             w[i] = max(w[i], 1.0)
+        # and on a row where the varied first column differs: a row of weight 0 is as if
+        # removed, so the rows of positive weight must leave some column to split on
+        first = X.iloc[:, 0].tolist()
+        other = next(j for j, v in enumerate(first) if not _same_cell(v, first[first_of[0]]))
+        w[other] = max(w[other], 1.0)
     y = np.array([labels[1] if b else labels[0] for b in bits])
     return Data(X, y, w, labels, _new_rows(X))
+
+
+def _same_cell(a, b) -> bool:
+    return bool(pd.isna(a) and pd.isna(b)) or (not pd.isna(a) and not pd.isna(b) and a == b)
 
 
 def _new_rows(X: pd.DataFrame) -> pd.DataFrame:

@@ -25,7 +25,6 @@ def test_dnf_clause_precisions_and_the_rest():
     assert proba.default_precision == pytest.approx(1 / 4)
     # a row several clauses accept gets the highest precision among them
     assert proba.positive(rule, X) == pytest.approx([2 / 3, 2 / 3, 1, 1, .25, .25, .25, .25])
-    assert proba.threshold("dnf") == pytest.approx((1 / 4 + 2 / 3) / 2)
 
 
 def test_cnf_is_the_dual():
@@ -46,10 +45,36 @@ def test_sample_weights_and_unreached_clauses():
     assert proba.default_precision == pytest.approx(2 / 5)
 
 
-def test_threshold_when_precisions_do_not_separate():
-    assert RuleProba((0.3,), 0.4).threshold("dnf") == 0.5
-    assert RuleProba((), 0.4).threshold("dnf") == pytest.approx(0.9)  # empty DNF: all negative
-    assert RuleProba((), 0.4).threshold("cnf") == pytest.approx(-0.1)  # empty CNF: all positive
+def test_probabilities_take_the_rule_s_side_of_one_half():
+    rule = Rule.parse("a == 1", "dnf")
+    # the clause's precision 0.3 is below the rest's 0.4: accepted rows get 0.5, not 0.3
+    held, positive = RuleProba((0.3,), 0.4).decide(rule, X)
+    assert held.tolist() == (X["a"] == 1).tolist()
+    assert positive.tolist() == [0.5, 0.5, 0.4, 0.5, 0.4, 0.4, 0.4, 0.4]
+    assert RuleProba((0.9,), 0.7).positive(rule, X).tolist() == [0.9, 0.9, 0.5, 0.9] + [0.5] * 4
+    cnf = Rule.parse("a == 1", "cnf")  # rejected rows: the clause's 0.8 becomes 0.5
+    assert RuleProba((0.8,), 0.2).positive(cnf, X).tolist() == [0.5, 0.5, 0.5, 0.5] + [0.5] * 4
+    assert RuleProba((), 0.4).positive(Rule("dnf", ()), X).tolist() == [0.4] * 8  # FALSE
+    assert RuleProba((), 0.4).positive(Rule("cnf", ()), X).tolist() == [0.5] * 8  # TRUE
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("pos_label", [0, 1])
+def test_proba_and_decision_agree_with_predict_when_precisions_contradict_the_rule(form,
+                                                                                   pos_label):
+    clf = BooleanRuleClassifier(form=form, pos_label=pos_label, max_rules=2, max_iter=5)
+    clf.fit(X, Y.astype(int))
+    negative = 1 - pos_label
+    # precisions on the wrong side of 0.5 for both sides of the rule, and ties at 0.5
+    for precision, default in [((0.2,) * clf.rule_.n_clauses, 0.9),
+                               ((0.5,) * clf.rule_.n_clauses, 0.5)]:
+        clf.clause_precision_, clf.default_precision_ = np.asarray(precision), default
+        predicted = clf.predict(X)
+        proba, decision = clf.predict_proba(X), clf.decision_function(X)
+        assert clf.classes_[np.argmax(proba, axis=1)].tolist() == predicted.tolist()
+        assert np.where(decision > 0, 1, 0).tolist() == predicted.tolist()
+        assert np.allclose(proba.sum(axis=1), 1) and np.allclose(decision, proba[:, 1] - 0.5)
+        assert set(predicted.tolist()) <= {pos_label, negative}
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +95,8 @@ def test_estimator_proba_ranks_and_decision_agrees_with_predict(cancer, form):
     decision = clf.decision_function(X)
     assert roc_auc_score(y, proba[:, 1]) == pytest.approx(roc_auc_score(y, decision))
     assert roc_auc_score(y, proba[:, 1]) > 0.9
-    # the precisions separate here, so the decision's sign is the rule
     assert np.array_equal(decision > 0, clf.predict(X) == clf.classes_[1])
+    assert np.array_equal(clf.classes_[np.argmax(proba, axis=1)], clf.predict(X))
 
 
 def test_proba_saved_and_loaded(tmp_path, cancer):
