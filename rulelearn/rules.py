@@ -248,6 +248,18 @@ class Literal:
                    _parse_value(text[match.start(3):].strip()))
 
 
+def _wrapped(masked: str) -> bool:
+    """Whether ``masked`` is one parenthesized group: its first ``(`` closes at its end."""
+    if not (masked.startswith("(") and masked.endswith(")")):
+        return False
+    depth = 0
+    for i, char in enumerate(masked):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return i == len(masked) - 1
+    return False
+
+
 def _column(X: pd.DataFrame, feature: str) -> pd.Series:
     """The column named ``feature``; a non-string name (``0``) matches its string (``"0"``)."""
     if feature in X.columns:
@@ -438,6 +450,8 @@ class Rule:
                 raise RuleError(f"cannot parse a rule from {text!r}: clauses must be in "
                                 "parentheses")
             spans[0], spans[-1] = (first + 1, a), (b, last - 1)
+        elif _wrapped(masked):  # one clause in parentheses: "(a == 1 AND b > 2)"
+            spans = [(spans[0][0] + 1, spans[0][1] - 1)]
         clauses = []
         for start, end in spans:
             piece = text[start:end].strip()

@@ -371,3 +371,15 @@ def test_any_literal_round_trips_through_its_string(literal):
 def test_any_rule_round_trips_through_its_string(form, clauses):
     rule = Rule(form, tuple(Clause(c) for c in clauses))
     assert Rule.parse(str(rule), form) == rule
+
+
+@pytest.mark.parametrize("form, text, expected", [
+    ("dnf", "(a == 1)", "a == 1"),
+    ("dnf", "(a == 1 AND b > 2)", "a == 1 AND b > 2"),
+    ("cnf", "(MDVP:Fo(Hz) <= 109.1 OR D2 > 2.4)", "MDVP:Fo(Hz) <= 109.1 OR D2 > 2.4"),
+])
+def test_parse_one_clause_in_parentheses(form, text, expected):
+    rule = Rule.parse(text, form)
+    assert str(rule) == expected
+    assert rule == Rule.parse(expected, form)
+    assert all(not lit.feature.startswith("(") for c in rule.clauses for lit in c.literals)
