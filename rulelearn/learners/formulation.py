@@ -115,6 +115,34 @@ def dual_clause_model(problem: CNFProblem, presolve: bool = False) -> LinearProg
                          np.zeros(n_cols + 1), indptr, indices, values, presolve=presolve)
 
 
+SCREEN_TOLERANCE = 1e-9  # per positive row: HiGHS's dual feasibility tolerance (lp.py)
+
+
+def positive_cover(problem: CNFProblem) -> tuple[np.ndarray, np.ndarray]:
+    """Each feature's covered positive weight ``sum_{i in P} c_i a_ij`` and count of ones."""
+    A = problem.A_pos.astype(np.float64)
+    return problem.w_pos @ A, A.sum(axis=0)
+
+
+def screened_features(w_costs: np.ndarray, cover: np.ndarray, ones: np.ndarray) -> np.ndarray:
+    """Features that are zero at every optimum of the clause LP (safe screening).
+
+    ``w_costs`` are the LP's feature costs as solved: ``d_j`` = θ (or the
+    disable cost) + the active negatives' weight + the tie-break cost. If
+    ``d_j > sum_{i in P} c_i a_ij`` (the positive weight ``j`` covers), any
+    feasible ``(w, xi)`` with ``w_j > 0`` is strictly improved by ``w_j := 0``,
+    ``xi_i += a_ij w_j`` (still feasible; the cost changes by
+    ``w_j (sum_i c_i a_ij - d_j) < 0``); so ``w_j = 0`` at every optimum, and
+    fixing it at 0 leaves the LP's optimal set (and, with the tie-break, its
+    one optimum) unchanged. In the dual: ``0 <= y_i <= c_i``, so its row
+    ``j`` (reduced cost ``d_j - sum_i a_ij y_i > 0``) is never tight. Rounding
+    reads ``w`` only, so it is unchanged too. Strict, with a margin of
+    :data:`SCREEN_TOLERANCE` per positive row the feature covers: a solver
+    accepts ``y_i`` up to ``c_i`` + that tolerance, and ties are never screened.
+    """
+    return w_costs > cover + SCREEN_TOLERANCE * (1.0 + ones)
+
+
 FORMULATIONS = ("auto", "primal", "dual", "sifted")
 SIFT_MIN = 1_000  # "sifted" when both positives and features number at least this many
 
@@ -180,6 +208,8 @@ class SiftedDualLP:
     def _add(self, model, rows, features, w_costs):
         """Rows ``sum_i a_ij y_i - u_j <= d_j`` for ``features`` (as in
         :func:`dual_clause_model`, some through the total), and their ``u_j`` columns."""
+        if len(features) == 0:  # no feature priced in (every one costs more than it covers)
+            return rows
         first = model.n_rows
         support = self._support[features]
         via_total = self._via_total[features]
@@ -197,17 +227,22 @@ class SiftedDualLP:
         self.n_rows_added += k
         return np.concatenate([rows, features])
 
-    def _most_negative(self, w_costs, y, rows):
+    def _most_negative(self, w_costs, y, rows, screened=None):
         reduced = w_costs - y @ self._A
         reduced[rows] = np.inf
+        if screened is not None:
+            reduced[screened] = np.inf
         candidates = np.flatnonzero(reduced < -1e-9)
         return candidates[np.argsort(reduced[candidates], kind="stable")[: self.batch]]
 
-    def solve(self, w_costs: np.ndarray, warm: bool = False, start=None) -> LPSolution:
+    def solve(self, w_costs: np.ndarray, warm: bool = False, start=None,
+              screened: np.ndarray | None = None) -> LPSolution:
         """As :meth:`ClauseLP.solve`; ``start`` is the ``basis`` of an earlier solution.
 
         ``warm`` is ignored: every LP is a new restricted model, so there is no
-        last basis to start from (only a kept one, ``start``).
+        last basis to start from (only a kept one, ``start``). ``screened``
+        features are never priced in (their reduced cost is positive for every
+        ``y`` of the restricted dual anyway: see :func:`screened_features`).
         """
         n = self._n_pos  # columns: y_i, then the total T (row 0: T - sum_i y_i = 0)
         model = LinearProgram(np.append(-np.ones(n), 0.0), np.append(np.zeros(n), -INF),
@@ -219,12 +254,13 @@ class SiftedDualLP:
             kept_rows, basis = start
             rows = self._add(model, rows, kept_rows, w_costs)
         else:
-            rows = self._add(model, rows, self._most_negative(w_costs, self._w_pos, rows),
-                             w_costs)
+            rows = self._add(model, rows,
+                             self._most_negative(w_costs, self._w_pos, rows, screened), w_costs)
         warm = False  # the first solve: from ``basis`` if kept, else from scratch
         while True:
             result = model.solve(warm=warm, start=basis)
-            new = self._most_negative(w_costs, np.asarray(result.x)[: self._n_pos], rows)
+            new = self._most_negative(w_costs, np.asarray(result.x)[: self._n_pos], rows,
+                                      screened)
             if len(new) == 0:
                 break
             rows = self._add(model, rows, new, w_costs)
@@ -251,6 +287,7 @@ class ClauseLP:
         self._n_cols = problem.A_pos.shape[1]
         self._n_pos = problem.A_pos.shape[0]
         self.n_solves = 0  # clause LPs solved (a sifted one may take several HiGHS runs)
+        self._fixed = np.zeros(self._n_cols, dtype=bool)  # primal: w_j fixed at 0 (screened)
         self._sifted = SiftedDualLP(problem) if formulation == "sifted" else None
         self.model: LinearProgram | None
         if self._sifted is not None:
@@ -268,16 +305,28 @@ class ClauseLP:
         assert self.model is not None
         return self.model.total_iterations
 
-    def solve(self, w_costs: np.ndarray, warm: bool = False, start=None) -> LPSolution:
+    def solve(self, w_costs: np.ndarray, warm: bool = False, start=None,
+              screened: np.ndarray | None = None) -> LPSolution:
         """The optimum for the feature costs ``w_costs``.
 
         ``start``: a basis kept from an earlier solve (:attr:`LPSolution.basis`)
         to start from; otherwise from scratch, or from the last basis if ``warm``.
+        ``screened``: features known to be 0 at the optimum
+        (:func:`screened_features`), left out of the LP: fixed at 0 in the
+        primal, never priced in by the sifted dual; the full dual keeps their
+        rows (never tight at its optimum; removing them would rebuild the model).
         """
         self.n_solves += 1
         if self._sifted is not None:
-            return self._sifted.solve(w_costs, warm, start)
+            return self._sifted.solve(w_costs, warm, start, screened)
         assert self.model is not None
+        if self.formulation == "primal":
+            fixed = np.zeros(self._n_cols, dtype=bool) if screened is None else screened
+            changed = np.flatnonzero(fixed != self._fixed)
+            if len(changed):
+                self.model.set_column_bounds(changed, np.zeros(len(changed)),
+                                             np.where(fixed[changed], 0.0, 1.0))
+                self._fixed = fixed.copy()
         if self.formulation == "dual":
             self.model.set_row_bounds(np.append(np.full(self._n_cols, -INF), 0.0),
                                       np.append(w_costs, 0.0))
