@@ -94,3 +94,35 @@ def test_the_mip_is_not_screened():
     solver = ClauseSolver(problem, exact=True)
     solver.fit(problem.w_neg, 1.0)
     assert not solver.screen and solver.n_screened == 0
+
+
+@pytest.mark.parametrize("method", ["bcd", "am", "sc"])
+def test_carried_working_set_gives_the_same_rules(method):
+    """The sifted dual started from the last optimum's active features: same rules, as cold."""
+    carried = 0
+    for seed in range(4):  # more features than the sifted dual's batch (50)
+        problem = screening_problem(seed, n=60, d=120, merge=seed % 3 != 0)
+        new = ClauseSolver(problem, formulation="sifted")
+        old = ClauseSolver(problem, formulation="sifted", screen=False, carry_working_set=False)
+        for theta in THETAS:
+            a = run_learner(method, new, theta, max_rules=3, max_iter=20)
+            b = run_learner(method, old, theta, max_rules=3, max_iter=20)
+            np.testing.assert_array_equal(a.W, b.W)
+            assert a.objective == pytest.approx(b.objective, abs=1e-9)
+        carried += new.n_rows_added != old.n_rows_added
+    assert carried > 0  # the carried working sets did change the restricted models
+
+
+def test_carried_working_set_keeps_each_lp_optimum():
+    problem = screening_problem(3, n=80, d=120)
+    rng = np.random.default_rng(7)
+    solver = ClauseSolver(problem, screen=False)
+    tie = tie_break_costs(problem)
+    carry = ClauseLP(problem, "sifted")
+    cold = ClauseLP(problem, "sifted", carry=False)
+    full = ClauseLP(problem, "primal")
+    for theta in THETAS * 3:
+        costs = solver.column_costs(negative_weights(problem, rng), theta) + tie
+        a, b, c = carry.solve(costs), cold.solve(costs), full.solve(costs)
+        np.testing.assert_allclose(a.w, b.w, atol=1e-9)
+        np.testing.assert_allclose(a.w, c.w, atol=1e-9)

@@ -84,17 +84,21 @@ class ClauseSolver:
     weight they cover are left out of it (:func:`~rulelearn.learners.formulation.
     screened_features`: zero at the optimum, so the same ``w`` and rule);
     :attr:`n_screened` counts them over every LP. Not for the MIP.
+    ``carry_working_set``: the sifted dual starts each LP from the features
+    active at the last optimum (:class:`~rulelearn.learners.formulation.SiftedDualLP`).
     """
 
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
                  time_limit: float | None = 60.0, warm: bool = False, formulation: str = "auto",
-                 warm_across_theta: bool = True, screen: bool = True):
+                 warm_across_theta: bool = True, screen: bool = True,
+                 carry_working_set: bool = True):
         self.problem = problem
         self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
         self.warm_across_theta = warm_across_theta and not exact
-        self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None)
+        self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None,
+                            carry=carry_working_set)
         self.tie_break = tie_break_costs(problem)
         self.screen = screen and not exact
         self._cover = positive_cover(problem) if self.screen else None
@@ -115,6 +119,12 @@ class ClauseSolver:
     @property
     def total_iterations(self) -> int:
         return self._lp.total_iterations
+
+    @property
+    def n_rows_added(self) -> int:
+        """Sifted dual only: features added to its restricted models over every LP (else 0)."""
+        sifted = self._lp._sifted
+        return 0 if sifted is None else sifted.n_rows_added
 
     def column_costs(self, neg_weight: np.ndarray, theta: float) -> np.ndarray:
         """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight."""
