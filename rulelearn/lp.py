@@ -137,6 +137,12 @@ class LinearProgram:
         self._highs.changeRowsBounds(self.n_rows, np.arange(self.n_rows, dtype=np.int32),
                                      lower, upper)
 
+    def set_column_bounds(self, columns, lower, upper) -> None:
+        """Replace the bounds of ``columns``; the basis is kept for a warm re-solve."""
+        columns = np.asarray(columns, dtype=np.int32)
+        self._highs.changeColsBounds(len(columns), columns, np.asarray(lower, dtype=np.float64),
+                                     np.asarray(upper, dtype=np.float64))
+
     def add_rows(self, lower, upper, indptr, indices, values) -> None:
         """Append rows given in CSR form; the basis is kept (the new rows' slacks basic)."""
         lower = np.asarray(lower, dtype=np.float64)

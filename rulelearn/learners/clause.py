@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulelearn.learners.formulation import ClauseLP
+from rulelearn.learners.formulation import ClauseLP, positive_cover, screened_features
 from rulelearn.learners.problem import CNFProblem, clause_objective
 from rulelearn.learners.rounding import no_worse_than_trivial, normalize, round_best_threshold
 
@@ -79,18 +79,30 @@ class ClauseSolver:
     start from it. On a θ path most LPs differ from an earlier one only in θ,
     and from the kept basis they take far fewer simplex iterations.
     With ``warm_across_theta=False`` (or a single θ) every LP starts from scratch.
+
+    ``screen``: before each LP, the features whose cost exceeds the positive
+    weight they cover are left out of it (:func:`~rulelearn.learners.formulation.
+    screened_features`: zero at the optimum, so the same ``w`` and rule);
+    :attr:`n_screened` counts them over every LP. Not for the MIP.
+    ``carry_working_set``: the sifted dual starts each LP from the features
+    active at the last optimum (:class:`~rulelearn.learners.formulation.SiftedDualLP`).
     """
 
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
                  time_limit: float | None = 60.0, warm: bool = False, formulation: str = "auto",
-                 warm_across_theta: bool = True):
+                 warm_across_theta: bool = True, screen: bool = True,
+                 carry_working_set: bool = True):
         self.problem = problem
         self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
         self.warm_across_theta = warm_across_theta and not exact
-        self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None)
+        self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None,
+                            carry=carry_working_set)
         self.tie_break = tie_break_costs(problem)
+        self.screen = screen and not exact
+        self._cover = positive_cover(problem) if self.screen else None
+        self.n_screened = 0  # features left out of an LP by screening, summed over LPs
         self.cache_hits = 0
         self.warm_starts = 0  # LPs started from a basis kept for the same negative weights
         self._cache: dict = {}
@@ -107,6 +119,12 @@ class ClauseSolver:
     @property
     def total_iterations(self) -> int:
         return self._lp.total_iterations
+
+    @property
+    def n_rows_added(self) -> int:
+        """Sifted dual only: features added to its restricted models over every LP (else 0)."""
+        sifted = self._lp._sifted
+        return 0 if sifted is None else sifted.n_rows_added
 
     def column_costs(self, neg_weight: np.ndarray, theta: float) -> np.ndarray:
         """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight."""
@@ -128,8 +146,12 @@ class ClauseSolver:
             return self._cache[key]
         start = self._bases.get(weights_key) if self.warm_across_theta else None
         self.warm_starts += start is not None
-        solution = self._lp.solve(self.column_costs(neg_weight, theta) + self.tie_break,
-                                  self.warm, start)
+        costs = self.column_costs(neg_weight, theta) + self.tie_break
+        screened = None
+        if self._cover is not None:
+            screened = screened_features(costs, *self._cover)
+            self.n_screened += int(screened.sum())
+        solution = self._lp.solve(costs, self.warm, start, screened)
         if self.warm_across_theta and len(self._bases) < 2_000:
             self._bases[weights_key] = solution.basis
         w = np.round(solution.w, W_DECIMALS)
