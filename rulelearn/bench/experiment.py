@@ -25,6 +25,7 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import yaml
@@ -240,7 +241,8 @@ def subsample(data: PreparedData, d: DatasetConfig, *, seed: int) -> PreparedDat
     keep, _ = train_test_split(np.arange(len(data.y)), train_size=d.subsample, stratify=data.y,
                                random_state=protocol.stable_seed(seed, d.name, "subsample"))
     keep = np.sort(keep)
-    return PreparedData(name=d.name, X=data.X.iloc[keep].reset_index(drop=True),
+    X: Any = data.X  # a DataFrame
+    return PreparedData(name=d.name, X=X.iloc[keep].reset_index(drop=True),
                         y=data.y[keep], positive=data.positive, source=data.source)
 
 
@@ -713,4 +715,5 @@ def comparable(record: dict) -> dict:
 
 
 __all__ = ["Unit", "PreparedData", "RunSummary", "Terminated", "plan", "planned_keys",
-           "planned_seeds", "preflight", "load_data", "read_data", "subsample", "run_unit", "run", "make_estimator", "comparable", "versions"]
+           "planned_seeds", "preflight", "load_data", "read_data", "subsample", "run_unit", "run",
+           "make_estimator", "comparable", "versions"]
