@@ -184,3 +184,17 @@ def test_a_cell_needs_every_seed_and_fold():
     header, rows = report.grid(report.summarize(records + [rec(1, 1, 0.6)], seeds=[0, 1]),
                                "error")
     assert rows[0][1] == "30.0 (10.8) [20.0–40.0]"
+
+
+def test_a_figure_cell_needs_every_seed_and_fold():
+    from rulelearn.bench import plot
+
+    def rec(seed, fold):
+        return {"dataset": "d", "label": "bcd", "fold": fold, "n_outer": 2, "seed": seed,
+                "status": "ok"}
+
+    three = [rec(0, 0), rec(0, 1), rec(1, 0)]
+    assert plot._complete_cells(three) == set()
+    assert plot._complete_cells(three + [rec(1, 1)]) == {("d", "bcd")}
+    assert plot._complete_cells(three[:2], {"seeds": [0, 1]}) == set()
+    assert plot._complete_cells(three[:2], {"seed": 0}) == {("d", "bcd")}
