@@ -88,6 +88,13 @@ def test_each_seed_plans_the_units_of_that_single_seed():
     assert experiment.planned_seeds(resolved) == {u.key: u.seed for u in many}
 
 
+def test_quick_seeds_repeats_quick_and_shares_its_seed_0_units():
+    quick = experiment.plan(load_config(ROOT / "configs" / "quick.yaml"))
+    seeds = experiment.plan(load_config(ROOT / "configs" / "quick-seeds.yaml"))
+    assert len(seeds) == 5 * len(quick) == 250
+    assert [u.key for u in seeds if u.seed == 0] == [u.key for u in quick]
+
+
 # ----------------------------------------------------------------------------------------------
 # a tiny two-seed experiment, end to end
 
