@@ -53,7 +53,7 @@ HEARTBEAT_SECONDS = 5.0
 
 @dataclass(frozen=True)
 class Unit:
-    """One piece of work: a method variant on one outer fold of one dataset."""
+    """One piece of work: a method variant on one outer fold of one dataset, for one seed."""
 
     key: str
     dataset: str
