@@ -3,13 +3,14 @@ PY ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
 RULELEARN = $(PY) -m rulelearn.cli
 MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
 
-.PHONY: help install test lint quick paper table1 table2 perf
+.PHONY: help install test lint quick quick-seeds paper table1 table2 perf
 
 help:
 	@echo "make install   create .venv and install rulelearn with its test extra"
 	@echo "make test      run the test suite"
 	@echo "make lint      ruff and mypy (configured in pyproject.toml; pip install -e '.[lint]')"
 	@echo "make quick     the offline benchmark on the bundled WDBC (80 s measured on 2 loaded cores)"
+	@echo "make quick-seeds   the same over 5 split seeds (several minutes)"
 	@echo "make paper     the paper's full protocol (configs/paper.yaml) and its tables"
 	@echo "make table1 / make table2   re-render the paper tables from existing records"
 	@echo "make perf      speed benchmark, written to results/perf/perf.md"
@@ -35,6 +36,10 @@ EXP ?= paper
 
 quick:
 	$(RULELEARN) bench configs/quick.yaml $(BENCH_FLAGS)
+
+quick-seeds:
+	$(RULELEARN) bench configs/quick-seeds.yaml $(BENCH_FLAGS)
+	@cat results/quick-seeds/table1.md
 
 paper:
 	$(RULELEARN) bench configs/paper.yaml --mirror $(MIRROR) $(BENCH_FLAGS)

@@ -3,7 +3,7 @@
 A configuration names the datasets, the methods (each parameter given as a list expands into
 a grid of variants, as in benchopt, except the tuned parameter -- ``theta`` for the rule
 learners, ``max_depth`` for CART -- whose list is the grid searched by the inner CV), the
-protocol (outer / inner folds, seed) and where results go.  Every problem is a
+protocol (outer / inner folds, seed or seeds) and where results go.  Every problem is a
 :class:`~rulelearn.errors.ConfigError` naming the file, the line and, for a misspelt key or
 name, the closest valid one.  See ``configs/paper.yaml`` for an annotated example.
 """
@@ -29,10 +29,12 @@ from rulelearn.errors import ConfigError, DataError
 #: Upper bounds that catch a typo (``outer_folds: 100000``) before it plans millions of units.
 MAX_FOLDS = 1000
 MAX_GRID = 1000
+MAX_SEEDS = 100
+MAX_SEED = 2**32 - 1
 
 TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
-            "binarization", "outer_folds", "inner_folds", "seed", "jobs", "executor", "scheduler",
-            "output", "deviations",
+            "binarization", "outer_folds", "inner_folds", "seed", "seeds", "jobs", "executor",
+            "scheduler", "output", "deviations",
             "paper")  # paper: true -> tables framed against the paper (report.is_paper_config)
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
@@ -100,7 +102,8 @@ class ExperimentConfig:
     n_thresholds: int = 10
     outer_folds: int = 10
     inner_folds: int = 10
-    seed: int = 0
+    #: the whole nested CV is repeated for each seed (``seed: 0`` in YAML is ``seeds: [0]``)
+    seeds: tuple[int, ...] = (0,)
     jobs: int | None = None
     executor: str = "local"
     scheduler: str | None = None
@@ -145,7 +148,8 @@ class ExperimentConfig:
             "methods": [m.to_dict() for m in self.methods],
             "form": self.form, "R": self.R, "max_iter": self.max_iter, "theta": list(self.theta),
             "binarization": {"n_thresholds": self.n_thresholds},
-            "outer_folds": self.outer_folds, "inner_folds": self.inner_folds, "seed": self.seed,
+            "outer_folds": self.outer_folds, "inner_folds": self.inner_folds,
+            **({"seed": self.seeds[0]} if len(self.seeds) == 1 else {"seeds": list(self.seeds)}),
             "jobs": self.jobs, "executor": self.executor, "scheduler": self.scheduler,
             "output": self.output, "deviations": list(self.deviations),
             "paper": self.paper,
@@ -279,7 +283,7 @@ class _Validator:
                           maximum=MAX_FOLDS)
         inner = self.int_(data.get("inner_folds", 10), ("inner_folds",), minimum=2,
                           maximum=MAX_FOLDS)
-        seed = self.int_(data.get("seed", 0), ("seed",), minimum=0)
+        seeds = self.seeds(data)
         jobs = self.int_(data.get("jobs"), ("jobs",), minimum=1, allow_none=True)
         executor = data.get("executor", "local")
         if executor not in EXECUTORS:
@@ -305,10 +309,31 @@ class _Validator:
         methods = self.methods(data.get("methods"), defaults)
         return ExperimentConfig(
             name=name, datasets=datasets, methods=methods, form=form, R=R, max_iter=max_iter,
-            theta=theta, n_thresholds=n_thr, outer_folds=outer, inner_folds=inner, seed=seed,
+            theta=theta, n_thresholds=n_thr, outer_folds=outer, inner_folds=inner, seeds=seeds,
             jobs=jobs, executor=executor, scheduler=scheduler, output=output,
             description=description,
             deviations=tuple(str(d) for d in deviations), source=self.source, paper=paper)
+
+    def seeds(self, data: dict) -> tuple:
+        """``seeds: [0, 1, 2]`` (distinct integers >= 0), or ``seed: 0`` meaning ``[0]``."""
+        if "seed" in data and "seeds" in data:
+            self.fail(("seeds",), "give either 'seed' (one seed) or 'seeds' (a list), not both.")
+        if "seeds" not in data:
+            return (self.int_(data.get("seed", 0), ("seed",), minimum=0, maximum=MAX_SEED),)
+        value = data["seeds"]
+        if not isinstance(value, list):
+            self.fail(("seeds",), f"must be a list of integers such as [0, 1, 2]. Got {value!r}.")
+        if not value:
+            self.fail(("seeds",), "the list is empty; give at least one seed.")
+        if len(value) > MAX_SEEDS:
+            self.fail(("seeds",), f"has {len(value)} seeds; at most {MAX_SEEDS}.")
+        out = tuple(self.int_(v, ("seeds", i), minimum=0, maximum=MAX_SEED)
+                    for i, v in enumerate(value))
+        dup = sorted({s for s in out if out.count(s) > 1})
+        if dup:
+            self.fail(("seeds",), f"seeds must be distinct. Repeated: "
+                                  f"{', '.join(map(str, dup))}.")
+        return out
 
     def theta(self, value, path) -> tuple:
         if isinstance(value, dict):

@@ -1,8 +1,10 @@
-"""Run an experiment: datasets x methods x outer folds -> records.
+"""Run an experiment: seeds x datasets x methods x outer folds -> records.
 
-Each *unit* (one dataset, one method variant, one outer fold) is independent and fully
-determined by the configuration (its splits and random state come from the config seed and
-the names), so the records do not depend on the executor or the number of jobs.  Workers
+Each *unit* (one seed, one dataset, one method variant, one outer fold) is independent and
+fully determined by the configuration (its splits and random state come from its seed and the
+names), so the records do not depend on the executor or the number of jobs.  Each seed repeats
+the whole nested CV: the units of seed ``s`` are those of the same config with ``seed: s``
+(same keys), so adding seeds reuses the records already done.  Workers
 return records; only this process appends them to ``records.jsonl`` (see :mod:`.store`).
 """
 
@@ -23,6 +25,7 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import yaml
@@ -50,7 +53,7 @@ HEARTBEAT_SECONDS = 5.0
 
 @dataclass(frozen=True)
 class Unit:
-    """One piece of work: a method variant on one outer fold of one dataset."""
+    """One piece of work: a method variant on one outer fold of one dataset, for one seed."""
 
     key: str
     dataset: str
@@ -117,15 +120,17 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                                   f"{did_you_mean(n, names)} Datasets: {', '.join(names)}.")
         datasets = [d for d in datasets if d.name in only_datasets]
     units = []
-    for d in datasets:
-        for m in config.methods:
-            params = unit_params(d.to_dict(), m.to_dict(), config.inner_folds)
-            for k in range(config.outer_folds):
-                key = run_key(dataset=d.name, label=m.label, params=params, fold=k,
-                              seed=config.seed, n_outer=config.outer_folds)
-                units.append(Unit(key=key, dataset=d.name, method=m, fold=k,
-                                  n_outer=config.outer_folds, inner_folds=config.inner_folds,
-                                  seed=config.seed, experiment=config.name))
+    for seed in config.seeds:
+        for d in datasets:
+            for m in config.methods:
+                params = unit_params(d.to_dict(), m.to_dict(), config.inner_folds)
+                for k in range(config.outer_folds):
+                    key = run_key(dataset=d.name, label=m.label, params=params, fold=k,
+                                  seed=seed, n_outer=config.outer_folds)
+                    units.append(Unit(key=key, dataset=d.name, method=m, fold=k,
+                                      n_outer=config.outer_folds,
+                                      inner_folds=config.inner_folds, seed=seed,
+                                      experiment=config.name))
     return units
 
 
@@ -142,6 +147,26 @@ def planned_keys(resolved: dict, *, source="config.yaml") -> dict:
     ``config.yaml``; the keys are those :func:`plan` gives, so a table can keep exactly the
     records of that configuration.  :class:`ResultsError` if ``resolved`` is not one.
     """
+    return {key: (d, label, k) for key, d, label, k, _ in _resolved_units(resolved, source)}
+
+
+def planned_seeds(resolved: dict, *, source="config.yaml") -> dict:
+    """``key -> seed`` for every unit of a resolved configuration (as :func:`planned_keys`)."""
+    return {key: seed for key, *_, seed in _resolved_units(resolved, source)}
+
+
+def resolved_seeds(resolved: dict) -> list | None:
+    """The seeds of a resolved configuration (``seeds``, else ``[seed]``); None if invalid."""
+    seeds = resolved.get("seeds", [resolved.get("seed")]) if isinstance(resolved, dict) else None
+    if not isinstance(seeds, list) or not seeds or len(set(map(str, seeds))) < len(seeds):
+        return None
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+        return None
+    return seeds
+
+
+def _resolved_units(resolved: dict, source) -> list[tuple]:
+    """``(key, dataset, label, fold, seed)`` for every unit of a resolved configuration."""
     def bad(what):
         return ResultsError(f"{source} is not a rulelearn results configuration ({what}); "
                             f"rerun 'rulelearn bench CONFIG -o FOLDER' to rewrite it "
@@ -149,10 +174,13 @@ def planned_keys(resolved: dict, *, source="config.yaml") -> dict:
 
     if not isinstance(resolved, dict):
         raise bad("not a mapping")
-    for name in ("outer_folds", "inner_folds", "seed"):
+    for name in ("outer_folds", "inner_folds"):
         value = resolved.get(name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise bad(f"no valid '{name}'")
+    seeds = resolved_seeds(resolved)
+    if seeds is None or ("seed" in resolved and "seeds" in resolved):
+        raise bad("no valid 'seed' or 'seeds'")
     datasets, methods = resolved.get("datasets"), resolved.get("methods")
     if not isinstance(datasets, list) or not datasets or not all(
             isinstance(d, dict) and isinstance(d.get("name"), str)
@@ -163,16 +191,17 @@ def planned_keys(resolved: dict, *, source="config.yaml") -> dict:
             isinstance(m, dict) and set(m) == method_fields and isinstance(m["label"], str)
             and isinstance(m["params"], dict) and isinstance(m["grid"], list) for m in methods):
         raise bad("no valid 'methods'")
-    n_outer, seed = resolved["outer_folds"], resolved["seed"]
-    keys = {}
-    for d in datasets:
-        for m in methods:
-            params = unit_params(d, m, resolved["inner_folds"])
-            for k in range(n_outer):
-                key = run_key(dataset=d["name"], label=m["label"], params=params, fold=k,
-                              seed=seed, n_outer=n_outer)
-                keys[key] = (d["name"], m["label"], k)
-    return keys
+    n_outer = resolved["outer_folds"]
+    units = []
+    for seed in seeds:
+        for d in datasets:
+            for m in methods:
+                params = unit_params(d, m, resolved["inner_folds"])
+                for k in range(n_outer):
+                    key = run_key(dataset=d["name"], label=m["label"], params=params, fold=k,
+                                  seed=seed, n_outer=n_outer)
+                    units.append((key, d["name"], m["label"], k, seed))
+    return units
 
 
 def _planned_positive(d: DatasetConfig):
@@ -187,6 +216,11 @@ def _planned_positive(d: DatasetConfig):
 
 def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:
     """Load a registry or CSV dataset (through :mod:`rulelearn.data`) and subsample it."""
+    return subsample(read_data(d, mirror=mirror), d, seed=seed)
+
+
+def read_data(d: DatasetConfig, *, mirror=None) -> PreparedData:
+    """Load a registry or CSV dataset (through :mod:`rulelearn.data`), all of its rows."""
     from rulelearn import data as data_layer
 
     if d.path is not None:
@@ -194,16 +228,22 @@ def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:
                                          name=d.name)
     else:
         ds = data_layer.load_dataset(d.name, mirror=mirror)
-    X, y = ds.X, np.asarray(ds.y)
     positive = d.positive if (d.positive is not None and d.path is None) else ds.positive
-    if d.subsample and d.subsample < len(y):
-        from sklearn.model_selection import train_test_split
-        keep, _ = train_test_split(np.arange(len(y)), train_size=d.subsample, stratify=y,
-                                   random_state=protocol.stable_seed(seed, d.name, "subsample"))
-        keep = np.sort(keep)
-        X, y = X.iloc[keep].reset_index(drop=True), y[keep]
-    return PreparedData(name=d.name, X=X, y=y, positive=positive,
+    return PreparedData(name=d.name, X=ds.X, y=np.asarray(ds.y), positive=positive,
                         source=str(getattr(ds, "source", "")))
+
+
+def subsample(data: PreparedData, d: DatasetConfig, *, seed: int) -> PreparedData:
+    """The stratified subsample ``d`` asks for, drawn with ``seed`` (``data`` itself if none)."""
+    if not d.subsample or d.subsample >= len(data.y):
+        return data
+    from sklearn.model_selection import train_test_split
+    keep, _ = train_test_split(np.arange(len(data.y)), train_size=d.subsample, stratify=data.y,
+                               random_state=protocol.stable_seed(seed, d.name, "subsample"))
+    keep = np.sort(keep)
+    X: Any = data.X  # a DataFrame
+    return PreparedData(name=d.name, X=X.iloc[keep].reset_index(drop=True),
+                        y=data.y[keep], positive=data.positive, source=data.source)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -327,7 +367,12 @@ def _init_worker(datasets, parent_pid=None):
 
 
 def _run_in_worker(unit: Unit) -> dict:
-    return run_unit(unit, _WORKER_DATA[unit.dataset])
+    return run_unit(unit, _WORKER_DATA[data_key(unit)])
+
+
+def data_key(unit: Unit) -> tuple:
+    """Where a unit's data is in the datasets :func:`preflight` loads: (dataset, seed)."""
+    return unit.dataset, unit.seed
 
 
 def _kill_workers(pool) -> None:
@@ -342,7 +387,7 @@ def _kill_workers(pool) -> None:
 def _execute_local(units, datasets, jobs):
     if jobs == 1:
         for u in units:
-            yield run_unit(u, datasets[u.dataset])
+            yield run_unit(u, datasets[data_key(u)])
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -371,8 +416,11 @@ def _execute_dask(units, datasets, scheduler):
 
     client = Client(scheduler)
     try:
-        scattered = {name: client.scatter(d, broadcast=True) for name, d in datasets.items()}
-        futures = {client.submit(run_unit, u, scattered[u.dataset], pure=False,
+        by_id: dict = {}  # the seeds of a dataset that is not subsampled share its data
+        for d in datasets.values():
+            if id(d) not in by_id:
+                by_id[id(d)] = client.scatter(d, broadcast=True)
+        futures = {client.submit(run_unit, u, by_id[id(datasets[data_key(u)])], pure=False,
                                  key=f"unit-{u.key}"): u
                    for u in units}
         for fut in as_completed(list(futures)):
@@ -572,9 +620,10 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
     """Find what would doom every unit of a dataset or method, before any unit runs.
 
     Loads each dataset of ``units`` once, checks that its outer and inner splits are
-    stratifiable, and that each method's optional package (and the dask executor) is
-    importable.  Returns the loaded datasets; raises one :class:`ConfigError` naming every
-    problem found.
+    stratifiable for each seed, and that each method's optional package (and the dask
+    executor) is importable.  Returns the data of each (dataset, seed) (:func:`data_key`; one
+    object for all seeds of a dataset without ``subsample``); raises one
+    :class:`ConfigError` naming every problem found.
     """
     problems = []
     if executor == "dask":
@@ -590,16 +639,22 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
             problems.append(problem)
     datasets = {}
     by_name = {d.name: d for d in config.datasets}
-    for name in dict.fromkeys(u.dataset for u in units):
+    seeds: dict = {}
+    for u in units:
+        seeds.setdefault(u.dataset, {})[u.seed] = None
+    for name, its_seeds in seeds.items():
+        seed = None
         try:
-            data = load_data(by_name[name], seed=config.seed, mirror=mirror)
-            protocol.check_protocol(data.y, outer=config.outer_folds, inner=config.inner_folds,
-                                     seed=config.seed, dataset=name)
+            whole = read_data(by_name[name], mirror=mirror)
+            for seed in its_seeds:
+                data = subsample(whole, by_name[name], seed=seed)
+                protocol.check_protocol(data.y, outer=config.outer_folds,
+                                         inner=config.inner_folds, seed=seed, dataset=name)
+                datasets[name, seed] = data
         except Exception as exc:  # noqa: BLE001 - reported with the dataset's name
             text = " ".join(str(exc).split()) or type(exc).__name__
-            problems.append(f"dataset '{name}': {text}")
-            continue
-        datasets[name] = data
+            where = f" (seed {seed})" if seed is not None and len(config.seeds) > 1 else ""
+            problems.append(f"dataset '{name}'{where}: {text}")
     if problems:
         raise ConfigError("nothing was run: " + "; ".join(problems) +
                           ("" if len(problems) > 1 else "."))
@@ -681,7 +736,8 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
     progress_line = Progress(todo, enabled=progress, costs=_unit_costs(store, datasets, todo),
                              jobs=jobs,
                              names=_display_names(config))
-    tally = _Tally(store, {u.key: u for u in todo}, progress_line)
+    tally = _Tally(store, {u.key: u for u in todo}, progress_line,
+                   seeded=len(config.seeds) > 1)
     runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=_previous_wall_seconds(folder))
     with runlog, _sigterm_stops_the_run():
         if todo:
@@ -725,8 +781,9 @@ def _execute(todo, datasets, *, executor, scheduler, jobs):
 class _Tally:
     """Appends each record to the store and counts the ok and failed ones."""
 
-    def __init__(self, store, units_by_key, progress) -> None:
+    def __init__(self, store, units_by_key, progress, *, seeded=False) -> None:
         self.store, self.units_by_key, self.progress = store, units_by_key, progress
+        self.seeded = seeded  # several seeds: a failure names its seed
         self.ok = self.failed = 0
         self.failures: list = []
 
@@ -741,6 +798,7 @@ class _Tally:
         self.failed += not good
         if not good:
             where = f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}"
+            where += f" / seed {rec['seed']}" if self.seeded else ""
             self.failures.append((where, rec["error"]))
         self.progress.update(good, rec)
 
@@ -778,4 +836,5 @@ def comparable(record: dict) -> dict:
 
 
 __all__ = ["Unit", "PreparedData", "RunSummary", "Terminated", "plan", "planned_keys",
-           "preflight", "load_data", "run_unit", "run", "make_estimator", "comparable", "versions"]
+           "planned_seeds", "preflight", "load_data", "read_data", "subsample", "run_unit", "run",
+           "make_estimator", "comparable", "versions"]

@@ -204,6 +204,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     Only complete cells (every outer fold ``ok``) are drawn, as in the tables; each panel
     names the methods it lacks.
     """
+    from rulelearn.bench.experiment import resolved_seeds
     from rulelearn.bench.report import summarize
 
     records = list(records)
@@ -212,7 +213,8 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     datasets = _order(records, "dataset", "datasets", config)
     labels = _order(records, "label", "methods", config)
     n_outer = config["outer_folds"] if config else None
-    summary = summarize(records, datasets=datasets, labels=labels, n_outer=n_outer)
+    summary = summarize(records, datasets=datasets, labels=labels, n_outer=n_outer,
+                        seeds=resolved_seeds(config) if config else None)
     styles, names = _styles(labels), _names(labels, records)
     fig = _new_figure(*_panels_size(len(datasets), ncols))
     handles = {}
@@ -234,7 +236,10 @@ def tradeoff_figure(records, config=None, *, ncols=4):
         ax.set_xlabel("size (literals)")
         ax.set_ylabel("test error (%)")
         ax.grid(alpha=0.3)
-    fig.suptitle(f"Test error vs rule size, mean ± SEM over {folds} outer folds\n{SIZE_NOTE}")
+    n_seeds = int(summary["n_seeds"].max()) if len(summary) else 1
+    over = (f"{folds} outer folds" if n_seeds == 1 else
+            f"{n_seeds} seeds × {folds // n_seeds} outer folds")
+    fig.suptitle(f"Test error vs rule size, mean ± SEM over {over}\n{SIZE_NOTE}")
     order = [lab for lab in labels if lab in handles]
     _legend(fig, [handles[lab] for lab in order], [names[lab] for lab in order])
     return fig
@@ -350,11 +355,12 @@ def pareto_figure(records, config=None, *, ncols=4):
     records = list(records)
     datasets = _order(records, "dataset", "datasets", config)
     labels = _order(records, "label", "methods", config)
-    complete = _complete_cells(records)
+    complete = _complete_cells(records, config)
     lacking = {d: [(lab, sum(r["dataset"] == d and r["label"] == lab and r["status"] == "ok"
                              for r in records))
                    for lab in labels if (d, lab) not in complete] for d in datasets}
-    need = config["outer_folds"] if config else max(int(r.get("n_outer") or 0) for r in records)
+    need = ((config["outer_folds"] if config else max(int(r.get("n_outer") or 0) for r in records))
+            * len(_seeds(records, config)))
     records = [r for r in records if (r["dataset"], r["label"]) in complete]
     if not records:
         raise PlotError("no (dataset, method) with an ok record for every outer fold to plot")
@@ -400,15 +406,24 @@ def pareto_figure(records, config=None, *, ncols=4):
     return fig
 
 
-def _complete_cells(records) -> set:
-    """The (dataset, label) pairs with an ``ok`` record for each of their outer folds."""
+def _seeds(records, config=None) -> list:
+    """The seeds of ``config`` (a resolved one), else those of the records."""
+    from rulelearn.bench.experiment import resolved_seeds
+
+    return (resolved_seeds(config) if config else None) or sorted(
+        {r.get("seed", 0) for r in records})
+
+
+def _complete_cells(records, config=None) -> set:
+    """The (dataset, label) pairs with an ``ok`` record for each of their (seed, outer fold)."""
     folds: dict = {}
     need: dict = {}
+    n_seeds = len(_seeds(records, config))
     for r in records:
         cell = (r["dataset"], r["label"])
-        need[cell] = max(need.get(cell, 0), int(r.get("n_outer") or 0))
+        need[cell] = max(need.get(cell, 0), int(r.get("n_outer") or 0) * n_seeds)
         if r.get("status") == "ok":
-            folds.setdefault(cell, set()).add(r["fold"])
+            folds.setdefault(cell, set()).add((r.get("seed", 0), r["fold"]))
     return {cell for cell, done in folds.items() if len(done) >= need[cell]}
 
 

@@ -16,7 +16,11 @@
   itself a reproduction of the paper (:func:`is_paper_config`).  Whether a cell agrees with the
   paper is decided by one rule, :func:`agrees_with_paper`.
 
-A (dataset, method) cell has a value only when every outer fold has an ``ok`` record;
+With several seeds (``seeds: [0, 1, ...]``), a cell is the mean over every (seed, outer fold)
+record with the SEM over those records; Table 1 adds the range of the per-seed means, and
+``seeds.md`` / ``seeds.csv`` give each seed's mean.  Ranks compare the seed-averaged means.
+
+A (dataset, method) cell has a value only when every (seed,) outer fold has an ``ok`` record;
 otherwise the table marks it missing and says why.  A table holds only the records whose run
 keys the folder's ``config.yaml`` plans: records of another configuration that ran into the
 same folder (other parameters, seed, folds, positive class, θ grid, ...) are left out, and the
@@ -151,7 +155,7 @@ def _sem(values) -> float:
 
 
 def summarize(records, *, datasets=None, labels=None, n_outer=None,
-              method_names=None) -> pd.DataFrame:
+              method_names=None, seeds=None) -> pd.DataFrame:
     """One row per (dataset, label): fold counts, error and size statistics, failure reason.
 
     Sizes: ``features_mean`` / ``features_sem`` are the literals (:func:`literals_of`; the
@@ -159,31 +163,40 @@ def summarize(records, *, datasets=None, labels=None, n_outer=None,
     (:func:`distinct_features`; NaN for CART and RIPPER).
 
     ``datasets`` / ``labels`` fix the row set and order (default: as first seen);
-    ``n_outer`` is the number of folds a complete cell needs (default: the records' own);
-    ``method_names`` maps a label to its method's name (default: the records' ``method``).
+    ``n_outer`` is the number of folds a complete cell needs per seed (default: the records'
+    own); ``method_names`` maps a label to its method's name (default: the records'
+    ``method``); ``seeds`` are the seeds a complete cell needs (default: the records' own).
+    Means and SEMs are over all (seed, fold) records; ``error_by_seed`` and
+    ``features_by_seed`` map each seed to its mean over its folds.
     """
     records = list(records)
     if datasets is None:
         datasets = list(dict.fromkeys(r["dataset"] for r in records))
     if labels is None:
         labels = list(dict.fromkeys(r["label"] for r in records))
+    if seeds is None:
+        seeds = sorted({r.get("seed", 0) for r in records}) or [0]
     method_names = {**{r["label"]: r["method"] for r in records if "method" in r},
                     **(method_names or {})}
     rows = []
     for d in datasets:
         for lab in labels:
             recs = [r for r in records if r["dataset"] == d and r["label"] == lab]
-            ok = sorted((r for r in recs if r.get("status") == "ok"), key=lambda r: r["fold"])
+            ok = sorted((r for r in recs if r.get("status") == "ok"),
+                        key=lambda r: (seeds.index(r.get("seed", 0))
+                                       if r.get("seed", 0) in seeds else len(seeds), r["fold"]))
             bad = [r for r in recs if r.get("status") != "ok"]
-            need = n_outer or max([r.get("n_outer", 0) for r in recs], default=0)
+            need = (n_outer or max([r.get("n_outer", 0) for r in recs], default=0)) * len(seeds)
             complete = bool(ok) and len(ok) >= need
             err = [100.0 * r["test_error"] for r in ok]
             feat = [literals_of(r) for r in ok]
             distinct = [distinct_features(r) for r in ok]
             has_distinct = complete and all(v is not None for v in distinct)
             method = method_names.get(lab, lab)
-            reason = bad[0].get("error") if bad else ("no records" if not recs else
-                                                      f"{len(ok)}/{need} folds done")
+            done = (f"{len(ok)}/{need} folds done" if len(seeds) == 1 else
+                    f"{len(ok)}/{need} (seed, fold) units done, {len(seeds)} seeds")
+            reason = bad[0].get("error") if bad else ("no records" if not recs else done)
+            by_seed = {s: [r for r in ok if r.get("seed", 0) == s] for s in seeds}
             rows.append({
                 "dataset": d, "method": lab, "method_name": method, "n_folds": len(ok),
                 "n_needed": need, "complete": complete,
@@ -197,11 +210,16 @@ def summarize(records, *, datasets=None, labels=None, n_outer=None,
                 if complete else float("nan"),
                 "fit_seconds": float(sum(r.get("total_seconds") or 0 for r in ok)),
                 "reason": None if complete else reason,
+                "n_seeds": len(seeds),
+                "error_by_seed": {s: float(np.mean([100.0 * r["test_error"] for r in rs]))
+                                  for s, rs in by_seed.items() if rs} if complete else {},
+                "features_by_seed": {s: float(np.mean([r["n_features"] for r in rs]))
+                                     for s, rs in by_seed.items() if rs} if complete else {},
             })
     return pd.DataFrame(rows, columns=[
         "dataset", "method", "method_name", "n_folds", "n_needed", "complete", "error_mean",
         "error_sem", "features_mean", "features_sem", "distinct_mean", "train_error_mean",
-        "fit_seconds", "reason"])
+        "fit_seconds", "reason", "n_seeds", "error_by_seed", "features_by_seed"])
 
 
 def average_ranks(summary: pd.DataFrame, column: str, *, decimals: int = DECIMALS) -> pd.Series:
@@ -285,7 +303,7 @@ def grid(summary: pd.DataFrame, kind: str) -> tuple[list, list[list[str]]]:
                 row.append("missing")
             elif kind == "error":
                 sem = "–" if math.isnan(r.error_sem) else _num(r.error_sem)
-                row.append(f"{_num(r.error_mean)} ({sem})")
+                row.append(f"{_num(r.error_mean)} ({sem})" + _seed_range(r.error_by_seed))
             elif math.isnan(r.distinct_mean):
                 row.append(_num(r.features_mean))
             else:
@@ -327,6 +345,43 @@ def summary_json(summary: pd.DataFrame) -> list[dict]:
                     "train_error_mean": num(r["train_error_mean"]),
                     "fit_seconds": num(r["fit_seconds"]), "reason": r["reason"]})
     return out
+
+
+def _seed_range(by_seed: dict) -> str:
+    """`` [min–max]`` of the per-seed means; empty for a single seed."""
+    if len(by_seed) < 2:
+        return ""
+    return f" [{_num(min(by_seed.values()))}–{_num(max(by_seed.values()))}]"
+
+
+def seeds_grid(summary: pd.DataFrame, kind: str) -> tuple[list, list[list[str]]]:
+    """Header and rows of the per-seed table: each seed's mean of ``kind`` (``"error"`` or
+    ``"features"``) per (dataset, method), then the mean over seeds and their range."""
+    seeds = sorted({s for col in ("error_by_seed", "features_by_seed")
+                    for d in summary[col] for s in d})
+    names = display_names(dict(zip(summary["method"], summary["method_name"])))
+    rows = []
+    for r in summary.itertuples():
+        by_seed = getattr(r, f"{kind}_by_seed")
+        if not r.complete:
+            rows.append([r.dataset, names[r.method]] + ["missing"] * (len(seeds) + 2))
+            continue
+        values = list(by_seed.values())
+        rows.append([r.dataset, names[r.method]] + [_num(by_seed.get(s)) for s in seeds]
+                    + [_num(getattr(r, f"{kind}_mean")),
+                       f"{_num(min(values))}–{_num(max(values))}"])
+    return (["Dataset", "Method"] + [f"seed {s}" for s in seeds] + ["Mean", "Min–max"]), rows
+
+
+def seeds_frame(summary: pd.DataFrame) -> pd.DataFrame:
+    """``seeds.csv``: one row per (dataset, method, seed) of the complete cells, that seed's
+    mean test error and literals (method as a display name, label as the run label)."""
+    names = dict(zip(summary["method"], _names(summary)))
+    rows = [{"dataset": r.dataset, "method": names[r.method], "label": r.method, "seed": s,
+             "error_mean": r.error_by_seed[s], "literals_mean": r.features_by_seed[s]}
+            for r in summary.itertuples() for s in r.error_by_seed]
+    return pd.DataFrame(rows, columns=["dataset", "method", "label", "seed", "error_mean",
+                                       "literals_mean"])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -424,6 +479,11 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
                      ("; ".join(devs) if devs else "none"))
     elif devs:
         lines.append("protocol notes: " + "; ".join(devs))
+    seeds = info.get("seeds") or []
+    if len(seeds) > 1:
+        lines.append(f"seeds: {len(seeds)} ({', '.join(map(str, seeds))}), each repeating the "
+                     f"nested CV; a cell is the mean over every (seed, outer fold), its SEM over "
+                     f"those folds, [min–max] the range of the per-seed means (seeds.md)")
     lines += [f"note: {n}" for n in info.get("notes", [])]
     missing = summary[~summary["complete"]]
     names = display_names(dict(zip(summary["method"], summary["method_name"])))
@@ -485,7 +545,7 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
     ``meta.json``); ``info["paper"]`` whether the configuration reproduces the paper
     (:func:`is_paper_config`).
     """
-    from rulelearn.bench.experiment import planned_keys
+    from rulelearn.bench.experiment import planned_keys, resolved_seeds
 
     folder = Path(folder)
     records, config, meta, notes = _load(folder)
@@ -494,6 +554,7 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
     labels = [m["label"] for m in config["methods"]]
     method_names = {m["label"]: m["name"] for m in config["methods"]}
     n_outer = config["outer_folds"]
+    seeds = resolved_seeds(config) or []
     chosen = select(records, keys)
     other = foreign(records, keys)
     if other:
@@ -512,8 +573,9 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
         ok = [r for r in chosen if r.get("versions")]
         info["versions"] = ok[-1]["versions"] if ok else {}
     info["notes"] = notes
+    info["seeds"] = seeds
     return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer,
-                     method_names=method_names), info
+                     method_names=method_names, seeds=seeds), info
 
 
 TITLES = {
@@ -546,8 +608,12 @@ def write_tables(folder, output=None, *, notes=None) -> list[Path]:
             raise os_error(exc, "write tables to", out) from None
         written.append(out / name)
 
+    seeds = info["seeds"]
     for n, kind in ((1, "error"), (2, "features")):
         title = TITLES[(info["paper"], kind)]
+        if kind == "error" and len(seeds) > 1:
+            title = (title.replace("over the outer folds", f"over {len(seeds)} seeds and the "
+                                   "outer folds") + " [range of the per-seed means]")
         header, rows = grid(summary, kind)
         foot = f"\n{size_note(summary)}.\n" if kind == "features" else ""
         md = f"# {title}\n\n" + "".join(f"- {h}\n" for h in head) + "\n"
@@ -560,7 +626,19 @@ def write_tables(folder, output=None, *, notes=None) -> list[Path]:
     put("ranks.csv", ranks_table(summary).to_csv(index=False, float_format="%.4f"))
     if info["paper"]:
         put("vs_paper.md", render_versus_paper(versus_paper(summary), head))
+    if len(seeds) > 1:
+        put("seeds.md", render_seeds(summary, head))
+        put("seeds.csv", seeds_frame(summary).to_csv(index=False, float_format="%.4f"))
     return written
+
+
+def render_seeds(summary: pd.DataFrame, head) -> str:
+    text = ["# Per-seed means: how much the split seed alone moves each cell", ""]
+    text += [f"- {h}" for h in head] + [""]
+    for kind, title in (("error", "Test error %"), ("features", "Literals")):
+        header, rows = seeds_grid(summary, kind)
+        text += [f"## {title}", "", markdown_table(header, rows), ""]
+    return "\n".join(text) + "\n"
 
 
 AGREEMENT_RULE = ("*agrees*: |ours - paper| <= 2 sqrt(SEM_ours^2 + SEM_paper^2), twice the "
