@@ -1,6 +1,7 @@
 """Do ``rulelearn fit``'s defaults hold beyond the paper? Held-out accuracy against CART.
 
-For each dataset: a stratified 70/30 train/test split (seed 0). On the training part,
+For each dataset: a stratified 70/30 train/test split (seed 0; ``--seeds N`` repeats it with seeds
+0..N-1 and reports the means, since one split of a small dataset is noisy). On the training part,
 :func:`rulelearn.model_selection.select_setting` runs the whole grid (2 forms x R in 1, 3, 5, 10 x
 8 θ, 5-fold stratified CV, BCD); :func:`~rulelearn.model_selection.walk_unused` replays from it
 what ``fit`` tries by default (R grows while it is used up), so the chosen setting's CV error can
@@ -69,9 +70,9 @@ def one_sem(selection):
     return within[_choose_row(flat, range(len(flat)))]
 
 
-def evaluate(name, X, y, start="best"):
+def evaluate(name, X, y, start="best", seed=0):
     X_train, X_test, y_train, y_test = train_test_split(
-        X, y, test_size=0.3, stratify=y, random_state=0)
+        X, y, test_size=0.3, stratify=y, random_state=seed)
     estimator = BooleanRuleClassifier(pos_label=1, start=start)
     began = time.perf_counter()
     full = select_setting(estimator, X_train, y_train, skip_unused=False)
@@ -110,23 +111,51 @@ def line(r):
             f"{r['tried']} | {r['one_sem']:.1f} | {r['grid_s']:.0f} |")
 
 
+SEEDS_HEADER = ("| dataset | splits | CART % | fit % | fit - CART, mean (SEM) | "
+                "fit - CART per split | majority % |\n|---|---|---|---|---|---|---|")
+
+
+def _mean_sem(values):
+    values = np.asarray(values, dtype=float)
+    sem = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
+    return float(values.mean()), float(sem)
+
+
+def seeds_line(name, results):
+    """One row over several train/test splits: means with their SEM, and each split's gap."""
+    cart, fit = _mean_sem([r["cart"] for r in results]), _mean_sem([r["fit"] for r in results])
+    gaps = [r["fit"] - r["cart"] for r in results]
+    gap = _mean_sem(gaps)
+    return (f"| {name} | {len(results)} | {cart[0]:.1f} ({cart[1]:.1f}) | {fit[0]:.1f} "
+            f"({fit[1]:.1f}) | {gap[0]:+.1f} ({gap[1]:.1f}) | "
+            f"{', '.join(f'{g:+.1f}' for g in gaps)} | "
+            f"{np.mean([r['majority'] for r in results]):.1f} |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="datasets to run (default: all)")
     parser.add_argument("--out", help="also write the markdown table here")
     parser.add_argument("--start", default="best", choices=("sc", "tree", "best"),
                         help="where BCD starts (fit's default: best)")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="repeat the 70/30 split with seeds 0..N-1 and report means (SEM)")
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore", message="dropped .* constant or empty column")
     jobs = [(n, lambda n=n: D.uci(n)) for n in UCI] if os.environ.get("RULELEARN_MIRROR") else []
     jobs += list(LOCAL.items())
     if args.names:
         jobs = [(n, f) for n, f in jobs if any(a in n for a in args.names)]
-    print(HEADER, flush=True)
-    lines = [HEADER]
+    header = HEADER if args.seeds == 1 else SEEDS_HEADER
+    print(header, flush=True)
+    lines = [header]
     for name, load in jobs:
         X, y = load()
-        lines.append(line(evaluate(name, X, y, args.start)))
+        if args.seeds == 1:
+            lines.append(line(evaluate(name, X, y, args.start)))
+        else:
+            lines.append(seeds_line(name, [evaluate(name, X, y, args.start, seed)
+                                           for seed in range(args.seeds)]))
         print(lines[-1], flush=True)
     if args.out:
         Path(args.out).write_text("\n".join(lines) + "\n")
