@@ -49,7 +49,11 @@ def literal_key(literal: Literal) -> tuple:
 
 
 def key_literal(key: tuple) -> Literal:
-    """The literal of a ``(feature, operation, value)`` column label (inverse of :func:`literal_key`)."""
+    """The literal of a ``(feature, operation, value)`` label; inverse of :func:`literal_key`.
+
+    (Ambiguous only for a categorical value that is the text ``"NaN"``: the fit maps BRCG's
+    conjunctions back by column position, not through this function.)
+    """
     feature, op, value = key
     if isinstance(value, str) and value == _MISSING and op in ("==", "!="):
         return Literal(feature, "is missing" if op == "==" else "is not missing")
@@ -64,7 +68,7 @@ def brcg_frame(A: np.ndarray, literals: list[Literal]) -> pd.DataFrame:
 
 
 def negation(literal: Literal, missing: set) -> tuple[Literal, ...]:
-    """Literals whose OR is exactly NOT ``literal`` (also on missing values of ``missing`` columns)."""
+    """Literals whose OR is exactly NOT ``literal``, also where a ``missing`` column is missing."""
     if literal.op.startswith("is ") or literal.feature not in missing:
         return (literal.negate(),)
     return (literal.negate(), Literal(literal.feature, "is missing"))
@@ -90,7 +94,7 @@ def _quiet():
     """Silence BRCG: cvxpy's ``*`` deprecation warnings, AIX360's NaN comparisons (a missing
     value's column label, false as meant) and the solver's banner on stdout."""
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"\s*This use of ``\*``", category=UserWarning)
+        warnings.filterwarnings("ignore", message=r"\s*This use of ``\*``")
         warnings.filterwarnings("ignore", message="invalid value encountered",
                                 category=RuntimeWarning, module=r"aix360\.")
         sys.stdout.flush()
@@ -120,7 +124,7 @@ def import_brcg():
 
 
 class BrcgClassifier(ClassifierMixin, BaseEstimator):
-    """BRCG (AIX360's ``BooleanRuleCG``) on this project's binarization; see the module docstring."""
+    """BRCG (AIX360's ``BooleanRuleCG``) on this project's binarization; see the module doc."""
 
     _parameter_constraints: dict = {
         "form": [Options("dnf", "cnf")],
