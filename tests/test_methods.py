@@ -15,6 +15,7 @@ from rulelearn._params import Interval, Options, check_param, options, validate_
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn.bench import experiment
 from rulelearn.bench.baselines import CartClassifier, RipperClassifier
+from rulelearn.bench.brcg import BrcgClassifier
 from rulelearn.bench.config import MethodConfig, parse_config
 from rulelearn.bench.methods import METHODS, Method
 from rulelearn.errors import ConfigError, ParameterError
@@ -22,7 +23,7 @@ from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.sc import STARTS
 
-ESTIMATORS = [BooleanRuleClassifier, CartClassifier, RipperClassifier]
+ESTIMATORS = [BooleanRuleClassifier, CartClassifier, RipperClassifier, BrcgClassifier]
 ALL_KEYS = """
 datasets: [wdbc_bundled]
 methods:
@@ -32,6 +33,8 @@ methods:
   - sc
   - cart: {min_samples_leaf: 3, criterion: entropy}
   - ripper: {k: 1, prune_size: 0.5, max_rules: 4, max_rule_conds: 3, n_discretize_bins: 5}
+  - brcg: {form: cnf, lambda0: 0.002, n_thresholds: 5, max_iter: 7, time_max: 3.5,
+           max_columns: 4, max_degree: 3, beam_width: 2}
 """
 
 

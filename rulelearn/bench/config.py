@@ -20,11 +20,11 @@ from typing import Any, NoReturn
 import yaml
 
 from rulelearn._defaults import N_THETAS, THETA_RANGE, log_grid
-from rulelearn._params import options
+from rulelearn._params import check_param, options
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import did_you_mean
 from rulelearn.bench.methods import METHODS as METHOD_TABLE
-from rulelearn.errors import ConfigError, DataError
+from rulelearn.errors import ConfigError, DataError, ParameterError
 
 #: Upper bounds that catch a typo (``outer_folds: 100000``) before it plans millions of units.
 MAX_FOLDS = 1000
@@ -335,30 +335,31 @@ class _Validator:
                                   f"{', '.join(map(str, dup))}.")
         return out
 
-    def theta(self, value, path) -> tuple:
+    def theta(self, value, path, what="theta") -> tuple:
+        """A grid of numbers >= 0: a list, one number or ``{log: [low, high], num: N}``."""
         if isinstance(value, dict):
-            return self.log_theta(value, path)
+            return self.log_theta(value, path, what)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, list):
             self.fail(path, "must be a list of numbers or {log: [low, high], num: N}. "
                             f"Got {value!r}.")
         if not value:
-            self.fail(path, "the theta grid is empty; give at least one value.")
+            self.fail(path, f"the {what} grid is empty; give at least one value.")
         if len(value) > MAX_GRID:
-            self.fail(path, f"the theta grid has {len(value)} values; at most {MAX_GRID}.")
+            self.fail(path, f"the {what} grid has {len(value)} values; at most {MAX_GRID}.")
         out = []
         for i, v in enumerate(value):
             if isinstance(v, bool) or not isinstance(v, (int, float)):
-                self.fail(tuple(path) + (i,), f"theta must be a number. Got {v!r}.")
+                self.fail(tuple(path) + (i,), f"{what} must be a number. Got {v!r}.")
             if not math.isfinite(v):
-                self.fail(tuple(path) + (i,), f"theta must be a finite number. Got {v!r}.")
+                self.fail(tuple(path) + (i,), f"{what} must be a finite number. Got {v!r}.")
             if v < 0:
-                self.fail(tuple(path) + (i,), f"theta must be >= 0. Got {v}.")
+                self.fail(tuple(path) + (i,), f"{what} must be >= 0. Got {v}.")
             out.append(float(v))
         return tuple(sorted(set(out)))
 
-    def log_theta(self, value: dict, path) -> tuple:
+    def log_theta(self, value: dict, path, what="theta") -> tuple:
         """``{log: [low, high], num: N}``: N log-spaced values (:func:`log_grid`)."""
         self.check_keys(value, ("log", "num"), path)
         rng, num = value.get("log"), value.get("num", N_THETAS)
@@ -371,7 +372,7 @@ class _Validator:
         lo, hi = float(rng[0]), float(rng[1])
         for j, v in enumerate((lo, hi)):
             if not math.isfinite(v):
-                self.fail(tuple(path) + ("log", j), f"theta must be a finite number. Got {v!r}.")
+                self.fail(tuple(path) + ("log", j), f"{what} must be a finite number. Got {v!r}.")
         if lo <= 0 or hi < lo:
             self.fail(tuple(path) + ("log",), f"needs 0 < low <= high. Got [{lo:g}, {hi:g}].")
         return log_grid(lo, hi, num)
@@ -434,6 +435,11 @@ class _Validator:
             if (isinstance(value, bool) or not isinstance(value, (int, float))
                     or not 0 < value < 1):
                 self.fail(path, f"must be a fraction in (0, 1). Got {value!r}.")
+        elif method.estimator_param(key) in method.estimator._parameter_constraints:
+            try:
+                check_param(method.estimator, method.estimator_param(key), value)
+            except ParameterError as exc:
+                self.fail(path, f"{exc}")
 
     def registry_name(self, name, path):
         from rulelearn.data import get_spec
@@ -478,9 +484,10 @@ class _Validator:
         tuned, prefer = method.tuned, method.simpler
         explicit = [k for k in params if k != tuned and k not in ("form", "R")]
         grid = self.tuned_grid(method, params, defaults, path)
-        base = {}
         if method.paper_rule:
             base = {k: defaults[k] for k in ("form", "R", "max_iter", "n_thresholds")}
+        else:  # another rule learner (BRCG): the experiment's form and binarization
+            base = {k: defaults[k] for k in ("form", "n_thresholds") if k in method.config_keys}
         base.update(method.fixed)
         varying = {k: v for k, v in params.items() if k != tuned}
         keys = list(varying)
@@ -500,13 +507,17 @@ class _Validator:
         return out
 
     def tuned_grid(self, method, params, defaults, path) -> tuple:
-        """The grid of the tuned parameter: θ values, or integers >= 1 and None (CART depths)."""
+        """The grid of the tuned parameter: θ values, other numbers >= 0 (BRCG's lambda1), or
+        integers >= 1 and None (CART depths)."""
         tuned = method.tuned
         if tuned is None:
             return ()
         if tuned == "theta":
             return (self.theta(params["theta"], path + ("theta",)) if "theta" in params
                     else defaults["theta"])
+        if any(isinstance(v, float) for v in method.default_grid):  # a real grid (BRCG's lambda1)
+            return (self.theta(params[tuned], path + (tuned,), what=tuned) if tuned in params
+                    else tuple(method.default_grid))
         values = params.get(tuned, list(method.default_grid))
         values = values if isinstance(values, list) else [values]
         if not values:

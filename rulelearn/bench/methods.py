@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelearn._params import options
-from rulelearn.bench import baselines
+from rulelearn.bench import baselines, brcg
 from rulelearn.estimator import BooleanRuleClassifier
 
 #: Config keys of the paper's rule learners (``R`` is ``max_rules``).
@@ -78,6 +78,14 @@ def _ripper(params, grid, pos_label, random_state):
     return baselines.RipperClassifier(pos_label=None, random_state=random_state, **params)
 
 
+def _brcg(params, grid, pos_label, random_state):
+    return brcg.BrcgClassifier(pos_label=pos_label, **params)  # deterministic: no random_state
+
+
+#: BRCG's complexity grid: lambda1 (= lambda0 unless given), the larger the simpler.
+BRCG_GRID = (3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
+
+
 def _rule_method(name: str, config_keys=_RULE_KEYS, **extra) -> Method:
     return Method(name=name, estimator=BooleanRuleClassifier, build=_rule_learner(name),
                   config_keys=config_keys, renamed={"R": "max_rules"}, tuned="theta",
@@ -96,5 +104,10 @@ METHODS: dict[str, Method] = {
                      config_keys=("k", "prune_size", "max_rules", "max_rule_conds",
                                   "n_discretize_bins"),
                      requires=("wittgenstein", "ripper")),
+    "brcg": Method(name="brcg", estimator=brcg.BrcgClassifier, build=_brcg,
+                   config_keys=("form", "lambda0", "lambda1", "n_thresholds", "max_iter",
+                                "time_max", "max_columns", "max_degree", "beam_width"),
+                   tuned="lambda1", simpler="larger", default_grid=BRCG_GRID,
+                   requires=("aix360", "brcg")),
 }
 
