@@ -104,3 +104,16 @@ def test_bad_input(run, tmp_path, saved):
     doc["rule"]["clauses"][0][0]["feature"] = "a`b"
     (tmp_path / "tick.json").write_text(json.dumps(doc))
     one_line_error(run("export", "tick.json", "--format", "pandas"), "pandas query")
+
+
+def test_rule_lines_add_the_simplified_rule_only_when_it_is_shorter():
+    from rulelearn.cli.model import rule_lines
+    from rulelearn.rules import Rule
+
+    redundant = Rule.parse("(x > 1) AND (x <= 1 OR y > 2)", "cnf")
+    lines = list(rule_lines(redundant, 1, "label"))
+    assert len(lines) == 3
+    assert lines[1].startswith("simplified from 3 to 2 literals")
+    assert "x <= 1" in lines[0] and "x <= 1" not in lines[2]
+    plain = Rule.parse("x > 1 OR y > 2", "cnf")
+    assert list(rule_lines(plain, 1, "label")) == [plain.describe(1, "label")]

@@ -164,7 +164,6 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         model = estimator.set_params(form=form, max_rules=rules, theta=theta)
         model, selection = model.fit(dataset.X, dataset.y), None
 
-    rule = model.rule_
     if as_json:
         train_accuracy = accuracy(model, dataset.X, dataset.y)
         if selection is not None and plot_file is not None:
@@ -174,7 +173,19 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         click.echo(_fit_json(data, dataset, target, method, model, selection, train_accuracy,
                              save))
         return
-    click.echo(_data_line(data, dataset, target, given=positive is not None))
+    _echo_fit(data, dataset, target, method, model, selection,
+              given=positive is not None, show_path=show_path, plot_file=plot_file)
+    if save is not None:
+        _save(save, model, target, dataset, data, missing, selection, err=False)
+
+
+def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
+    """The human-readable report of a fit: data, CV table, choice, rule, training accuracy."""
+    from rulelearn.cli.model import rule_lines
+    from rulelearn.model_io import accuracy
+
+    rule = model.rule_
+    click.echo(_data_line(data, dataset, target, given=given))
     if selection is not None:
         which = "every theta" if show_path else "the best theta per form and R; --path: all"
         click.echo(f"cross-validation ({which}; * = chosen):")
@@ -187,10 +198,9 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         click.echo(f"theta = {model.theta:.3g} (given)")
     click.echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
-    click.echo(rule.describe(dataset.positive, target))
+    for line in rule_lines(rule, dataset.positive, target):
+        click.echo(line)
     click.echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
-    if save is not None:
-        _save(save, model, target, dataset, data, missing, selection, err=False)
 
 
 class CVProgress:
@@ -252,6 +262,8 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
 
     import numpy as np
 
+    from rulelearn.rules import simplify
+
     rule = model.rule_
     negative = next(c for c in np.unique(dataset.y) if not c == dataset.positive)
     doc = {
@@ -262,6 +274,8 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
+        "simplified_rule": str(simplify(rule)),
+        "simplified_literals": int(simplify(rule).n_literals),
         "clauses": int(rule.n_clauses),
         "cv": None if selection is None else {
             "folds": int(selection.n_folds), "seed": int(selection.seed),

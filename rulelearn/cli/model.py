@@ -23,6 +23,18 @@ def show(model):
         click.echo(line)
 
 
+def rule_lines(rule, positive, target, simpler=None):
+    """The rule as ``describe`` prints it, then its simplified form when that is shorter."""
+    from rulelearn.rules import simplify
+
+    simpler = simplify(rule) if simpler is None else simpler
+    yield rule.describe(positive, target)
+    if simpler != rule:
+        yield (f"simplified from {rule.n_literals} to {_count(simpler.n_literals, 'literal')} "
+               "(the same prediction on every input, missing values included):")
+        yield simpler.describe(positive, target)
+
+
 def _describe(loaded, simpler):
     rule, params = loaded.rule, loaded.params
     yield (f"model: {click.format_filename(loaded.path)} (rulelearn "
@@ -36,11 +48,7 @@ def _describe(loaded, simpler):
         setting.append(f"theta = {loaded.theta:.3g}")
     yield (f"rule ({', '.join(setting)}): {_count(rule.n_clauses, 'clause')}, "
            f"{_count(rule.n_literals, 'literal')}")
-    yield rule.describe(loaded.positive, loaded.target)
-    if simpler != rule:
-        yield (f"simplified from {rule.n_literals} to {_count(simpler.n_literals, 'literal')} "
-               "(the same prediction on every input, missing values included):")
-        yield simpler.describe(loaded.positive, loaded.target)
+    yield from rule_lines(rule, loaded.positive, loaded.target, simpler)
     yield _training_line(loaded)
     if loaded.proba is not None:
         values = ", ".join(f"{i}. {p:.3f}" for i, p in enumerate(loaded.proba.clause_precision, 1))
