@@ -417,7 +417,8 @@ def _percent(part: int, whole: int) -> str:
 
 
 def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
-                missing_values=None, sep=None, explain: str | None = None) -> CsvPrediction:
+                missing_values=None, sep=None, explain: str | None = None,
+                proba: str | None = None) -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
@@ -428,20 +429,24 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     If the file has the model's target column, the accuracy is computed on its labeled rows,
     and the confusion counts on those labeled with a class of the model. ``explain``: also add
     a column of that name naming the clause that decided each row (:meth:`LoadedModel.explain`).
+    ``proba``: also add a column of that name with each row's probability of the positive
+    class (:meth:`LoadedModel.predict_proba`).
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
-    already has a column named ``column`` (or ``explain``).
+    already has a column named ``column`` (or ``explain``, ``proba``).
     """
     from rulelearn.data.parse import DEFAULT_MISSING, read_table
 
     path = Path(path)
     table = read_table(path, sep=sep, missing=())
-    for name, option in ((column, "--column"), (explain, "--explain")):
+    added = {column: ("prediction", "--column"), explain: ("explanation", "--explain"),
+             proba: ("probability", "--proba")}
+    for name, (what, option) in added.items():
         if name is not None and name in table.columns:
             raise DataError(f"{path} already has a column {name!r}; choose another name for "
-                            f"the {'prediction' if name == column else 'explanation'} column "
-                            f"({option})")
-    if explain is not None and explain == column:
-        raise DataError(f"the prediction and the explanation columns are both named {column!r}")
+                            f"the {what} column ({option})")
+    names = [n for n in (column, explain, proba) if n is not None]
+    if len(set(names)) < len(names):
+        raise DataError(f"two of the added columns have the same name ({', '.join(names)})")
     absent = model.missing_columns(table.columns)
     if absent:
         raise DataError(f"{path} lacks {_plural(len(absent), 'column')} the rule uses: "
@@ -468,6 +473,8 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     out[column] = predicted
     if explain is not None:
         out[explain] = model.explain(cells)
+    if proba is not None:
+        out[proba] = model.predict_proba(cells)
     return CsvPrediction(out, column, len(out), has_target, accuracy, n_scored, n_unknown, notes,
                          confusion)
 

@@ -105,3 +105,27 @@ def test_predict_json_needs_an_output_file(run, data):
                "m.json").exit_code == 0
     r = run("predict", "m.json", data, "--json")
     assert r.exit_code == 2 and "-o FILE" in r.output
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_proba_column_equals_the_estimator_and_follows_the_prediction(run, data, form):
+    from rulelearn.model_io import load_model
+
+    assert run("fit", data, "--form", form, *FAST, "--save", "m.json").exit_code == 0
+    r = run("predict", "m.json", data, "--proba", "--explain")
+    assert r.exit_code == 0, r.output
+    table = pd.read_csv(io.StringIO(r.stdout), keep_default_na=False)
+    assert list(table.columns) == ["a", "b", "y", "prediction", "explanation", "probability"]
+    cells = pd.read_csv(data)
+    expected = load_model("m.json").predict_proba(cells)
+    assert table["probability"].to_numpy() == pytest.approx(expected, abs=1e-12)
+    # probabilities agree with the rule's prediction: >= 0.5 exactly where it says "yes"
+    assert ((table["probability"] >= 0.5) == (table["prediction"] == "yes")).all()
+
+
+def test_proba_column_must_be_new(run, tmp_path, data):
+    run("fit", data, "--form", "dnf", *FAST, "--save", "m.json")
+    pd.read_csv(data).assign(probability=1).to_csv(tmp_path / "p.csv", index=False)
+    r = run("predict", "m.json", "p.csv", "--proba")
+    assert r.exit_code == 1 and "already has a column 'probability'" in r.stderr
+    assert "--proba" in r.stderr and "Traceback" not in r.output

@@ -335,11 +335,14 @@ def _data_line(path, dataset, target, *, given):
               help="Add a column 'explanation': the clause that decided the row (DNF: the first "
                    "that holds, or 'no clause'; CNF: the first that fails, or 'all clauses "
                    "hold').")
+@click.option("--proba", is_flag=True,
+              help="Add a column 'probability': the row's probability of the positive class "
+                   "(from the training precision of the clauses; see predict_proba).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary (rows, accuracy and confusion matrix when DATA has the "
                    "target) as JSON on stdout; the predictions go to the -o file.")
 @_SEP
-def predict(model, data, output, column, explain, as_json, sep):
+def predict(model, data, output, column, explain, proba, as_json, sep):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
     Writes DATA's rows, in order, plus a column of predicted class labels. DATA needs only
@@ -359,7 +362,8 @@ def predict(model, data, output, column, explain, as_json, sep):
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
     result = predict_csv(loaded, data, column=column, sep=sep,
-                         explain="explanation" if explain else None)
+                         explain="explanation" if explain else None,
+                         proba="probability" if proba else None)
     text = result.table.to_csv(index=False, lineterminator="\n")
     if output == "-":
         click.echo(text, nl=False)
