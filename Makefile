@@ -3,7 +3,7 @@ PY ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
 RULELEARN = $(PY) -m rulelearn.cli
 MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
 
-.PHONY: help install test lint quick quick-seeds paper table1 table2 perf
+.PHONY: help install test lint quick quick-seeds paper brcg brcg-seeds table1 table2 perf
 
 help:
 	@echo "make install   create .venv and install rulelearn with its test extra"
@@ -12,6 +12,8 @@ help:
 	@echo "make quick     the offline benchmark on the bundled WDBC (80 s measured on 2 loaded cores)"
 	@echo "make quick-seeds   the same over 5 split seeds (several minutes)"
 	@echo "make paper     the paper's full protocol (configs/paper.yaml) and its tables"
+	@echo "make brcg      BRCG beside BCD and AM (configs/brcg.yaml; pip install -e '.[brcg]'; ~1.5 h)"
+	@echo "make brcg-seeds   the same over 5 split seeds (reuses brcg's seed 0; hours, resumable)"
 	@echo "make table1 / make table2   re-render the paper tables from existing records"
 	@echo "make perf      speed benchmark, written to results/perf/perf.md"
 
@@ -44,6 +46,15 @@ quick-seeds:
 paper:
 	$(RULELEARN) bench configs/paper.yaml --mirror $(MIRROR) $(BENCH_FLAGS)
 	@cat results/paper/table2.md
+
+brcg:
+	$(RULELEARN) bench configs/brcg.yaml --mirror $(MIRROR) $(BENCH_FLAGS)
+
+brcg-seeds:
+	@mkdir -p results/brcg-seeds
+	@test -s results/brcg-seeds/records.jsonl || ! test -s results/brcg/records.jsonl || \
+		cp results/brcg/records.jsonl results/brcg-seeds/records.jsonl
+	$(RULELEARN) bench configs/brcg-seeds.yaml --mirror $(MIRROR) $(BENCH_FLAGS)
 
 table1:
 	$(RULELEARN) table results/$(EXP) --show 1
