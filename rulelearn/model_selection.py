@@ -385,13 +385,15 @@ def _evaluator(estimator, X, y, folds, thetas, progress):
 
     def evaluate(form, r, n, refining=False):
         template = clone(estimator).set_params(form=form, max_rules=r, n_thresholds=n)
-        on_fold = None
-        if progress is not None and refining:
-            on_fold = lambda done, total: progress(form, r, done, total, thresholds=n)  # noqa: E731
-        elif progress is not None:
-            on_fold = lambda done, total: progress(form, r, done, total)  # noqa: E731
+
+        def on_fold(done, total):
+            if refining:
+                progress(form, r, done, total, thresholds=n)
+            else:
+                progress(form, r, done, total)
+
         scores = cv_scores(template, X, y, folds, "theta", thetas, score=_error_and_size,
-                           on_fold=on_fold)
+                           on_fold=None if progress is None else on_fold)
         errors, sizes, clauses = scores[..., 0], scores[..., 1], scores[..., 2]
         mean = errors.mean(axis=0)
         sem = errors.std(axis=0, ddof=1) / np.sqrt(k) if k > 1 else np.zeros_like(mean)

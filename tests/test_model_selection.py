@@ -326,3 +326,13 @@ def test_counts_that_leave_the_literals_alone_are_not_tried():
     assert sel.thresholds == (10, 30) and len(sel.rows) == 2
     with pytest.raises(ParameterError, match="thresholds"):
         select_setting(BooleanRuleClassifier(), X, y, thresholds=(0,))
+
+
+def test_progress_names_the_finer_count_for_its_folds():
+    X, y = halves()
+    calls = []
+    select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(1.0,), rules=(1,),
+                   forms=("dnf",), thresholds=(2, 3), cv=3,
+                   progress=lambda *args, **kwargs: calls.append((args, kwargs)))
+    assert calls == ([(("dnf", 1, k, 3), {}) for k in (1, 2, 3)]
+                     + [(("dnf", 1, k, 3), {"thresholds": 3}) for k in (1, 2, 3)])
