@@ -4,7 +4,10 @@ setting of a single fit by stratified K-fold CV, then a refit on all data.
 :func:`fit_select` is what ``rulelearn fit`` does: it chooses θ (8 log-spaced values), the
 number of clauses R (1, 3, 5, 10) and the form (DNF, CNF) together, on the same folds for every
 setting, with one θ path per (form, R) and fold (``fit_path``: one LP model serves the whole θ
-grid); per form, R grows only while the fits use all R clauses. :func:`fit_select_theta`
+grid); per form, R grows only while the fits use all R clauses. Given several numbers of
+quantile thresholds (not by default, nor in ``rulelearn fit``), the grid runs with the first,
+and the others are tried at the chosen (form, R) over the same θ and folds
+(:func:`refine_thresholds`). :func:`fit_select_theta`
 chooses θ alone (R and form fixed). The benchmark's nested
 protocol (:mod:`rulelearn.bench.protocol`) tunes θ only; it uses the folds
 (:func:`stratified_folds`), the CV loop (:func:`cv_scores`, the one loop behind every selection
@@ -14,7 +17,9 @@ this module.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +32,8 @@ from rulelearn.errors import DataError, ParameterError
 
 __all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "log_grid", "stratified_folds",
            "take_rows", "choose", "fit_candidates", "cv_folds", "cv_scores", "error_rate",
-           "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused"]
+           "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused",
+           "refine_thresholds"]
 
 #: Two mean errors closer than this are a tie (they are ratios of small integers).
 TIE_TOLERANCE = 1e-12
@@ -185,20 +191,25 @@ class CVRow:
     mean_literals: float  #: mean size of the fold models
     fold_errors: tuple[float, ...]
     max_clauses: int = 0  #: most clauses any fold model used
+    n_thresholds: int | None = None  #: quantile thresholds per numeric column (None: not set)
 
     @property
     def setting(self) -> dict:
         """The estimator parameters of this row."""
-        return {"form": self.form, "max_rules": self.max_rules, "theta": self.theta}
+        setting = {"form": self.form, "max_rules": self.max_rules, "theta": self.theta}
+        if self.n_thresholds is not None:
+            setting["n_thresholds"] = self.n_thresholds
+        return setting
 
 
 @dataclass(frozen=True)
 class Selection:
     """What :func:`select_setting` tried and what it chose.
 
-    ``rows`` holds every (form, R, θ) tried, in grid order (forms, then R, then θ); ``chosen``
-    is the index of the chosen row; ``skipped`` the (form, R) not tried because a smaller R
-    already left clauses unused.
+    ``rows`` holds every (form, R, θ) tried, in grid order (forms, then R, then θ), with the
+    first number of thresholds, then the rows of the other numbers of ``thresholds`` (tried at
+    the (form, R) chosen with the first); ``chosen`` is the index of the chosen row;
+    ``skipped`` the (form, R) not tried because a smaller R already left clauses unused.
     """
 
     rows: tuple[CVRow, ...]
@@ -209,6 +220,7 @@ class Selection:
     rules: tuple[int, ...]
     thetas: tuple[float, ...]
     skipped: tuple[tuple[str, int], ...] = ()
+    thresholds: tuple[int, ...] = ()  #: numbers of thresholds tried (the grid's first)
 
     @property
     def best(self) -> CVRow:
@@ -231,6 +243,10 @@ class Selection:
         size = " x ".join(f"{len(values)} {name}" for name, values in
                           (("forms", self.forms), ("R", self.rules), ("theta", self.thetas))
                           if len(values) > 1) or "1 setting"
+        if len(self.thresholds) > 1:
+            others = ", ".join(map(str, self.thresholds[1:]))
+            size += (f" with {self.thresholds[0]} thresholds, then {others} thresholds at the "
+                     f"best form and R")
         return (f"by {self.n_folds}-fold stratified CV over {size}; CV error "
                 f"{100 * self.best.mean_error:.1f} % (SEM {100 * self.best.sem:.1f})")
 
@@ -240,11 +256,14 @@ class Selection:
         The chosen row is marked with ``*``; settings skipped are named on a last line.
         """
         index = range(len(self.rows)) if full else self.best_per_setting()
-        lines = ["  form   R      theta  literals  CV error %"]
+        several = len(self.thresholds) > 1  # then a column for the number of thresholds
+        lines = ["  form   R" + (" thresholds" if several else "")
+                 + "      theta  literals  CV error %"]
         for i in index:
             row = self.rows[i]
             lines.append(f"{'*' if i == self.chosen else ' '} {row.form.upper():4} "
-                         f"{row.max_rules:3d} {row.theta:10.4g} {row.mean_literals:9.1f}  "
+                         f"{row.max_rules:3d}" + (f" {row.n_thresholds:10d}" if several else "")
+                         + f" {row.theta:10.4g} {row.mean_literals:9.1f}  "
                          f"{100 * row.mean_error:5.1f} ± {100 * row.sem:.1f}")
         if self.skipped:
             by_form: dict[str, list[str]] = {}
@@ -258,22 +277,26 @@ class Selection:
         """Plain JSON-able record (for a saved model)."""
         return {"n_folds": self.n_folds, "seed": self.seed, "chosen": self.chosen,
                 "skipped": [list(s) for s in self.skipped],
+                "thresholds": list(self.thresholds),
                 "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
-                          "mean_error": r.mean_error, "sem": r.sem,
-                          "mean_literals": r.mean_literals} for r in self.rows]}
+                          "n_thresholds": r.n_thresholds, "mean_error": r.mean_error,
+                          "sem": r.sem, "mean_literals": r.mean_literals} for r in self.rows]}
 
 
 def _groups(rows) -> dict[tuple, list[int]]:
+    """Row indices per (form, R, number of thresholds), in the order first met."""
     groups: dict[tuple, list[int]] = {}
     for i, row in enumerate(rows):
-        groups.setdefault((row.form, row.max_rules), []).append(i)
+        groups.setdefault((row.form, row.max_rules, row.n_thresholds), []).append(i)
     return groups
 
 
 def _simplicity(row: CVRow) -> tuple:
-    """Sort key, simplest first: fewer literals, larger θ, smaller R, DNF before CNF."""
+    """Sort key, simplest first: fewer literals, larger θ, smaller R, DNF before CNF, fewer
+    thresholds."""
     return (row.mean_literals, -row.theta, row.max_rules, DEFAULT_FORMS.index(row.form)
-            if row.form in DEFAULT_FORMS else len(DEFAULT_FORMS))
+            if row.form in DEFAULT_FORMS else len(DEFAULT_FORMS),
+            row.n_thresholds if row.n_thresholds is not None else 0)
 
 
 def _choose_row(rows, index) -> int:
@@ -307,8 +330,12 @@ def _check_form(name, value):
         raise ParameterError(f"every {name} must be one of 'dnf', 'cnf'; got {value!r}")
 
 
+def _check_thresholds(name, value):
+    _check_rules(name, value)
+
+
 def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
-                   forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0,
+                   forms=DEFAULT_FORMS, thresholds=None, cv: int = 5, seed: int = 0,
                    skip_unused: bool = True, progress=None) -> Selection:
     """Choose (form, R, θ) for ``estimator`` by stratified K-fold CV on ``(X, y)``.
 
@@ -316,8 +343,8 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     random_state=seed)``, the same for every setting. For each fold and each (form, R), one
     ``fit_path`` over ``thetas`` fits the training part. The lowest mean validation error wins;
     ties (equal means) go to the simplest: fewer mean literals, then the larger θ, the smaller
-    R, DNF. A grid of one value fixes that axis. Other parameters (method, positive class, ...)
-    are the estimator's.
+    R, DNF, fewer thresholds. A grid of one value fixes that axis. Other parameters (method,
+    positive class, ...) are the estimator's.
 
     R is walked upwards per form. With ``skip_unused``, the walk stops at the first R (from the
     second on) at which no fold model, at any θ, uses all R clauses: a larger R would add
@@ -325,30 +352,113 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     nothing alone and much with another (one OR of a CNF often admits too many rows).
     ``skip_unused=False`` tries every R.
 
+    ``thresholds`` (numbers of quantile thresholds per numeric column; None: the estimator's
+    ``n_thresholds`` only): the grid runs with the first, then :func:`refine_thresholds` tries
+    the others at the chosen (form, R).
+
     ``progress(form, R, done, total)``, if given, is called after each fold of each (form, R)
-    (``rulelearn fit`` shows it on stderr).
+    (``rulelearn fit`` shows it on stderr), with ``thresholds=n`` as well for the folds of a
+    further number of thresholds.
     """
     thetas = _grid("theta", (float(t) for t in np.atleast_1d(thetas)), _check_theta)
     rules = tuple(sorted(_grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules),
                                _check_rules)))
     forms = _grid("form", forms, _check_form)
+    counts = _threshold_grid(estimator, thresholds)
     folds = cv_folds(y, cv, seed)
+    evaluate = _evaluator(estimator, X, y, folds, thetas, progress)
+    selection = _walk(lambda form, r: evaluate(form, r, counts[0]), forms, rules, thetas,
+                      len(folds), seed, skip_unused, counts[:1])
+    return _refine(selection, evaluate, counts[1:], _binarizes(estimator, X, counts))
+
+
+def _threshold_grid(estimator, thresholds) -> tuple[int, ...]:
+    if thresholds is None:
+        return (int(estimator.get_params()["n_thresholds"]),)
+    return _grid("thresholds", (int(n) if isinstance(n, np.integer) else n
+                                for n in np.atleast_1d(thresholds)), _check_thresholds)
+
+
+def _evaluator(estimator, X, y, folds, thetas, progress):
+    """``evaluate(form, R, n_thresholds)``: the CV rows of one θ path per fold."""
     k = len(folds)
 
-    def evaluate(form, r):
-        template = clone(estimator).set_params(form=form, max_rules=r)
-        on_fold = None if progress is None else (
-            lambda done, total: progress(form, r, done, total))
+    def evaluate(form, r, n, refining=False):
+        template = clone(estimator).set_params(form=form, max_rules=r, n_thresholds=n)
+
+        def on_fold(done, total):
+            if refining:
+                progress(form, r, done, total, thresholds=n)
+            else:
+                progress(form, r, done, total)
+
         scores = cv_scores(template, X, y, folds, "theta", thetas, score=_error_and_size,
-                           on_fold=on_fold)
+                           on_fold=None if progress is None else on_fold)
         errors, sizes, clauses = scores[..., 0], scores[..., 1], scores[..., 2]
         mean = errors.mean(axis=0)
         sem = errors.std(axis=0, ddof=1) / np.sqrt(k) if k > 1 else np.zeros_like(mean)
         return [CVRow(form, r, theta, float(mean[t]), float(sem[t]), float(sizes[:, t].mean()),
-                      tuple(float(e) for e in errors[:, t]), int(clauses[:, t].max()))
+                      tuple(float(e) for e in errors[:, t]), int(clauses[:, t].max()), n)
                 for t, theta in enumerate(thetas)]
 
-    return _walk(evaluate, forms, rules, thetas, k, seed, skip_unused)
+    return evaluate
+
+
+def _binarizes(estimator, X, counts) -> dict[int, bool]:
+    """Per number of thresholds after the first: whether it changes the literals of ``X``.
+
+    It does not where the estimator takes the columns as 0/1 features, nor where the quantile
+    binarizer of the whole ``X`` gives the same literals as with the first number (categorical
+    or few-valued columns only); those counts are not tried.
+    """
+    from rulelearn.binarize import QuantileBinarizer, as_frame
+    from rulelearn.estimator import _is_binary
+
+    if len(counts) < 2:
+        return {}
+    frame = as_frame(X)
+    binarize = estimator.get_params()["binarize"]
+    if binarize is True or (binarize == "auto" and _is_binary(frame)):
+        return dict.fromkeys(counts[1:], False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dropped columns: the fits warn about them
+        first = QuantileBinarizer(n_thresholds=counts[0]).fit(frame).literals_
+        return {n: QuantileBinarizer(n_thresholds=n).fit(frame).literals_ != first
+                for n in counts[1:]}
+
+
+def _refine(selection: Selection, evaluate, counts, changes) -> Selection:
+    """``selection`` plus the rows of each of ``counts`` at its chosen (form, R), rechosen;
+    counts that ``changes`` says leave the literals as they are are not tried (nor listed)."""
+    best = selection.best
+    found = list(selection.rows)
+    tried = tuple(n for n in counts if changes.get(n, True))
+    for n in tried:
+        found.extend(evaluate(best.form, best.max_rules, n, refining=True))
+    rows = tuple(found)
+    return dataclasses.replace(selection, rows=rows, chosen=_choose_row(rows, range(len(rows))),
+                               thresholds=selection.thresholds + tried)
+
+
+def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv: int = 5,
+                      progress=None) -> Selection:
+    """``selection`` with other numbers of thresholds tried at its chosen (form, R).
+
+    For each number in ``thresholds``, one θ path per fold (the selection's θ grid, its folds:
+    the same ``cv`` and seed) at the chosen form and R; the rows are added and the choice made
+    again over all rows (the tie rule prefers fewer thresholds last). What
+    :func:`select_setting` does after its grid when given several ``thresholds``.
+    """
+    counts = _grid("thresholds", (int(n) if isinstance(n, np.integer) else n
+                                  for n in np.atleast_1d(thresholds)), _check_thresholds)
+    folds = cv_folds(y, cv, selection.seed)
+    if len(folds) != selection.n_folds:
+        raise ParameterError(f"cv={cv} gives {len(folds)} folds; the selection has "
+                             f"{selection.n_folds}")
+    first = selection.thresholds[:1] or (int(estimator.get_params()["n_thresholds"]),)
+    evaluate = _evaluator(estimator, X, y, folds, selection.thetas, progress)
+    changes = _binarizes(estimator, X, first + counts)
+    return _refine(dataclasses.replace(selection, thresholds=first), evaluate, counts, changes)
 
 
 def _error_and_size(model, X, y) -> tuple[float, int, int]:
@@ -356,7 +466,7 @@ def _error_and_size(model, X, y) -> tuple[float, int, int]:
     return error_rate(model, X, y), model.rule_.n_literals, model.rule_.n_clauses
 
 
-def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:
+def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused, thresholds=()) -> Selection:
     found: list[CVRow] = []
     skipped: list[tuple[str, int]] = []
     for form in forms:
@@ -368,26 +478,30 @@ def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused) -> Selection:
                 break
     rows = tuple(found)
     return Selection(rows, _choose_row(rows, range(len(rows))), k, seed, forms, rules, thetas,
-                     tuple(skipped))
+                     tuple(skipped), tuple(thresholds))
 
 
 def walk_unused(selection: Selection) -> Selection:
-    """What ``skip_unused=True`` would have tried and chosen, from a full grid's selection."""
-    table = {key: [selection.rows[i] for i in index]
-             for key, index in _groups(selection.rows).items()}
+    """What ``skip_unused=True`` would have tried and chosen, from a full grid's selection
+    (its rows of the first number of thresholds)."""
+    first = selection.thresholds[0] if selection.thresholds else selection.rows[0].n_thresholds
+    table = {(form, r): [selection.rows[i] for i in index]
+             for (form, r, n), index in _groups(selection.rows).items() if n == first}
     return _walk(lambda form, r: table[(form, r)], selection.forms, selection.rules,
-                 selection.thetas, selection.n_folds, selection.seed, True)
+                 selection.thetas, selection.n_folds, selection.seed, True,
+                 selection.thresholds[:1])
 
 
 def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
-               forms=DEFAULT_FORMS, cv: int = 5, seed: int = 0, skip_unused: bool = True,
-               progress=None):
+               forms=DEFAULT_FORMS, thresholds=None, cv: int = 5, seed: int = 0,
+               skip_unused: bool = True, progress=None):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
-    ``progress``: see :func:`select_setting`.
+    ``thresholds``, ``progress``: see :func:`select_setting`.
     """
-    selection = select_setting(estimator, X, y, thetas=thetas, rules=rules, forms=forms, cv=cv,
-                               seed=seed, skip_unused=skip_unused, progress=progress)
+    selection = select_setting(estimator, X, y, thetas=thetas, rules=rules, forms=forms,
+                               thresholds=thresholds, cv=cv, seed=seed, skip_unused=skip_unused,
+                               progress=progress)
     model = clone(estimator).set_params(**selection.best.setting).fit(X, y)
     return model, selection

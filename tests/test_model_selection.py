@@ -18,6 +18,7 @@ from rulelearn.model_selection import (
     fit_select,
     fit_select_theta,
     n_folds,
+    refine_thresholds,
     select_setting,
     select_theta,
     walk_unused,
@@ -236,3 +237,102 @@ def test_r_grows_only_while_the_clauses_are_used():
     assert {(r.form, r.max_rules) for r in walked.rows}.isdisjoint(walked.skipped)
     assert walked.best == full.best
     assert "not tried: CNF R = 10" in walked.table()
+
+
+# ------------------------------------------------------------------- numbers of thresholds
+
+def halves(n=120, seed=0):
+    """y = (a > 0.5), half the rows with a in [0, 0.4], half in [0.6, 1]; b is noise. The median
+    (1 or 3 quantile thresholds) falls in the gap; the terciles (2) do not, and a > tercile
+    misclassifies a sixth of the rows."""
+    rng = np.random.default_rng(seed)
+    a = np.concatenate([0.4 * rng.random(n // 2), 0.6 + 0.4 * rng.random(n - n // 2)])
+    X = pd.DataFrame({"a": a, "b": rng.random(n)})
+    return X, (X.a > 0.5).astype(int).to_numpy()
+
+
+def test_a_finer_count_is_tried_at_the_chosen_form_and_r_and_wins_if_it_fits_better():
+    X, y = halves()
+    est = BooleanRuleClassifier(pos_label=1)
+    thetas = (0.01, 1.0)
+    sel = select_setting(est, X, y, thetas=thetas, rules=(1, 3), thresholds=(2, 3), cv=3)
+    first = [r for r in sel.rows if r.n_thresholds == 2]
+    finer = [r for r in sel.rows if r.n_thresholds == 3]
+    assert sel.thresholds == (2, 3) and len(finer) == len(thetas)
+    assert sel.rows[:len(first)] == tuple(first)  # the grid first, then the finer rows
+    chosen_first = _choose_row(first, range(len(first)))
+    assert {(r.form, r.max_rules) for r in finer} == {
+        (first[chosen_first].form, first[chosen_first].max_rules)}
+    assert min(r.mean_error for r in first) > 0.1  # terciles cannot say a > 0.5
+    assert sel.best.n_thresholds == 3 and sel.best.mean_error == 0
+    assert sel.best.setting == {"form": sel.best.form, "max_rules": sel.best.max_rules,
+                                "theta": sel.best.theta, "n_thresholds": 3}
+    model, again = fit_select(est, X, y, thetas=thetas, rules=(1, 3), thresholds=(2, 3), cv=3)
+    assert again == sel and model.n_thresholds == 3 and est.n_thresholds == 10
+    assert model.rule_.n_literals == 1 and model.score(X, y) == 1
+    # refine_thresholds does the same from the grid of the first count
+    grid = select_setting(est, X, y, thetas=thetas, rules=(1, 3), thresholds=(2,), cv=3)
+    assert grid.thresholds == (2,)
+    assert refine_thresholds(est, X, y, grid, (3,), cv=3) == sel
+    assert walk_unused(sel) == grid  # the walk replays the first count's rows only
+    with pytest.raises(ParameterError, match="folds"):
+        refine_thresholds(est, X, y, grid, (3,), cv=4)
+
+
+def test_the_table_shows_the_thresholds_when_several_were_tried():
+    X, y = halves()
+    sel = select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(0.01, 1.0),
+                         rules=(1,), forms=("dnf",), thresholds=(2, 3), cv=3)
+    lines = sel.table().splitlines()
+    assert lines[0].split() == ["form", "R", "thresholds", "theta", "literals", "CV", "error",
+                                "%"]
+    assert [line.split()[-6] for line in lines[1:]] == ["2", "3"]
+    assert lines[2].startswith("*")
+    assert "with 2 thresholds, then 3 thresholds at the best form and R;" in sel.describe()
+    record = sel.to_dict()
+    assert record["thresholds"] == [2, 3]
+    assert [r["n_thresholds"] for r in record["rows"]] == [2, 2, 3, 3]
+    plain = select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(0.01, 1.0),
+                           rules=(1,), forms=("dnf",), cv=3)
+    assert "thresholds" not in plain.table() and "thresholds" not in plain.describe()
+    assert plain.thresholds == (10,) and plain.best.n_thresholds == 10
+
+
+def test_equal_errors_keep_the_fewer_thresholds():
+    X, y = halves()
+    # 1 threshold (the median) and 3 (the quartiles) both give the one literal a > median
+    sel = select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(1.0,), rules=(1,),
+                         forms=("dnf",), thresholds=(1, 3), cv=3)
+    assert [r.mean_error for r in sel.rows] == [0, 0]
+    assert [r.mean_literals for r in sel.rows] == [1, 1]
+    assert sel.best.n_thresholds == 1
+    rows = [CVRow("dnf", 1, 1.0, 0.1, 0, 1.0, (), 1, 30), CVRow("dnf", 1, 1.0, 0.1, 0, 1.0, (), 1,
+                                                                 10)]
+    assert _choose_row(rows, range(2)) == 1
+
+
+def test_counts_that_leave_the_literals_alone_are_not_tried():
+    X, y = binary_cnf()  # 0/1 columns: no thresholds at all
+    sel = select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(0.5,), rules=(3,),
+                         forms=("cnf",), thresholds=(10, 30))
+    assert sel.thresholds == (10,) and len(sel.rows) == 1
+    X, y = planted()
+    categorical = X[["c"]]  # one categorical column: the same literals for every count
+    sel = select_setting(BooleanRuleClassifier(pos_label=1), categorical, y, thetas=(0.5,),
+                         rules=(1,), forms=("dnf",), thresholds=(10, 30))
+    assert sel.thresholds == (10,) and len(sel.rows) == 1
+    sel = select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(0.5,), rules=(1,),
+                         forms=("dnf",), thresholds=(10, 30))
+    assert sel.thresholds == (10, 30) and len(sel.rows) == 2
+    with pytest.raises(ParameterError, match="thresholds"):
+        select_setting(BooleanRuleClassifier(), X, y, thresholds=(0,))
+
+
+def test_progress_names_the_finer_count_for_its_folds():
+    X, y = halves()
+    calls = []
+    select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(1.0,), rules=(1,),
+                   forms=("dnf",), thresholds=(2, 3), cv=3,
+                   progress=lambda *args, **kwargs: calls.append((args, kwargs)))
+    assert calls == ([(("dnf", 1, k, 3), {}) for k in (1, 2, 3)]
+                     + [(("dnf", 1, k, 3), {"thresholds": 3}) for k in (1, 2, 3)])

@@ -153,6 +153,23 @@ def test_selection_figure_for_fit():
     assert names[:4] == ["DNF, R = 1", "DNF, R = 3", "CNF, R = 1", "CNF, R = 3"]
     assert names[-1].startswith("chosen: DNF, R = 3")
     assert "θ × R × form" in fig.get_suptitle()
+    assert "thresholds" not in fig.get_suptitle()
+
+
+def test_selection_figure_draws_each_number_of_thresholds_apart():
+    from rulelearn.model_selection import CVRow, Selection
+
+    rows = tuple(CVRow("cnf", 3, t, 0.1 + 0.01 * i - 0.05 * (n == 30), 0.01, 10.0 / (1 + t),
+                       (0.1,), 3, n)
+                 for n in (10, 30) for i, t in enumerate((0.01, 1.0, 50.0)))
+    sel = Selection(rows, chosen=3, n_folds=5, seed=0, forms=("cnf",), rules=(3,),
+                    thetas=(0.01, 1.0, 50.0), thresholds=(10, 30))
+    fig = plot.selection_figure(sel)
+    names = labels_of(fig)
+    assert names[:2] == ["CNF, R = 3, 10 thresholds", "CNF, R = 3, 30 thresholds"]
+    assert names[-1].endswith(", 30 thresholds")
+    assert len(fig.axes[0].get_lines()) == 2
+    assert "θ × R × form × thresholds" in fig.get_suptitle()
 
 
 def test_missing_matplotlib_is_a_one_line_error_naming_the_extra(tmp_path, monkeypatch):

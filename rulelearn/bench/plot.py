@@ -455,7 +455,7 @@ def selection_figure(selection, *, title=None):
     ax_err, ax_lit = fig.subplots(1, 2)
     groups = {}
     for row in selection.rows:
-        groups.setdefault((row.form, row.max_rules), []).append(row)
+        groups.setdefault((row.form, row.max_rules, row.n_thresholds), []).append(row)
     settings = list(groups)
     styles = _styles(settings)
     best = selection.best
@@ -466,7 +466,7 @@ def selection_figure(selection, *, title=None):
         theta = np.array([r.theta for r in rows])
         err = np.array([100 * r.mean_error for r in rows])
         (h,) = ax_err.plot(theta, err, color=color, marker=marker, ms=4)
-        if setting == (best.form, best.max_rules):
+        if setting == (best.form, best.max_rules, best.n_thresholds):
             sem = np.array([100 * r.sem for r in rows])
             ax_err.fill_between(theta, err - sem, err + sem, color=color, alpha=0.15, lw=0)
         ax_lit.plot(theta, [r.mean_literals for r in rows], color=color, marker=marker, ms=4)
@@ -483,10 +483,14 @@ def selection_figure(selection, *, title=None):
     ax_err.set_title(f"{selection.n_folds}-fold CV error (band: ± SEM of the chosen form and R)",
                      fontsize="medium")
     ax_lit.set_title("rule size", fontsize="medium")
-    names = [f"{form.upper()}, R = {r}" for form, r in settings]
+    several = len(selection.thresholds) > 1
+    names = [f"{form.upper()}, R = {r}" + (f", {n} thresholds" if several else "")
+             for form, r, n in settings]
     _legend(fig, handles + [star], names + [
-        f"chosen: {best.form.upper()}, R = {best.max_rules},\nθ = {best.theta:.3g}"])
-    grid = "θ" + (" × R × form" if len(settings) > 1 else "")
+        f"chosen: {best.form.upper()}, R = {best.max_rules},\nθ = {best.theta:.3g}"
+        + (f", {best.n_thresholds} thresholds" if several else "")])
+    grid = "θ" + (" × R × form" if len(settings) > 1 else "") + (" × thresholds" if several
+                                                                  else "")
     fig.suptitle(f"{title}: cross-validation over {grid}" if title else
                  f"Cross-validation over {grid}")
     return fig
