@@ -608,4 +608,35 @@ def test_fit_json_with_every_setting_given(run, data):
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["cv"] is None and doc["setting"] == {"form": "dnf", "R": 3, "theta": 0.5,
-                                                    "chosen_by": "given"}
+                                                    "thresholds": 10, "chosen_by": "given"}
+
+
+# ----------------------------------------------------------------------------------------------
+# --thresholds N,N: the count of quantile thresholds as an axis of the CV
+
+
+def test_several_threshold_counts_are_chosen_by_cv_even_with_the_rest_fixed(run, data):
+    r = run("fit", data, *FAST, "--thresholds", "2,6", "-q", "--json", "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    grid = out["cv"]["grid"]
+    assert {row["thresholds"] for row in grid} == {2, 6}, grid
+    chosen = [row for row in grid if row["chosen"]]
+    assert len(chosen) == 1
+    assert out["setting"]["thresholds"] == chosen[0]["thresholds"]
+    saved = json.loads((data.parent / "m.json").read_text())
+    assert saved["params"]["n_thresholds"] == chosen[0]["thresholds"]
+
+
+def test_one_threshold_count_with_the_rest_fixed_runs_no_cv(run, data):
+    r = run("fit", data, *FAST, "--thresholds", "6", "-q", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["cv"] is None and out["setting"]["thresholds"] == 6
+
+
+@pytest.mark.parametrize("value, words", [("10,x", ["whole number"]), ("0", ["at least 1"]),
+                                          ("10,10", ["repeated"]), ("", ["whole number"])])
+def test_bad_threshold_counts_are_one_line_usage_errors(run, data, value, words):
+    assert_one_line_error(run("fit", data, "--thresholds", value), "--thresholds", *words,
+                          usage=True)

@@ -43,6 +43,21 @@ def _separator(ctx, param, value):
     return sep
 
 
+def _threshold_counts(ctx, param, value):
+    """``--thresholds``: one count (``10``), or several (``10,30``) for the CV to choose among."""
+    parts = [p.strip() for p in str(value).split(",")]
+    try:
+        counts = tuple(int(p) for p in parts)
+    except ValueError:
+        raise click.BadParameter(f"expected a whole number such as 10, or several such as "
+                                 f"10,30; got {value!r}") from None
+    if any(n < 1 for n in counts):
+        raise click.BadParameter(f"every count must be at least 1; got {value!r}")
+    if len(set(counts)) != len(counts):
+        raise click.BadParameter(f"a count is repeated in {value!r}")
+    return counts
+
+
 _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
                     help="The CSV file's separator: one character, or comma, semicolon, tab, "
                          "space, pipe (default: found from the file; comma, semicolon, tab or |).")
@@ -102,8 +117,11 @@ def _refuse_overwrite(option, path, inputs):
                    f"{max(DEFAULT_THETAS):g}]).")
 @click.option("--max-iter", type=click.IntRange(min=0), default=100, show_default=True,
               help="BCD / AM iterations at most.")
-@click.option("--thresholds", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Quantile thresholds per numeric column.")
+@click.option("--thresholds", metavar="N[,N...]", default="10", show_default=True,
+              callback=_threshold_counts,
+              help="Quantile thresholds per numeric column. Several (e.g. 10,30): the first is "
+                   "used for the whole grid, the others are also tried at the chosen form and "
+                   "R, and the CV picks (about 2x the time with 10,30).")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--path", "show_path", is_flag=True,
@@ -137,8 +155,9 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
 
     if save is not None:
         _refuse_overwrite("--save", save, [("input data file", data)])
+    cv_runs = None in (form, rules, theta) or len(thresholds) > 1  # several counts: an axis
     if plot_file is not None:
-        _check_plot(plot_file, data, save, cv_done=None in (form, rules, theta))
+        _check_plot(plot_file, data, save, cv_done=cv_runs)
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep)
@@ -147,16 +166,18 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     for column in identifier_like_columns(dataset.X):
         click.echo(f"note: column {column!r} has a different value in every row (an "
                    f"identifier?); leave it out with --drop {column}", err=True)
-    estimator = BooleanRuleClassifier(method=method, max_iter=max_iter, n_thresholds=thresholds,
-                                      pos_label=dataset.positive, start=start)
-    if None in (form, rules, theta):  # each option given fixes its axis of the grid
+    estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
+                                      n_thresholds=thresholds[0], pos_label=dataset.positive,
+                                      start=start)
+    if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
         try:
             model, selection = fit_select(
                 estimator, dataset.X, dataset.y, cv=cv, seed=seed,
                 forms=DEFAULT_FORMS if form is None else (form,),
                 rules=DEFAULT_RULES if rules is None else (rules,),
-                thetas=DEFAULT_THETAS if theta is None else (theta,), progress=progress)
+                thetas=DEFAULT_THETAS if theta is None else (theta,),
+                thresholds=thresholds if len(thresholds) > 1 else None, progress=progress)
         finally:
             if progress is not None:
                 progress.close()
@@ -271,6 +292,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "target": target, "positive": _plain(dataset.positive), "negative": _plain(negative),
         "method": method,
         "setting": {"form": model.form, "R": int(model.max_rules), "theta": float(model.theta),
+                    "thresholds": int(model.n_thresholds),
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
@@ -282,6 +304,9 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
             "error_percent": 100 * float(selection.best.mean_error),
             "sem_percent": 100 * float(selection.best.sem),
             "grid": [{"form": row.form, "R": int(row.max_rules), "theta": float(row.theta),
+                      "thresholds": int(model.n_thresholds if row.n_thresholds is None
+                                        else row.n_thresholds),
+                      "chosen": row is selection.best,
                       "error_percent": 100 * float(row.mean_error),
                       "sem_percent": 100 * float(row.sem),
                       "literals": float(row.mean_literals)} for row in selection.rows]},
