@@ -86,19 +86,21 @@ class ClauseSolver:
     :attr:`n_screened` counts them over every LP. Not for the MIP.
     ``carry_working_set``: the sifted dual starts each LP from the features
     active at the last optimum (:class:`~rulelearn.learners.formulation.SiftedDualLP`).
+    ``row_generation``: the sifted dual also generates the positives (clause-LP
+    rows) it needs, checking every one left out before it accepts an optimum.
     """
 
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
                  time_limit: float | None = 60.0, warm: bool = False, formulation: str = "auto",
                  warm_across_theta: bool = True, screen: bool = True,
-                 carry_working_set: bool = True):
+                 carry_working_set: bool = True, row_generation: bool = True):
         self.problem = problem
         self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
         self.warm_across_theta = warm_across_theta and not exact
         self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None,
-                            carry=carry_working_set)
+                            carry=carry_working_set, row_generation=row_generation)
         self.tie_break = tie_break_costs(problem)
         self.screen = screen and not exact
         self._cover = positive_cover(problem) if self.screen else None
