@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse
 
 from rulelearn.errors import ParameterError
 from rulelearn.learners.problem import CNFProblem
@@ -236,12 +237,16 @@ class SiftedDualLP:
                  rows: bool = True, row_batch: int = 300):
         A = problem.A_pos
         self._n_pos, self._n_cols = A.shape
-        self._A = A.astype(np.float64)  # pricing in double precision (costs reach thousands)
         self._bool = np.asarray(A, dtype=bool)
+        self._by_feature = np.ascontiguousarray(self._bool.T)  # one feature's ones per row
         self._w_pos = problem.w_pos
         # each feature's dual row sums its own ones or, through the total, its complement's
         self._support, self._via_total = rows_via_total(A)
         self._sign = np.where(self._via_total, -1.0, 1.0)
+        # pricing: sum_i a_ij y_i over the supports only (the sparser of a feature and its
+        # complement), sparse and in double precision (costs reach thousands)
+        supports, self._support_slot = np.unique(self._support, return_inverse=True)
+        self._priced = scipy.sparse.csr_matrix(self._bool[:, supports], dtype=np.float64).T
         self.batch = batch
         self.carry = carry
         self.rows = rows
@@ -305,8 +310,11 @@ class SiftedDualLP:
         """Up to ``batch`` features left out with a negative reduced cost, most negative first;
         ``y`` is given on the positives ``y[0]`` with values ``y[1]``."""
         positives, values = y
-        live = values > 0
-        reduced = w_costs - values[live] @ self._A[positives[live]]
+        full = np.zeros(self._n_pos)
+        full[positives] = values
+        sums = (self._priced @ full)[self._support_slot]
+        covered = np.where(self._via_total, full.sum() - sums, sums)  # sum_i a_ij y_i
+        reduced = w_costs - covered
         reduced[in_model] = np.inf
         if screened is not None:
             reduced[screened] = np.inf
@@ -317,7 +325,7 @@ class SiftedDualLP:
         """Up to ``row_batch`` positives left out whose clause-LP row ``w`` violates, the
         largest weighted violation first."""
         live = np.flatnonzero(w > 0)
-        violation = 1.0 - self._A[:, live] @ w[live]
+        violation = 1.0 - w[live] @ self._by_feature[live]
         violation[in_model] = -np.inf
         candidates = np.flatnonzero(violation > 1e-9)
         order = np.argsort(-(self._w_pos[candidates] * violation[candidates]), kind="stable")
