@@ -128,6 +128,18 @@ class ClauseSolver:
         sifted = self._lp._sifted
         return 0 if sifted is None else sifted.n_rows_added
 
+    @property
+    def n_positives_added(self) -> int:
+        """Sifted dual only: positives added to its restricted models over every LP (else 0)."""
+        sifted = self._lp._sifted
+        return 0 if sifted is None else sifted.n_positives_added
+
+    @property
+    def n_rounds(self) -> int:
+        """Sifted dual only: HiGHS runs over every LP (several per LP as rows enter; else 0)."""
+        sifted = self._lp._sifted
+        return 0 if sifted is None else sifted.n_rounds
+
     def column_costs(self, neg_weight: np.ndarray, theta: float) -> np.ndarray:
         """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight."""
         cost = (neg_weight.astype(np.float32) @ self.problem.A_neg).astype(np.float64)
