@@ -247,6 +247,7 @@ class SiftedDualLP:
         # complement), sparse and in double precision (costs reach thousands)
         supports, self._support_slot = np.unique(self._support, return_inverse=True)
         self._priced = scipy.sparse.csr_matrix(self._bool[:, supports], dtype=np.float64).T
+        self._support_columns = self._priced.T.tocsc()  # positives x supports, by column
         self.batch = batch
         self.carry = carry
         self.rows = rows
@@ -264,7 +265,7 @@ class SiftedDualLP:
         if len(positives) == 0:
             return
         model = lp.model
-        block = self._bool[np.ix_(positives, self._support[lp.features])]
+        block = self._bool[positives][:, self._support[lp.features]]
         samples, rows = np.nonzero(block)  # grouped by positive
         counts = np.bincount(samples, minlength=len(positives)) + 1
         ends = np.cumsum(counts)
@@ -290,7 +291,7 @@ class SiftedDualLP:
         model = lp.model
         first = model.n_rows
         via_total = self._via_total[features]
-        block = self._bool[np.ix_(lp.positives, self._support[features])].T
+        block = self._by_feature[self._support[features]][:, lp.positives]
         block = np.concatenate([via_total[:, None], block], axis=1)  # T is column 0
         rows, slots = np.nonzero(block)  # grouped by feature
         columns = np.concatenate([[0], lp.y_columns])[slots]
@@ -325,7 +326,10 @@ class SiftedDualLP:
         """Up to ``row_batch`` positives left out whose clause-LP row ``w`` violates, the
         largest weighted violation first."""
         live = np.flatnonzero(w > 0)
-        violation = 1.0 - w[live] @ self._by_feature[live]
+        # sum_j a_ij w_j; a feature through the total is 1 - (its complement)
+        columns = self._support_columns[:, self._support_slot[live]]
+        covered = columns @ (self._sign[live] * w[live]) + w[live][self._via_total[live]].sum()
+        violation = 1.0 - covered
         violation[in_model] = -np.inf
         candidates = np.flatnonzero(violation > 1e-9)
         order = np.argsort(-(self._w_pos[candidates] * violation[candidates]), kind="stable")
