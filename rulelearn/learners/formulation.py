@@ -16,8 +16,10 @@ so the simplex basis is 201 x 201 rather than 12,000 x 12,000, and the clause
 weights ``w`` are read off its row duals (a vertex of the clause LP).
 
 When both are many (Musk: 5,350 positives, 3,243 features, half the entries
-ones) its dual is solved over a growing subset of the features
-(:class:`SiftedDualLP`, column generation): a few hundred features enter.
+ones) its dual is solved over growing subsets of the features and of the
+positives (:class:`SiftedDualLP`: column generation on the features, row
+generation on the positives): a few hundred features and about a quarter of
+the positives enter a restricted model.
 """
 
 from __future__ import annotations
