@@ -170,17 +170,19 @@ def compare_paths(mirror=None):
 
 MUSK_ROWS = 5344  # an inner training set of the paper protocol: 9/10 of 9/10 of 6,598
 MUSK_METHODS = ("bcd", "am", "sc")
-MUSK_HEADING = "## Musk's θ path on an inner training set: screening and carried working sets"
+MUSK_HEADING = "## Musk's θ path on an inner training set"  # the section's title starts so
+MUSK_TITLE = MUSK_HEADING + ": screening, carried working sets, row generation"
 
 
 def musk_path(mirror=None, n_rows=MUSK_ROWS, methods=MUSK_METHODS):
     """One θ path (the grid, largest first) per method on a Musk subsample, as the inner CV runs
-    it: "new", the fast path (safe screening, the sifted dual's working set carried from LP to
-    LP); "old", the same without either (``screen=False, carry_working_set=False``).
+    it: "new", the fast path (safe screening, the sifted dual's working sets carried from LP to
+    LP, row generation on the positives); "old", the same without any of the three
+    (``screen=False, carry_working_set=False, row_generation=False``).
 
     Per θ: features screened (summed over that θ's LPs, and per LP), LPs, simplex iterations,
-    features added to the sifted models, process seconds, and whether the two reach the same
-    rule. Process time, not wall time: the machine is shared.
+    features and positives added to the sifted models, HiGHS runs, process seconds, and
+    whether the two reach the same rule. Process time, not wall time: the machine is shared.
     """
     from rulelearn.data import load_dataset
 
@@ -188,13 +190,15 @@ def musk_path(mirror=None, n_rows=MUSK_ROWS, methods=MUSK_METHODS):
     rows = []
     for method in methods:
         solvers = {"new": ClauseSolver(problem),
-                   "old": ClauseSolver(problem, screen=False, carry_working_set=False)}
+                   "old": ClauseSolver(problem, screen=False, carry_working_set=False,
+                                       row_generation=False)}
         for theta in sorted(PATH_THETAS, reverse=True):
             row = {"method": method, "θ": f"{theta:.3g}"}
             results = {}
             for name, solver in solvers.items():
                 lps, iterations = solver.n_solves, solver.total_iterations
                 screened, added = solver.n_screened, solver.n_rows_added
+                positives, rounds = solver.n_positives_added, solver.n_rounds
                 begin = time.process_time()
                 results[name] = run_learner(method, solver, theta, max_rules=5, max_iter=100)
                 seconds = time.process_time() - begin
@@ -205,6 +209,8 @@ def musk_path(mirror=None, n_rows=MUSK_ROWS, methods=MUSK_METHODS):
                 row[f"LPs {name}"] = lps
                 row[f"iterations {name}"] = solver.total_iterations - iterations
                 row[f"rows {name}"] = solver.n_rows_added - added
+                row[f"positives {name}"] = solver.n_positives_added - positives
+                row[f"runs {name}"] = solver.n_rounds - rounds
                 row[f"cpu s {name}"] = round(seconds, 2)
             row["same rule"] = "yes" if np.array_equal(results["new"].W, results["old"].W) else "no"
             rows.append(row)
@@ -215,24 +221,28 @@ def musk_path(mirror=None, n_rows=MUSK_ROWS, methods=MUSK_METHODS):
 def render_musk(rows, n, shape) -> str:
     if not rows:
         return ""
-    lines = [MUSK_HEADING, "",
+    lines = [MUSK_TITLE, "",
              f"- {n} rows ({shape[0]} merged positives of the CNF, i.e. Musk's non-musk rows; "
              f"{shape[1] - 1} features + always-true); date {time.strftime('%Y-%m-%dT%H:%M:%S%z')}",
              "- screened: features left out of the LPs of that θ (a feature whose cost, θ + its "
              "negatives' weight + the tie-break, exceeds the positive weight it covers); new: "
-             "the fast path (screening, and the sifted dual's working set carried from LP to LP); "
-             "old: the same without either; rows: features added to the sifted dual's restricted "
-             "models; cpu s: process time.", ""]
+             "the fast path (screening, the sifted dual's working sets carried from LP to LP, "
+             "and row generation: only the positives the restricted optimum needs, every one "
+             "left out checked); old: the same without any of the three; rows / positives: "
+             "features / positives added to the sifted dual's restricted models; runs: HiGHS "
+             "runs (rounds of the sifted dual); cpu s: process time.", ""]
     for method in dict.fromkeys(r["method"] for r in rows):
         mine = [r for r in rows if r["method"] == method]
         total = {key: sum(r[key] for r in mine) for key in ("screened", "LPs new", "LPs old",
                                                             "iterations new", "iterations old",
+                                                            "positives new", "positives old",
                                                             "cpu s new", "cpu s old")}
         same = sum(r["same rule"] == "yes" for r in mine)
         lines.append(f"- {method}: path {total['cpu s new']:.1f} s new, "
                      f"{total['cpu s old']:.1f} s old; LPs {total['LPs new']}/"
                      f"{total['LPs old']}, simplex iterations {total['iterations new']}/"
-                     f"{total['iterations old']}; {total['screened']} features screened in all "
+                     f"{total['iterations old']}, positives added {total['positives new']}/"
+                     f"{total['positives old']}; {total['screened']} features screened in all "
                      f"(of {shape[1]} per LP); same rules at {same} of {len(mine)} θ values")
     lines += ["", tabulate(rows, headers="keys", tablefmt="github"), ""]
     return "\n".join(lines)

@@ -343,3 +343,23 @@ def test_set_cover_keeps_its_best_prefix(seed):
     for k in range(len(clauses) + 1):
         rows = clauses[:k] + [disabled_clause(problem.n_features)] * (4 - k)
         assert result.objective <= cnf_objective(problem, np.array(rows), 0.01) + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_feature_major_counts_equal_the_column_sums(seed):
+    """Counts over :attr:`CNFProblem.by_feature` (uint8 rows) equal the column sums of the
+    sample-major matrices, also past 255 selected features (no uint8 overflow)."""
+    rng = np.random.default_rng(seed)
+    A = (rng.random((120, 400)) < 0.7).astype(int)
+    problem = CNFProblem.from_data(A, rng.random(120) < 0.5)
+    pos_by_feature, neg_by_feature = problem.by_feature
+    assert pos_by_feature.dtype == np.uint8 and pos_by_feature.shape == problem.A_pos.T.shape
+    for size in (0, 1, 7, 300, 401):
+        clause = np.zeros(401, dtype=bool)
+        clause[rng.choice(401, size, replace=False)] = True
+        for A_side, by_feature in ((problem.A_pos, pos_by_feature),
+                                   (problem.A_neg, neg_by_feature)):
+            want = A_side[:, clause].sum(axis=1, dtype=np.float64)
+            got = clause_counts(A_side, clause, by_feature)
+            assert got.dtype == np.float64 and np.array_equal(got, want)
+    assert clause_counts(problem.A_pos, clause, pos_by_feature).max() > 255

@@ -157,7 +157,7 @@ def test_sifting_reaches_the_full_lp_optimum_with_a_subset_of_the_features(seed)
         sifted = sifted_lp.solve(costs)
         assert sifted.value == pytest.approx(full.value, rel=1e-9, abs=1e-7)
         assert clause_lp_objective(problem, sifted.w, costs) == pytest.approx(full.value, abs=1e-7)
-        rows, _ = sifted.basis  # the features of the restricted model
+        _, rows, _ = sifted.basis  # the features of the restricted model
         assert len(rows) < problem.A_pos.shape[1] and np.all(sifted.w[np.setdiff1d(
             np.arange(problem.A_pos.shape[1]), rows)] == 0)
         # from the kept rows and basis, the same LP needs no iteration

@@ -27,7 +27,7 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     problem = solver.problem
 
     def step(W):
-        counts = count_matrix(problem.A_neg, W)
+        counts = count_matrix(problem.A_neg, W, problem.by_feature[1])
         best = None
         for r in range(len(W)):
             others = np.delete(counts, r, axis=1)

@@ -86,19 +86,21 @@ class ClauseSolver:
     :attr:`n_screened` counts them over every LP. Not for the MIP.
     ``carry_working_set``: the sifted dual starts each LP from the features
     active at the last optimum (:class:`~rulelearn.learners.formulation.SiftedDualLP`).
+    ``row_generation``: the sifted dual also generates the positives (clause-LP
+    rows) it needs, checking every one left out before it accepts an optimum.
     """
 
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
                  time_limit: float | None = 60.0, warm: bool = False, formulation: str = "auto",
                  warm_across_theta: bool = True, screen: bool = True,
-                 carry_working_set: bool = True):
+                 carry_working_set: bool = True, row_generation: bool = True):
         self.problem = problem
         self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
         self.warm_across_theta = warm_across_theta and not exact
         self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None,
-                            carry=carry_working_set)
+                            carry=carry_working_set, row_generation=row_generation)
         self.tie_break = tie_break_costs(problem)
         self.screen = screen and not exact
         self._cover = positive_cover(problem) if self.screen else None
@@ -125,6 +127,18 @@ class ClauseSolver:
         """Sifted dual only: features added to its restricted models over every LP (else 0)."""
         sifted = self._lp._sifted
         return 0 if sifted is None else sifted.n_rows_added
+
+    @property
+    def n_positives_added(self) -> int:
+        """Sifted dual only: positives added to its restricted models over every LP (else 0)."""
+        sifted = self._lp._sifted
+        return 0 if sifted is None else sifted.n_positives_added
+
+    @property
+    def n_rounds(self) -> int:
+        """Sifted dual only: HiGHS runs over every LP (several per LP as rows enter; else 0)."""
+        sifted = self._lp._sifted
+        return 0 if sifted is None else sifted.n_rounds
 
     def column_costs(self, neg_weight: np.ndarray, theta: float) -> np.ndarray:
         """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight."""

@@ -16,8 +16,10 @@ so the simplex basis is 201 x 201 rather than 12,000 x 12,000, and the clause
 weights ``w`` are read off its row duals (a vertex of the clause LP).
 
 When both are many (Musk: 5,350 positives, 3,243 features, half the entries
-ones) its dual is solved over a growing subset of the features
-(:class:`SiftedDualLP`, column generation): a few hundred features enter.
+ones) its dual is solved over growing subsets of the features and of the
+positives (:class:`SiftedDualLP`: column generation on the features, row
+generation on the positives): a few hundred features and about a quarter of
+the positives enter a restricted model.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse
 
 from rulelearn.errors import ParameterError
 from rulelearn.learners.problem import CNFProblem
@@ -174,74 +177,165 @@ class LPSolution:
     basis: object = None
 
 
-class SiftedDualLP:
-    """The clause LP's dual over a growing subset of the features (column generation).
+class _RestrictedDual:
+    """A restricted dual model: some positives (columns ``y_i``) and some features (rows).
 
-    The optimal ``w`` is sparse: of Musk's 3,243 features a few hundred enter
-    an LP. Each feature is a row of the dual (:func:`dual_clause_model`); a
-    restricted model holds only the rows added so far. After each solve its
-    ``y`` prices every feature left out (the reduced cost in the clause LP,
-    ``d_j - sum_i a_ij y_i``); the ``batch`` most negative are added and the LP
-    re-solved from its basis, until none is negative. Then ``y`` is feasible for
-    the full dual, hence optimal, and ``w`` (zero on the features left out) is
-    the clause LP's optimum. Every LP starts a new restricted model, from the
-    ``batch`` features priced lowest with ``y`` = the positives' weights (cost
-    minus the weight they cover), or from the rows and basis kept from an
-    earlier solve (``start``), and, when ``carry``, with the features active
-    (``w_j > 0``) at the last optimum, of whatever LP: the working set carries
-    across clauses, BCD/AM iterations and θ. On Musk (5,344 rows, BCD at the
-    three largest θ) that cut simplex iterations from 37,310 to 25,762 and
-    process time from 8.0 s to 6.1 s, with the same rules; carrying every row
-    of the last model instead cut iterations to 22,243 but not the time (8.1 s:
-    twice the rows to add).
+    Column 0 is the total ``T`` and row 0 is ``T - sum_i y_i = 0`` over the
+    positives in the model; each feature row ``j`` has its ``u_j`` column.
+    Positives and features are appended in any order (HiGHS keeps the basis:
+    new columns nonbasic at 0, new rows with basic slacks).
     """
 
-    def __init__(self, problem: CNFProblem, batch: int = 50, carry: bool = True):
+    def __init__(self):
+        self.model = LinearProgram([0.0], [-INF], [INF], [0.0], [0.0], [0, 1], [0], [1.0])
+        self.positives = np.zeros(0, dtype=np.int64)  # the positive of each y column
+        self.y_columns = np.zeros(0, dtype=np.int64)
+        self.features = np.zeros(0, dtype=np.int64)  # the feature of each row after row 0
+        self.u_columns = np.zeros(0, dtype=np.int64)
+
+    def canonical_basis(self, basis):
+        """``basis`` with its columns in the order of a model rebuilt from
+        (:attr:`positives`, :attr:`features`): ``T``, the ``y_i``, the ``u_j``."""
+        order = np.concatenate([[0], self.y_columns, self.u_columns])
+        status = list(basis.col_status)
+        basis.col_status = [status[k] for k in order]
+        return basis
+
+
+class SiftedDualLP:
+    """The clause LP's dual over growing subsets of the features and of the positives.
+
+    The optimal ``w`` is sparse: of Musk's 3,243 features a few hundred enter
+    an LP (column generation). Each feature is a row of the dual
+    (:func:`dual_clause_model`); a restricted model holds only the rows added
+    so far. After each solve its ``y`` prices every feature left out (the
+    reduced cost in the clause LP, ``d_j - sum_i a_ij y_i``); the ``batch``
+    most negative are added and the LP re-solved from its basis.
+
+    With ``rows=True`` the positives are generated too (row generation in the
+    clause LP, i.e. columns ``y_i`` of the dual): a positive left out is a
+    clause-LP row dropped, ``y_i = 0``. After each solve the restricted ``w``
+    is checked against every positive left out; those whose row
+    ``sum_j a_ij w_j >= 1`` it violates (the ``row_batch`` most violated,
+    weight times violation) enter the model, and the LP is re-solved from its
+    basis. Dropping rows (and their ``xi_i``, of cost ``c_i >= 0``) only
+    relaxes the LP, so when no row is violated the restricted ``w`` with
+    ``xi_i = 0`` on the rows left out is feasible for the full LP at the
+    restricted optimum's value: optimal, and (the tie-break making the optimum
+    unique) the full LP's ``w``.
+
+    The loop ends when no feature prices in and no positive is violated: then
+    ``y`` (zero on the positives left out) is feasible for the full dual and
+    ``w`` (zero on the features left out) for the full clause LP, at equal
+    objectives. Every LP starts a new restricted model from the rows and basis
+    kept from an earlier solve (``start``), or else, when ``carry``, from the
+    features active (``w_j > 0``) and the positives binding (``y_i > 0``) at
+    the last optimum, of whatever LP (the working sets carry across clauses,
+    BCD/AM iterations and θ), plus the ``batch`` features priced lowest with
+    ``y`` = the positives' weights (cost minus the weight they cover).
+    """
+
+    def __init__(self, problem: CNFProblem, batch: int = 50, carry: bool = True,
+                 rows: bool = True, row_batch: int = 300):
         A = problem.A_pos
         self._n_pos, self._n_cols = A.shape
-        self._A = A.astype(np.float64)  # pricing in double precision (costs reach thousands)
+        self._bool = np.asarray(A, dtype=bool)
+        self._by_feature = np.ascontiguousarray(self._bool.T)  # one feature's ones per row
         self._w_pos = problem.w_pos
         # each feature's dual row sums its own ones or, through the total, its complement's
         self._support, self._via_total = rows_via_total(A)
-        features, samples = np.nonzero(np.asarray(A, dtype=bool).T)
-        self._row_start = np.concatenate([[0], np.cumsum(np.bincount(features,
-                                                                     minlength=self._n_cols))])
-        self._row_samples = samples
+        self._sign = np.where(self._via_total, -1.0, 1.0)
+        # pricing: sum_i a_ij y_i over the supports only (the sparser of a feature and its
+        # complement), sparse and in double precision (costs reach thousands)
+        supports, self._support_slot = np.unique(self._support, return_inverse=True)
+        self._priced = scipy.sparse.csr_matrix(self._bool[:, supports], dtype=np.float64).T
+        self._support_columns = self._priced.T.tocsc()  # positives x supports, by column
         self.batch = batch
         self.carry = carry
-        self._last_rows: np.ndarray | None = None  # the features active at the last optimum
-        self.n_rows_added = 0  # over every LP: the restricted models' sizes
+        self.rows = rows
+        self.row_batch = row_batch
+        self._last_features: np.ndarray | None = None  # active at the last optimum
+        self._last_positives: np.ndarray | None = None  # binding at the last optimum
+        self.n_rows_added = 0  # over every LP: features added to the restricted models
+        self.n_positives_added = 0  # over every LP: positives added to them
+        self.n_rounds = 0  # HiGHS runs over every LP
         self.total_iterations = 0
 
-    def _add(self, model, rows, features, w_costs):
-        """Rows ``sum_i a_ij y_i - u_j <= d_j`` for ``features`` (as in
+    def _add_positives(self, lp: _RestrictedDual, positives: np.ndarray) -> None:
+        """Columns ``y_i``: -1 in row 0, ``a_ij`` (or ``-a_ik`` through the total) in the
+        rows of the features in the model."""
+        if len(positives) == 0:
+            return
+        model = lp.model
+        block = self._bool[positives][:, self._support[lp.features]]
+        samples, rows = np.nonzero(block)  # grouped by positive
+        counts = np.bincount(samples, minlength=len(positives)) + 1
+        ends = np.cumsum(counts)
+        indices = np.empty(int(ends[-1]), dtype=np.int64)
+        values = np.empty(int(ends[-1]))
+        firsts = ends - counts
+        indices[firsts], values[firsts] = 0, -1.0  # row 0 first, then the feature rows
+        slots = np.ones(len(indices), dtype=bool)
+        slots[firsts] = False
+        indices[slots], values[slots] = rows + 1, self._sign[lp.features][rows]
+        first = model.n_cols
+        model.add_columns(-np.ones(len(positives)), np.zeros(len(positives)),
+                          self._w_pos[positives], np.concatenate([[0], ends]), indices, values)
+        lp.positives = np.concatenate([lp.positives, positives])
+        lp.y_columns = np.concatenate([lp.y_columns, first + np.arange(len(positives))])
+        self.n_positives_added += len(positives)
+
+    def _add_features(self, lp: _RestrictedDual, features: np.ndarray, w_costs) -> None:
+        """Rows ``sum_i a_ij y_i - u_j <= d_j`` over the positives in the model (as in
         :func:`dual_clause_model`, some through the total), and their ``u_j`` columns."""
         if len(features) == 0:  # no feature priced in (every one costs more than it covers)
-            return rows
+            return
+        model = lp.model
         first = model.n_rows
-        support = self._support[features]
         via_total = self._via_total[features]
-        starts, ends = self._row_start[support], self._row_start[support + 1]
-        entries = [np.append(self._row_samples[a:b], self._n_pos) if total
-                   else self._row_samples[a:b] for a, b, total in zip(starts, ends, via_total)]
-        signs = [np.append(-np.ones(len(e) - 1), 1.0) if total else np.ones(len(e))
-                 for e, total in zip(entries, via_total)]
-        indptr = np.concatenate([[0], np.cumsum([len(e) for e in entries])])
-        model.add_rows(np.full(len(features), -INF), w_costs[features], indptr,
-                       np.concatenate(entries), np.concatenate(signs))
+        block = self._by_feature[self._support[features]][:, lp.positives]
+        block = np.concatenate([via_total[:, None], block], axis=1)  # T is column 0
+        rows, slots = np.nonzero(block)  # grouped by feature
+        columns = np.concatenate([[0], lp.y_columns])[slots]
+        values = np.where(slots == 0, 1.0, self._sign[features][rows])
+        counts = np.bincount(rows, minlength=len(features))
+        model.add_rows(np.full(len(features), -INF), w_costs[features],
+                       np.concatenate([[0], np.cumsum(counts)]), columns, values)
         k = len(features)
+        u_first = model.n_cols
         model.add_columns(np.ones(k), np.zeros(k), np.full(k, INF), np.arange(k + 1),
                           first + np.arange(k), -np.ones(k))
+        lp.features = np.concatenate([lp.features, features])
+        lp.u_columns = np.concatenate([lp.u_columns, u_first + np.arange(k)])
         self.n_rows_added += k
-        return np.concatenate([rows, features])
 
-    def _most_negative(self, w_costs, y, rows, screened=None):
-        reduced = w_costs - y @ self._A
-        reduced[rows] = np.inf
+    def _most_negative(self, w_costs, y, in_model, screened=None):
+        """Up to ``batch`` features left out with a negative reduced cost, most negative first;
+        ``y`` is given on the positives ``y[0]`` with values ``y[1]``."""
+        positives, values = y
+        full = np.zeros(self._n_pos)
+        full[positives] = values
+        sums = (self._priced @ full)[self._support_slot]
+        covered = np.where(self._via_total, full.sum() - sums, sums)  # sum_i a_ij y_i
+        reduced = w_costs - covered
+        reduced[in_model] = np.inf
         if screened is not None:
             reduced[screened] = np.inf
         candidates = np.flatnonzero(reduced < -1e-9)
         return candidates[np.argsort(reduced[candidates], kind="stable")[: self.batch]]
+
+    def _most_violated(self, w, in_model):
+        """Up to ``row_batch`` positives left out whose clause-LP row ``w`` violates, the
+        largest weighted violation first."""
+        live = np.flatnonzero(w > 0)
+        # sum_j a_ij w_j; a feature through the total is 1 - (its complement)
+        columns = self._support_columns[:, self._support_slot[live]]
+        covered = columns @ (self._sign[live] * w[live]) + w[live][self._via_total[live]].sum()
+        violation = 1.0 - covered
+        violation[in_model] = -np.inf
+        candidates = np.flatnonzero(violation > 1e-9)
+        order = np.argsort(-(self._w_pos[candidates] * violation[candidates]), kind="stable")
+        return candidates[order[: self.row_batch]]
 
     def solve(self, w_costs: np.ndarray, warm: bool = False, start=None,
               screened: np.ndarray | None = None) -> LPSolution:
@@ -252,46 +346,57 @@ class SiftedDualLP:
         features are never priced in (their reduced cost is positive for every
         ``y`` of the restricted dual anyway: see :func:`screened_features`).
         """
-        n = self._n_pos  # columns: y_i, then the total T (row 0: T - sum_i y_i = 0)
-        model = LinearProgram(np.append(-np.ones(n), 0.0), np.append(np.zeros(n), -INF),
-                              np.append(self._w_pos, INF), [0.0], [0.0], np.arange(n + 2),
-                              np.zeros(n + 1), np.append(-np.ones(n), 1.0))
-        rows = np.zeros(0, dtype=np.int64)  # the feature of each row after row 0
+        lp = _RestrictedDual()
+        all_positives = np.arange(self._n_pos)
         basis = None
         if start is not None:
-            kept_rows, basis = start
-            rows = self._add(model, rows, kept_rows, w_costs)
-        elif self.carry and self._last_rows is not None:
-            carried = self._last_rows
-            if screened is not None:
-                carried = carried[~screened[carried]]
-            rows = self._add(model, rows, carried, w_costs)
-            rows = self._add(model, rows,
-                             self._most_negative(w_costs, self._w_pos, rows, screened), w_costs)
+            kept_positives, kept_features, basis = start
+            self._add_positives(lp, kept_positives)
+            self._add_features(lp, kept_features, w_costs)
         else:
-            rows = self._add(model, rows,
-                             self._most_negative(w_costs, self._w_pos, rows, screened), w_costs)
+            if not self.rows:
+                positives = all_positives
+            elif self.carry and self._last_positives is not None:
+                positives = self._last_positives
+            else:  # every row is violated at w = 0: the heaviest first
+                positives = np.argsort(-self._w_pos, kind="stable")[: self.row_batch]
+            self._add_positives(lp, positives)
+            if self.carry and self._last_features is not None:
+                carried = self._last_features
+                if screened is not None:
+                    carried = carried[~screened[carried]]
+                self._add_features(lp, carried, w_costs)
+            self._add_features(lp, self._most_negative(w_costs, (all_positives, self._w_pos),
+                                                       lp.features, screened), w_costs)
         warm = False  # the first solve: from ``basis`` if kept, else from scratch
         while True:
-            result = model.solve(warm=warm, start=basis)
-            new = self._most_negative(w_costs, np.asarray(result.x)[: self._n_pos], rows,
-                                      screened)
-            if len(new) == 0:
+            result = lp.model.solve(warm=warm, start=basis)
+            self.n_rounds += 1
+            x = np.asarray(result.x)
+            w = np.zeros(self._n_cols)
+            w[lp.features] = np.clip(-np.asarray(result.row_dual)[1:], 0.0, 1.0)
+            y = (lp.positives, x[lp.y_columns])
+            new_features = self._most_negative(w_costs, y, lp.features, screened)
+            new_positives = (self._most_violated(w, lp.positives) if self.rows
+                             else np.zeros(0, dtype=np.int64))
+            if len(new_features) == 0 and len(new_positives) == 0:
                 break
-            rows = self._add(model, rows, new, w_costs)
-            warm, basis = True, None  # on from the last basis, the new rows' slacks basic
-        self.total_iterations += model.total_iterations
-        w = np.zeros(self._n_cols)
-        w[rows] = np.clip(-np.asarray(result.row_dual)[1:], 0.0, 1.0)
-        self._last_rows = rows[w[rows] > 0]
-        return LPSolution(w, -result.objective, model.total_iterations, (rows, result.basis))
+            self._add_positives(lp, new_positives)
+            self._add_features(lp, new_features, w_costs)
+            warm, basis = True, None  # on from the last basis (new rows' slacks basic)
+        self.total_iterations += lp.model.total_iterations
+        self._last_features = lp.features[w[lp.features] > 0]
+        self._last_positives = y[0][y[1] > 0]
+        kept = (lp.positives, lp.features, lp.canonical_basis(result.basis))
+        return LPSolution(w, -result.objective, lp.model.total_iterations, kept)
 
 
 class ClauseLP:
     """The clause LP in one of its formulations; ``solve(costs)`` gives ``w``."""
 
     def __init__(self, problem: CNFProblem, formulation: str = "auto", exact: bool = False,
-                 time_limit: float | None = None, presolve: bool = False, carry: bool = True):
+                 time_limit: float | None = None, presolve: bool = False, carry: bool = True,
+                 row_generation: bool = True):
         if formulation not in FORMULATIONS:
             raise ParameterError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
         if formulation == "auto":
@@ -304,7 +409,8 @@ class ClauseLP:
         self._n_pos = problem.A_pos.shape[0]
         self.n_solves = 0  # clause LPs solved (a sifted one may take several HiGHS runs)
         self._fixed = np.zeros(self._n_cols, dtype=bool)  # primal: w_j fixed at 0 (screened)
-        self._sifted = SiftedDualLP(problem, carry=carry) if formulation == "sifted" else None
+        self._sifted = (SiftedDualLP(problem, carry=carry, rows=row_generation)
+                        if formulation == "sifted" else None)
         self.model: LinearProgram | None
         if self._sifted is not None:
             self.model = None  # a new restricted model per LP

@@ -48,6 +48,7 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
     selected = np.zeros(len(w), dtype=bool)
     pos_counts = np.zeros(len(problem.A_pos))
     neg_counts = np.zeros(len(problem.A_neg))
+    pos_by_feature, neg_by_feature = problem.by_feature  # exact integer counts, fast
     for level in levels:
         candidate = w >= level - tol
         if candidate[-1]:  # the always-true feature: the disabled clause, tried below
@@ -56,8 +57,8 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
         if len(new) == 0:
             continue
         selected |= candidate
-        pos_counts += problem.A_pos[:, new].sum(axis=1, dtype=np.float64)
-        neg_counts += problem.A_neg[:, new].sum(axis=1, dtype=np.float64)
+        pos_counts += np.add.reduce(pos_by_feature[new], axis=0, dtype=np.int64)
+        neg_counts += np.add.reduce(neg_by_feature[new], axis=0, dtype=np.int64)
         charged = neg_counts if cap is None else np.minimum(neg_counts, cap)
         objective = (float(problem.w_pos[pos_counts == 0].sum()) + float(neg_weight @ charged)
                      + sparsity(selected, theta, disable_cost))
@@ -91,8 +92,7 @@ def best_single_feature(problem: CNFProblem, neg_weight: np.ndarray, theta: floa
 
     A cap of at least one changes nothing here: one feature counts 0 or 1.
     """
-    A_neg = problem.A_neg[:, :-1]
-    objective = _uncovered(problem) + neg_weight @ A_neg.astype(np.float64) + theta
+    objective = _uncovered(problem) + neg_weight @ problem.neg_features_double + theta
     clause = np.zeros(problem.n_features + 1, dtype=bool)
     if problem.n_features:
         clause[int(np.argmin(objective))] = True

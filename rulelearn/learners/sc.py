@@ -25,7 +25,7 @@ def set_cover(solver: ClauseSolver, theta: float, max_rules: int) -> LearnResult
     clauses: list = []
     while len(clauses) < max_rules and remaining.sum() > 0:
         fit = solver.fit(remaining, theta)
-        rejects = clause_counts(problem.A_neg, fit.clause) == 0
+        rejects = clause_counts(problem.A_neg, fit.clause, problem.by_feature[1]) == 0
         if fit.clause[-1] or not np.any(rejects & (remaining > 0)):
             break
         clauses.append(fit.clause)
