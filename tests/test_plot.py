@@ -116,6 +116,19 @@ def test_path_figure_says_what_is_missing_instead_of_failing():
     assert "no record of an LP method" in texts_of(none)
 
 
+@pytest.mark.parametrize("axis", ["x", "y"])
+def test_counts_spanning_decades_with_a_zero_get_no_negative_decades(axis):
+    from rulelearn.bench.plot import _new_figure, _scale
+
+    ax = _new_figure(4, 3).subplots()
+    counts = [0, 1, 12, 38, 94]
+    ax.plot(counts, counts)
+    _scale(ax, counts, axis, floor=1.0)
+    lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    assert (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "symlog"
+    assert lo == 0 and hi > max(counts)  # nothing below 0, the largest count not on the frame
+
+
 def test_dominated_points():
     assert list(plot.dominated([1, 2, 3, 2], [0.3, 0.2, 0.1, 0.25])) == [False, False, False,
                                                                           True]

@@ -167,6 +167,9 @@ def _scale(ax, values, axis="x", floor=None):
     setter = ax.set_xscale if axis == "x" else ax.set_yscale
     if (v <= 0).any():
         setter("symlog", linthresh=floor or max(pos.min(), 1e-12), linscale=0.5)
+        if v.min() >= 0:  # counts: no negative decades, and room above the largest value
+            limits = ax.set_xlim if axis == "x" else ax.set_ylim
+            limits(0, v.max() * 1.6)
     else:
         setter("log")
 
