@@ -4,6 +4,7 @@ Brute force enumerates every clause (and every pair of clauses) of a tiny
 random problem, so the paper's objective has a known exact optimum.
 """
 
+import importlib
 import itertools
 import logging
 
@@ -211,6 +212,38 @@ def test_am_assignment_breaks_ties_by_the_nearest_cluster_centre():
     # row 2 = (0,0,1,1): l1 to c0 = 0+1/3+2/3 = 1, to c1 = 1/3+0+1/3 = 2/3 -> clause 1
     # row 3 = (0,0,0,1): l1 to c0 = 2/3, to c1 = 1/3 + 2/3 = 1 -> clause 0
     assert assignment[2:].tolist() == [1, 0]
+
+
+def _assign_one_by_one(A_neg, w_neg, W):
+    """The v-step written plainly: each tied negative's distances computed on their own."""
+    counts = np.column_stack([A_neg[:, np.flatnonzero(clause)].sum(axis=1) for clause in W])
+    minimal = counts == counts.min(axis=1, keepdims=True)
+    assignment = np.argmax(minimal, axis=1)
+    weights = minimal * w_neg[:, None]
+    centres = (weights.T @ A_neg) / np.maximum(weights.sum(axis=0), 1e-300)[:, None]
+    for i in np.flatnonzero(minimal.sum(axis=1) > 1):
+        options = np.flatnonzero(minimal[i])
+        distances = np.abs(A_neg[i][None, :] - centres[options]).sum(axis=1)
+        assignment[i] = options[np.argmin(distances)]
+    return assignment
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_am_assignment_equals_the_one_by_one_tie_break(seed, monkeypatch):
+    # blocks of a few negatives (several blocks per call), many ties, repeated clauses
+    # (equal centres: the first clause wins) and fractional weights
+    monkeypatch.setattr(importlib.import_module("rulelearn.learners.am"), "_TIE_BLOCK", 64)
+    rng = np.random.default_rng(seed)
+    n, d, R = int(rng.integers(5, 80)), int(rng.integers(2, 9)), int(rng.integers(2, 6))
+    A_neg = np.ones((n, d + 1), dtype=np.float32)
+    A_neg[:, :-1] = rng.random((n, d)) < rng.uniform(0.1, 0.9)
+    W = rng.random((R, d + 1)) < 0.3
+    W[-1] = W[0]
+    w = rng.choice([1.0, 2.0, 0.5, 1 / 3], size=n)
+    expected = _assign_one_by_one(A_neg, w, W)
+    assert np.array_equal(assign_negatives(A_neg, w, W), expected)
+    counts = np.column_stack([A_neg[:, np.flatnonzero(c)].sum(axis=1) for c in W])
+    assert (counts.min(axis=1, keepdims=True) == counts).sum(axis=1).max() > 1  # ties met
 
 
 @pytest.mark.parametrize("method", sorted(LEARNERS))

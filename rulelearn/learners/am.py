@@ -24,11 +24,19 @@ def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.
         weights = minimal * w_neg[:, None]
         totals = weights.sum(axis=0)
         centres = (weights.T @ A_neg) / np.maximum(totals, 1e-300)[:, None]
-        for i in tied:
-            options = np.flatnonzero(minimal[i])
-            distances = np.abs(A_neg[i][None, :] - centres[options]).sum(axis=1)
-            assignment[i] = options[np.argmin(distances)]
+        # every tied negative's l1 distance to every centre, a block of negatives at a time
+        # (the same sums, element for element, as one negative at a time); non-minimal
+        # clauses are out, and argmin keeps the first of equal distances
+        block = max(1, _TIE_BLOCK // max(1, centres.size))
+        for first in range(0, len(tied), block):
+            rows = tied[first:first + block]
+            distances = np.abs(A_neg[rows][:, None, :] - centres[None, :, :]).sum(axis=2)
+            distances[~minimal[rows]] = np.inf
+            assignment[rows] = np.argmin(distances, axis=1)
     return assignment
+
+
+_TIE_BLOCK = 1 << 20  # doubles per block of tied negatives' differences (8 MiB)
 
 
 def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
