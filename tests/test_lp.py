@@ -310,3 +310,23 @@ def test_fits_after_another_highs_user_started_the_thread_scheduler():
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[-1].split() == ["True", "True"]  # after HiGHS's banner
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kept_negative_sums_give_the_fits_computed_afresh(seed):
+    # one solver asked for a few weight vectors over many θ (the sums kept per weights)
+    # against a new solver, with nothing kept, for every fit
+    problem = random_clause_problem(seed, n=200, d=25)
+    rng = np.random.default_rng(seed)
+    weights = [problem.w_neg] + [np.where(rng.random(len(problem.w_neg)) < 0.5, 0.0,
+                                          problem.w_neg) for _ in range(3)]
+    kept = ClauseSolver(problem)
+    for theta in (5.0, 1.0, 0.2, 0.01):
+        for neg_weight in weights:
+            fit = kept.fit(neg_weight, theta)
+            fresh = ClauseSolver(problem, warm_across_theta=False).fit(neg_weight, theta)
+            assert np.array_equal(fit.clause, fresh.clause)
+            assert fit.objective == fresh.objective
+            assert np.array_equal(kept.column_costs(neg_weight, theta, neg_weight.tobytes()),
+                                  ClauseSolver(problem).column_costs(neg_weight, theta))
+    assert len(kept._neg_sums) == len(weights)

@@ -30,7 +30,12 @@ import numpy as np
 
 from rulelearn.learners.formulation import ClauseLP, positive_cover, screened_features
 from rulelearn.learners.problem import CNFProblem, clause_objective
-from rulelearn.learners.rounding import no_worse_than_trivial, normalize, round_best_threshold
+from rulelearn.learners.rounding import (
+    no_worse_than_trivial,
+    normalize,
+    round_best_threshold,
+    single_feature_sums,
+)
 
 TIE_BREAK = 1e-5  # ε: the tie-break costs ε to 2ε per unit of w_j (one sample weighs 1)
 W_DECIMALS = 6  # LP values of w are snapped to this grid before rounding (solver noise ~1e-9)
@@ -109,6 +114,8 @@ class ClauseSolver:
         self.warm_starts = 0  # LPs started from a basis kept for the same negative weights
         self._cache: dict = {}
         self._bases: dict = {}  # negative weights -> the final basis of their last solve
+        # negative weights -> (their column sums, the rounding's single-feature sums)
+        self._neg_sums: dict = {}
 
     @property
     def formulation(self) -> str:
@@ -140,12 +147,32 @@ class ClauseSolver:
         sifted = self._lp._sifted
         return 0 if sifted is None else sifted.n_rounds
 
-    def column_costs(self, neg_weight: np.ndarray, theta: float) -> np.ndarray:
-        """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight."""
-        cost = (neg_weight.astype(np.float32) @ self.problem.A_neg).astype(np.float64)
+    def column_costs(self, neg_weight: np.ndarray, theta: float, weights_key=None) -> np.ndarray:
+        """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight.
+
+        ``weights_key`` (``neg_weight.tobytes()``): the weight sums are kept under it
+        (:meth:`_negative_sums`).
+        """
+        cost = self._negative_sums(neg_weight, weights_key)[0].copy()
         cost[:-1] += theta
         cost[-1] += self.disable_cost
         return cost
+
+    def _negative_sums(self, neg_weight: np.ndarray, weights_key=None):
+        """Per feature, the negative weight it accepts: as an LP cost (summed in single
+        precision) and for the rounding (:func:`single_feature_sums`).
+
+        Kept per set of negative weights (``weights_key``): a θ path asks for the same
+        weights at many θ, and the two products over every negative were about a fifth
+        of a MAGIC BCD fit. The same products as computed afresh, so the same costs.
+        """
+        kept = None if weights_key is None else self._neg_sums.get(weights_key)
+        if kept is None:
+            kept = ((neg_weight.astype(np.float32) @ self.problem.A_neg).astype(np.float64),
+                    single_feature_sums(self.problem, neg_weight))
+            if weights_key is not None and len(self._neg_sums) < 2_000:
+                self._neg_sums[weights_key] = kept
+        return kept
 
     def fit(self, neg_weight: np.ndarray, theta: float, cap=None) -> ClauseFit:
         """Solve the clause LP (or MIP) and round it to the best integer clause.
@@ -160,7 +187,8 @@ class ClauseSolver:
             return self._cache[key]
         start = self._bases.get(weights_key) if self.warm_across_theta else None
         self.warm_starts += start is not None
-        costs = self.column_costs(neg_weight, theta) + self.tie_break
+        costs = self.column_costs(neg_weight, theta, weights_key) + self.tie_break
+        neg_sums = self._negative_sums(neg_weight, weights_key)[1]
         screened = None
         if self._cover is not None:
             screened = screened_features(costs, *self._cover)
@@ -175,10 +203,11 @@ class ClauseSolver:
             objective = clause_objective(self.problem, clause, neg_weight, theta,
                                          self.disable_cost, cap)
             clause, objective = no_worse_than_trivial(self.problem, clause, objective, neg_weight,
-                                                      theta, self.disable_cost, cap)
+                                                      theta, self.disable_cost, cap, neg_sums)
         else:
             clause, objective = round_best_threshold(self.problem, w, neg_weight, theta,
-                                                     self.disable_cost, cap=cap)
+                                                     self.disable_cost, cap=cap,
+                                                     neg_sums=neg_sums)
         fit = ClauseFit(clause, objective, lp_value, solution.iterations)
         if len(self._cache) < 10_000:
             self._cache[key] = fit

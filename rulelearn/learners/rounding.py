@@ -28,7 +28,8 @@ def normalize(clause: np.ndarray) -> np.ndarray:
 
 
 def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndarray,
-                         theta: float, disable_cost: float, tol: float = 1e-9, cap=None):
+                         theta: float, disable_cost: float, tol: float = 1e-9, cap=None,
+                         neg_sums=None):
     """Best integer clause ``w >= t`` over every distinct positive value ``t`` of ``w``.
 
     Three candidates that need no threshold are always tried too: the empty
@@ -39,6 +40,7 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
     always-true feature). Ties keep the earlier candidate: the larger threshold,
     i.e. the sparser clause. The winner is then :func:`prune`-d. Candidates are
     compared by :func:`~rulelearn.learners.problem.clause_objective` with ``cap``.
+    ``neg_sums``: :func:`best_single_feature`'s product, if already known.
     """
     levels = np.unique(w[w > tol])[::-1]
     best = np.zeros(len(w), dtype=bool)
@@ -65,12 +67,13 @@ def round_best_threshold(problem: CNFProblem, w: np.ndarray, neg_weight: np.ndar
         if objective < best_objective - 1e-9:
             best, best_objective = selected.copy(), objective
     best, best_objective = no_worse_than_trivial(problem, best, best_objective, neg_weight,
-                                                 theta, disable_cost, cap)
+                                                 theta, disable_cost, cap, neg_sums)
     return prune(problem, best, best_objective, w, neg_weight, theta, disable_cost, cap)
 
 
 def no_worse_than_trivial(problem: CNFProblem, clause: np.ndarray, objective: float,
-                          neg_weight: np.ndarray, theta: float, disable_cost: float, cap=None):
+                          neg_weight: np.ndarray, theta: float, disable_cost: float, cap=None,
+                          neg_sums=None):
     """``(clause, objective)``, or a trivial clause with a lower objective.
 
     The trivial clauses: empty (rejects everything), disabled (accepts
@@ -78,7 +81,8 @@ def no_worse_than_trivial(problem: CNFProblem, clause: np.ndarray, objective: fl
     """
     empty = np.zeros(problem.n_features + 1, dtype=bool)
     for name, candidate in (("empty", empty), ("disabled", disabled_clause(problem.n_features)),
-                            ("single-feature", best_single_feature(problem, neg_weight, theta))):
+                            ("single-feature",
+                             best_single_feature(problem, neg_weight, theta, neg_sums))):
         value = clause_objective(problem, candidate, neg_weight, theta, disable_cost, cap)
         if value < objective - 1e-9:
             log.debug("the %s clause (objective %.6g) beats the clause so far (%.6g)", name,
@@ -87,16 +91,26 @@ def no_worse_than_trivial(problem: CNFProblem, clause: np.ndarray, objective: fl
     return clause, objective
 
 
-def best_single_feature(problem: CNFProblem, neg_weight: np.ndarray, theta: float) -> np.ndarray:
+def best_single_feature(problem: CNFProblem, neg_weight: np.ndarray, theta: float,
+                        neg_sums=None) -> np.ndarray:
     """The clause of the one feature with the lowest clause objective (first on ties).
 
     A cap of at least one changes nothing here: one feature counts 0 or 1.
+    ``neg_sums``: :func:`single_feature_sums` of ``neg_weight`` if already known (a
+    learner asks for the same negative weights at many θ).
     """
-    objective = _uncovered(problem) + neg_weight @ problem.neg_features_double + theta
+    if neg_sums is None:
+        neg_sums = single_feature_sums(problem, neg_weight)
+    objective = _uncovered(problem) + neg_sums + theta
     clause = np.zeros(problem.n_features + 1, dtype=bool)
     if problem.n_features:
         clause[int(np.argmin(objective))] = True
     return clause
+
+
+def single_feature_sums(problem: CNFProblem, neg_weight: np.ndarray) -> np.ndarray:
+    """Per feature (always-true excluded), the negative weight it accepts alone."""
+    return neg_weight @ problem.neg_features_double
 
 
 _UNCOVERED: dict = {}  # (id(A_pos), id(w_pos)) -> (weak references to both, uncovered weights)
