@@ -396,3 +396,20 @@ def test_feature_major_counts_equal_the_column_sums(seed):
             got = clause_counts(A_side, clause, by_feature)
             assert got.dtype == np.float64 and np.array_equal(got, want)
     assert clause_counts(problem.A_pos, clause, pos_by_feature).max() > 255
+
+
+def test_learners_run_with_single_threaded_blas(monkeypatch):
+    from threadpoolctl import threadpool_info
+
+    seen = []
+
+    def spy(solver, theta):
+        seen.extend(pool["num_threads"] for pool in threadpool_info()
+                    if pool["user_api"] == "blas")
+        return ocrl(solver, theta)
+
+    monkeypatch.setitem(LEARNERS, "spy", spy)
+    monkeypatch.setitem(LEARNER_OPTIONS, "spy", ())
+    _, _, problem = random_problem(0)
+    run_learner("spy", ClauseSolver(problem), 0.5, max_rules=2)
+    assert seen and set(seen) == {1}

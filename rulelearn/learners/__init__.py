@@ -8,6 +8,8 @@ HiGHS model can serve many calls), θ and the options it uses, and returns a
 import inspect
 from collections.abc import Callable
 
+from threadpoolctl import ThreadpoolController
+
 from rulelearn.learners.am import am
 from rulelearn.learners.bcd import bcd
 from rulelearn.learners.clause import ClauseSolver
@@ -22,12 +24,25 @@ LEARNER_OPTIONS: dict[str, tuple[str, ...]] = {
     name: tuple(inspect.signature(learner).parameters)[2:] for name, learner in LEARNERS.items()}
 
 
+_THREADPOOLS: list[ThreadpoolController] = []  # made on first use (after numpy and scipy load)
+
+
 def run_learner(method: str, solver: ClauseSolver, theta: float, *, max_rules: int,
                 max_iter: int = 100, start: str = "sc") -> LearnResult:
-    """Learner ``method`` on ``solver`` at ``theta``, given the options it takes of these."""
+    """Learner ``method`` on ``solver`` at ``theta``, given the options it takes of these.
+
+    BLAS runs single-threaded meanwhile: the learners' products (a weight vector
+    times every negative, AM's cluster centres) are small, and on a loaded
+    machine a second BLAS thread waiting for a core made them 10 to 30 times
+    slower (half of a MAGIC AM θ path). Each output is one thread's dot product
+    either way, so the numbers are the same.
+    """
     given = {"max_rules": max_rules, "max_iter": max_iter, "start": start}
-    return LEARNERS[method](solver, theta, **{name: given[name]
-                                              for name in LEARNER_OPTIONS[method]})
+    if not _THREADPOOLS:
+        _THREADPOOLS.append(ThreadpoolController())
+    with _THREADPOOLS[0].limit(limits=1, user_api="blas"):
+        return LEARNERS[method](solver, theta, **{name: given[name]
+                                                  for name in LEARNER_OPTIONS[method]})
 
 
 __all__ = ["LEARNERS", "LEARNER_OPTIONS", "LearnResult", "am", "bcd", "ocrl", "run_learner",
