@@ -35,3 +35,18 @@ def test_the_fast_path_and_the_reference_loop_learn_the_same_rules(seed, method,
         assert np.array_equal(got.W, want.W), theta
         assert got.objective == pytest.approx(want.objective)
     assert reference.n_solves >= 1
+
+
+@pytest.mark.mirror
+def test_the_magic_path_section_reports_same_rules_lps_and_iterations(mirror_dir):
+    perf = _load_perf()
+    rows, n, pos_shape, neg_shape = perf.magic_path(str(mirror_dir), n_rows=600,
+                                                    methods=("bcd",))
+    assert n == 600 and len(rows) == len(perf.PATH_THETAS)
+    assert all(row["same rule"] == "yes" for row in rows)
+    # the fast path: no more LPs than solving every θ afresh, far fewer simplex iterations
+    assert sum(r["LPs fast"] for r in rows) <= sum(r["LPs plain"] for r in rows)
+    assert sum(r["iterations fast"] for r in rows) < sum(r["iterations plain"] for r in rows)
+    text = perf.render_magic(rows, n, pos_shape, neg_shape)
+    assert text.startswith(perf.MAGIC_HEADING)
+    assert f"same rules at {len(rows)} of {len(rows)} θ values" in text
