@@ -70,6 +70,7 @@ class LPResult:
     iterations: int
     status: str  # "optimal", or "time limit" for a MIP stopped with a feasible solution
     row_dual: np.ndarray | None = None  # the rows' dual values (LPs only)
+    row_value: np.ndarray | None = None  # the rows' activities ``A x`` (LPs only)
     basis: object = None  # the final simplex basis (LPs only), for ``solve(start=...)``
 
 
@@ -211,11 +212,17 @@ class LinearProgram:
         solution = self._highs.getSolution()
         x = np.array(solution.col_value, dtype=np.float64)
         row_dual = None if self.is_mip else np.array(solution.row_dual, dtype=np.float64)
+        row_value = None if self.is_mip else np.array(solution.row_value, dtype=np.float64)
         basis = None if self.is_mip else self._highs.getBasis()
         return LPResult(x=x, objective=float(info.objective_function_value),
                         iterations=max(iterations, 0),
                         status="optimal" if optimal else "time limit", row_dual=row_dual,
-                        basis=basis)
+                        row_value=row_value, basis=basis)
+
+    def basic_variables(self) -> tuple[np.ndarray, np.ndarray]:
+        """The basic columns and the basic rows (slacks) of the last solve's final basis."""
+        basic = np.asarray(self._highs.getBasicVariables()[1], dtype=np.int64)
+        return np.sort(basic[basic >= 0]), np.sort(-1 - basic[basic < 0])
 
     def _rescue(self, model_status) -> LPResult:
         """Solve again from scratch with presolve, then with the interior-point method.

@@ -330,3 +330,51 @@ def test_kept_negative_sums_give_the_fits_computed_afresh(seed):
             assert np.array_equal(kept.column_costs(neg_weight, theta, neg_weight.tobytes()),
                                   ClauseSolver(problem).column_costs(neg_weight, theta))
     assert len(kept._neg_sums) == len(weights)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_kept_dual_basis_still_optimal_at_a_new_theta_gives_the_cold_w(seed, degenerate_data):
+    # the full dual answers an LP from a kept basis when that basis stays primal feasible;
+    # along a θ path (with the tie-break, so one optimum) every w must be the cold solve's
+    A, y = degenerate_data(seed)
+    problem = CNFProblem.from_data(A, ~np.asarray(y, bool))
+    if problem.A_pos.shape[0] < 2 * problem.A_pos.shape[1]:
+        problem = CNFProblem.from_data(A, y)
+    from rulelearn.learners.clause import tie_break_costs
+
+    rng = np.random.default_rng(seed)
+    tie = tie_break_costs(problem)
+    walked = ClauseLP(problem, "dual")
+    answered = 0
+    for weights in (problem.w_neg, problem.w_neg * (rng.random(len(problem.w_neg)) < 0.5)):
+        kept = None
+        for theta in (20.0, 5.0, 2.0, 1.0, 0.5, 0.2, 0.05, 0.01, 1e-3, 1e-4):
+            costs = ClauseSolver(problem).column_costs(weights, theta) + tie
+            before = walked.n_still_optimal
+            got = walked.solve(costs, start=kept)
+            answered += walked.n_still_optimal - before
+            cold = ClauseLP(problem, "primal").solve(costs)
+            assert np.array_equal(np.round(got.w, 6), np.round(cold.w, 6)), theta
+            assert got.value == pytest.approx(cold.value, rel=1e-9, abs=1e-7)
+            kept = got.basis
+    assert answered > 0  # the kept basis answered some LPs without HiGHS
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_kept_dual_basis_is_not_used_where_the_optimum_moved(seed):
+    problem = random_clause_problem(seed, n=400, d=20)
+    solver = ClauseSolver(problem)
+    moved = 0
+    thetas = (50.0, 10.0, 3.0, 1.0, 0.3, 0.1, 0.01)
+    for high, low in zip(thetas, thetas[1:]):
+        lp = ClauseLP(problem, "dual")
+        first = lp.solve(solver.column_costs(problem.w_neg, high) + solver.tie_break)
+        assert lp._still_optimal(first.basis, first.basis.costs) is not None  # same costs
+        costs = solver.column_costs(problem.w_neg, low) + solver.tie_break
+        cold = ClauseLP(problem, "dual").solve(costs)
+        if not np.array_equal(np.round(cold.w, 6), np.round(first.w, 6)):  # the optimum moved
+            moved += 1
+            assert lp._still_optimal(first.basis, costs) is None
+            assert np.array_equal(np.round(lp.solve(costs, start=first.basis).w, 6),
+                                  np.round(cold.w, 6))
+    assert moved > 0

@@ -168,6 +168,28 @@ def choose_formulation(problem: CNFProblem, exact: bool = False) -> str:
 
 
 @dataclass(frozen=True)
+class KeptDualBasis:
+    """A final basis of the full dual (:func:`dual_clause_model`) and the point it was
+    optimal at: enough to tell whether it is still optimal at other feature costs.
+
+    ``costs``: the feature costs (the dual's row bounds) it was solved for; ``columns`` /
+    ``rows``: the basic columns and rows; ``x`` / ``activity``: their values there.
+    """
+
+    basis: object
+    w: np.ndarray
+    value: float
+    costs: np.ndarray
+    columns: np.ndarray
+    rows: np.ndarray
+    x: np.ndarray
+    activity: np.ndarray
+
+
+KEPT_TOLERANCE = 1e-10  # primal feasibility a kept basis must keep (tighter than HiGHS's 1e-9)
+
+
+@dataclass(frozen=True)
 class LPSolution:
     """An optimal ``w`` of the clause LP, the optimum, simplex iterations, the final basis."""
 
@@ -408,6 +430,7 @@ class ClauseLP:
         self._n_cols = problem.A_pos.shape[1]
         self._n_pos = problem.A_pos.shape[0]
         self.n_solves = 0  # clause LPs solved (a sifted one may take several HiGHS runs)
+        self.n_still_optimal = 0  # full dual: LPs answered by a kept basis, without HiGHS
         self._fixed = np.zeros(self._n_cols, dtype=bool)  # primal: w_j fixed at 0 (screened)
         self._sifted = (SiftedDualLP(problem, carry=carry, rows=row_generation)
                         if formulation == "sifted" else None)
@@ -416,6 +439,13 @@ class ClauseLP:
             self.model = None  # a new restricted model per LP
         elif formulation == "dual":
             self.model = dual_clause_model(problem, presolve)
+            lp = self.model._highs.getLp()
+            self._matrix = scipy.sparse.csc_matrix(
+                (np.asarray(lp.a_matrix_.value_), np.asarray(lp.a_matrix_.index_),
+                 np.asarray(lp.a_matrix_.start_)), shape=(self.model.n_rows, self.model.n_cols))
+            self._dual_cost = np.asarray(lp.col_cost_, dtype=np.float64)
+            self._dual_lower = np.asarray(lp.col_lower_, dtype=np.float64)
+            self._dual_upper = np.asarray(lp.col_upper_, dtype=np.float64)
         else:
             self.model = clause_model(problem, exact, time_limit, presolve)
 
@@ -450,6 +480,12 @@ class ClauseLP:
                                              np.where(fixed[changed], 0.0, 1.0))
                 self._fixed = fixed.copy()
         if self.formulation == "dual":
+            if isinstance(start, KeptDualBasis):
+                kept = self._still_optimal(start, w_costs)
+                if kept is not None:
+                    self.n_still_optimal += 1
+                    return LPSolution(kept.w, kept.value, 0, kept)
+                start = start.basis
             self.model.set_row_bounds(np.append(np.full(self._n_cols, -INF), 0.0),
                                       np.append(w_costs, 0.0))
         else:
@@ -457,6 +493,47 @@ class ClauseLP:
         result = self.model.solve(warm=warm, start=start)
         if self.formulation == "dual":
             w = np.clip(-np.asarray(result.row_dual)[: self._n_cols], 0.0, 1.0)
-            return LPSolution(w, -result.objective, result.iterations, result.basis)
+            columns, rows = self.model.basic_variables()
+            assert result.row_value is not None
+            kept = KeptDualBasis(result.basis, w, -result.objective,
+                                 np.array(w_costs, dtype=np.float64), columns, rows,
+                                 np.asarray(result.x)[columns], result.row_value[rows])
+            return LPSolution(w, -result.objective, result.iterations, kept)
         return LPSolution(result.x[: self._n_cols], result.objective, result.iterations,
                           result.basis)
+
+    def _still_optimal(self, kept: KeptDualBasis, w_costs: np.ndarray) -> KeptDualBasis | None:
+        """``kept`` at the feature costs ``w_costs``, if its basis is still optimal there.
+
+        In the full dual the feature costs are row bounds only: the objective and so the
+        row duals (the clause LP's ``w``) of a basis do not depend on them, and a basis
+        optimal at other costs stays dual feasible. It is optimal at ``w_costs`` if it is
+        primal feasible there: the nonbasic rows (at their bounds) move by the change in
+        cost, the basic columns by the solution of that square system, and every basic
+        column and row must stay within its bounds (:data:`KEPT_TOLERANCE`). Then ``w``
+        is the kept one, as HiGHS would return it from that basis without an iteration
+        (on a θ path most LPs at small θ). ``None``: not (or the system is singular).
+        """
+        costs = np.asarray(w_costs, dtype=np.float64)
+        n_rows = self._n_cols + 1
+        nonbasic = np.ones(n_rows, dtype=bool)
+        nonbasic[kept.rows] = False
+        change = np.append(costs - kept.costs, 0.0)
+        block = self._matrix[:, kept.columns].toarray()
+        try:
+            step = np.linalg.solve(block[nonbasic], change[nonbasic])
+        except np.linalg.LinAlgError:
+            return None
+        x = kept.x + step
+        if (np.any(x < self._dual_lower[kept.columns] - KEPT_TOLERANCE)
+                or np.any(x > self._dual_upper[kept.columns] + KEPT_TOLERANCE)):
+            return None
+        activity = kept.activity + block[kept.rows] @ step
+        upper = np.append(costs, 0.0)[kept.rows]
+        lower = np.append(np.full(self._n_cols, -INF), 0.0)[kept.rows]
+        scale = KEPT_TOLERANCE * np.maximum(1.0, np.abs(upper))
+        if np.any(activity > upper + scale) or np.any(activity < lower - KEPT_TOLERANCE):
+            return None
+        value = kept.value - float(self._dual_cost[kept.columns] @ step)
+        return KeptDualBasis(kept.basis, kept.w, value, costs.copy(), kept.columns, kept.rows,
+                             x, activity)
