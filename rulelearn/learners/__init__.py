@@ -34,8 +34,12 @@ def run_learner(method: str, solver: ClauseSolver, theta: float, *, max_rules: i
     BLAS runs single-threaded meanwhile: the learners' products (a weight vector
     times every negative, AM's cluster centres) are small, and on a loaded
     machine a second BLAS thread waiting for a core made them 10 to 30 times
-    slower (half of a MAGIC AM θ path). Each output is one thread's dot product
-    either way, so the numbers are the same.
+    slower (half of a MAGIC AM θ path). The vector products (LP costs, the
+    rounding's sums) came out bitwise the same with one and two threads on MAGIC
+    and Musk; AM's cluster centres (a matrix product) differed in the last bits
+    (up to 4e-13), which can only matter to ℓ1 distances tied that closely (MAGIC's
+    AM rules were the same at all 8 θ of the inner CV's grid). One thread also
+    makes them independent of the machine's core count.
     """
     given = {"max_rules": max_rules, "max_iter": max_iter, "start": start}
     if not _THREADPOOLS:
