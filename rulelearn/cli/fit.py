@@ -286,6 +286,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
     from rulelearn.rules import simplify
 
     rule = model.rule_
+    simplified = simplify(rule)
     negative = next(c for c in np.unique(dataset.y) if not c == dataset.positive)
     doc = {
         "data": str(data), "rows": int(len(dataset.y)), "columns": int(dataset.X.shape[1]),
@@ -296,8 +297,8 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
-        "simplified_rule": str(simplify(rule)),
-        "simplified_literals": int(simplify(rule).n_literals),
+        "simplified_rule": str(simplified),
+        "simplified_literals": int(simplified.n_literals),
         "clauses": int(rule.n_clauses),
         "cv": None if selection is None else {
             "folds": int(selection.n_folds), "seed": int(selection.seed),
