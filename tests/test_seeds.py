@@ -215,3 +215,44 @@ def test_a_figure_cell_needs_every_seed_and_fold():
     assert plot._complete_cells(three + [rec(1, 1)]) == {("d", "bcd")}
     assert plot._complete_cells(three[:2], {"seeds": [0, 1]}) == set()
     assert plot._complete_cells(three[:2], {"seed": 0}) == {("d", "bcd")}
+
+
+def test_table_seeds_tabulates_the_finished_seeds_of_a_run_in_progress(tmp_path):
+    from click.testing import CliRunner
+
+    from rulelearn.cli import main
+
+    cfg = tiny_config(tmp_path, seeds="seeds: [0, 1, 2]", name="three")
+    folder = cfg.results_dir
+    experiment.run(cfg, progress=False)
+    # seed 2 is still running: one of its folds is not recorded yet
+    lines = (folder / "records.jsonl").read_text().splitlines(True)
+    kept = [ln for ln in lines if not ('"seed": 2' in ln and '"fold": 1' in ln)]
+    assert len(kept) == len(lines) - 2
+    (folder / "records.jsonl").write_text("".join(kept))
+    recs = read_records(folder)
+
+    whole, _ = report.summary_for(folder)
+    assert not whole["complete"].any()
+    part, info = report.summary_for(folder, seeds=[1, 0])
+    assert part["complete"].all() and info["seeds"] == [1, 0]
+    for row in part.itertuples():
+        mine = [100 * r["test_error"] for r in recs if r["label"] == row.method and r["seed"] < 2]
+        assert len(mine) == 4 and row.error_mean == pytest.approx(np.mean(mine))
+        assert set(row.error_by_seed) == {0, 1}
+
+    runner = CliRunner()
+    out = tmp_path / "two"
+    res = runner.invoke(main, ["table", str(folder), "--seeds", "0,1", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    md = (out / "table1.md").read_text()
+    assert "- seeds: 2 (0, 1) of the configuration's 3 (0, 1, 2;" in md
+    assert "missing" not in md
+
+    res = runner.invoke(main, ["table", str(folder), "--seeds", "0,3"])
+    assert res.exit_code == 1
+    assert res.output.strip().splitlines()[-1] == (
+        f"Error: seed 3 is not among the seeds of {folder / 'config.yaml'} (0, 1, 2).")
+    for bad in ("x", "0,,1", "-1", ""):
+        res = runner.invoke(main, ["table", str(folder), "--seeds", bad])
+        assert res.exit_code == 2 and "is not a comma-separated list of seeds" in res.output

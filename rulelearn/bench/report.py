@@ -480,10 +480,16 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
     elif devs:
         lines.append("protocol notes: " + "; ".join(devs))
     seeds = info.get("seeds") or []
+    planned = info.get("planned_seeds") or seeds
+    subset = (f" of the configuration's {len(planned)} ({', '.join(map(str, planned))}; the "
+              f"others left out by 'table --seeds')" if len(seeds) < len(planned) else "")
     if len(seeds) > 1:
-        lines.append(f"seeds: {len(seeds)} ({', '.join(map(str, seeds))}), each repeating the "
-                     f"nested CV; a cell is the mean over every (seed, outer fold), its SEM over "
-                     f"those folds, [min–max] the range of the per-seed means (seeds.md)")
+        lines.append(f"seeds: {len(seeds)} ({', '.join(map(str, seeds))}){subset}, each "
+                     f"repeating the nested CV; a cell is the mean over every (seed, outer "
+                     f"fold), its SEM over those folds, [min–max] the range of the per-seed "
+                     f"means (seeds.md)")
+    elif subset:
+        lines.append(f"seed: {seeds[0]}{subset}")
     lines += [f"note: {n}" for n in info.get("notes", [])]
     missing = summary[~summary["complete"]]
     names = display_names(dict(zip(summary["method"], summary["method_name"])))
@@ -538,12 +544,13 @@ def _load(folder: Path):
     return records, config, meta, notes
 
 
-def summary_for(folder) -> tuple[pd.DataFrame, dict]:
+def summary_for(folder, seeds=None) -> tuple[pd.DataFrame, dict]:
     """The summary of an experiment folder: the records of the units its ``config.yaml`` plans.
 
-    ``info["notes"]`` says what was left out (records of another configuration, an unreadable
-    ``meta.json``); ``info["paper"]`` whether the configuration reproduces the paper
-    (:func:`is_paper_config`).
+    ``seeds`` keeps only those of the configuration's seeds (default: all of them), e.g. the
+    seeds a run still in progress has finished.  ``info["notes"]`` says what was left out
+    (records of another configuration, an unreadable ``meta.json``); ``info["paper"]`` whether
+    the configuration reproduces the paper (:func:`is_paper_config`).
     """
     from rulelearn.bench.experiment import planned_keys, resolved_seeds
 
@@ -554,8 +561,19 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
     labels = [m["label"] for m in config["methods"]]
     method_names = {m["label"]: m["name"] for m in config["methods"]}
     n_outer = config["outer_folds"]
-    seeds = resolved_seeds(config) or []
+    planned = resolved_seeds(config) or []
     chosen = select(records, keys)
+    if seeds is None:
+        seeds = planned
+    else:
+        seeds = list(dict.fromkeys(seeds))
+        unknown = [s for s in seeds if s not in planned]
+        if unknown or not seeds:
+            raise ResultsError(
+                f"seed{'s' if len(unknown) > 1 else ''} {', '.join(map(str, unknown))} "
+                f"{'are' if len(unknown) > 1 else 'is'} not among the seeds of "
+                f"{folder / 'config.yaml'} ({', '.join(map(str, planned))}).")
+        chosen = [r for r in chosen if r.get("seed", 0) in seeds]
     other = foreign(records, keys)
     if other:
         notes.append(f"{other} record{'s' if other > 1 else ''} of another configuration "
@@ -574,6 +592,7 @@ def summary_for(folder) -> tuple[pd.DataFrame, dict]:
         info["versions"] = ok[-1]["versions"] if ok else {}
     info["notes"] = notes
     info["seeds"] = seeds
+    info["planned_seeds"] = planned
     return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer,
                      method_names=method_names, seeds=seeds), info
 
@@ -586,16 +605,17 @@ TITLES = {
 }
 
 
-def write_tables(folder, output=None, *, notes=None) -> list[Path]:
+def write_tables(folder, output=None, *, notes=None, seeds=None) -> list[Path]:
     """Render the error and size tables, ranks and (for a paper reproduction, see
     :func:`is_paper_config`) the comparison with the paper from ``folder``'s records.
 
-    Files go to ``output`` (default: ``folder``), each written atomically.  What was left out
-    is said in each header and appended to ``notes`` (a list) when given.
+    Files go to ``output`` (default: ``folder``), each written atomically.  ``seeds`` keeps
+    only those seeds (:func:`summary_for`).  What was left out is said in each header and
+    appended to ``notes`` (a list) when given.
     """
     folder = Path(folder)
     out = Path(output) if output else folder
-    summary, info = summary_for(folder)
+    summary, info = summary_for(folder, seeds=seeds)
     if notes is not None:
         notes.extend(info["notes"])
     head = header_lines(info, summary)

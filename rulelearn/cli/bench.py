@@ -50,12 +50,12 @@ def bench(config, jobs, executor, scheduler, output, force, mirror, only_dataset
             f"their cells are missing. Run the same command to retry them.")
 
 
-def _write_tables(folder, output, notes=None):
+def _write_tables(folder, output, notes=None, seeds=None):
     """Write the tables; each note (what was left out) becomes a warning on stderr."""
     from rulelearn.bench import report
 
     notes = [] if notes is None else notes
-    paths = report.write_tables(folder, output=output, notes=notes)
+    paths = report.write_tables(folder, output=output, notes=notes, seeds=seeds)
     for note in notes:
         click.echo(f"Warning: {note}", err=True)
     return paths
@@ -75,6 +75,20 @@ def _echo_written(folder, paths, *, err):
 SHOW = {"1": "table1.md", "2": "table2.md", "paper": "vs_paper.md"}
 
 
+def _parse_seeds(ctx, param, value):
+    """``0,1,2`` -> ``[0, 1, 2]``; anything else is a usage error."""
+    if value is None:
+        return None
+    try:
+        seeds = [int(v) for v in value.split(",")]
+    except ValueError:
+        seeds = []
+    if not seeds or any(s < 0 for s in seeds):
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of seeds "
+                                 f"(whole numbers >= 0), e.g. 0,1,2.")
+    return seeds
+
+
 @click.command()
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
@@ -85,7 +99,10 @@ SHOW = {"1": "table1.md", "2": "table2.md", "paper": "vs_paper.md"}
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary (one row per dataset and method) as JSON on stdout "
                    "instead of tables.")
-def table(results_dir, output, show, as_json):
+@click.option("--seeds", "seeds", callback=_parse_seeds, metavar="LIST", default=None,
+              help="Only these of the config's seeds, comma-separated (e.g. 0,1,2): the "
+                   "tables of a seeds run still in progress, from the seeds it finished.")
+def table(results_dir, output, show, as_json, seeds):
     """Re-render the tables of RESULTS_DIR from its records, without recomputing, and print
     Table 1 (or what --show asks for); the files written are listed on stderr."""
     import json
@@ -94,10 +111,10 @@ def table(results_dir, output, show, as_json):
     from rulelearn.bench import report
 
     notes = []
-    paths = _write_tables(results_dir, output, notes)
+    paths = _write_tables(results_dir, output, notes, seeds=seeds)
     where = Path(output or results_dir)
     if as_json:
-        summary, info = report.summary_for(results_dir)
+        summary, info = report.summary_for(results_dir, seeds=seeds)
         ranks = report.ranks_table(summary)
         doc = {"folder": str(results_dir), "experiment": info.get("experiment"),
                "paper": bool(info["paper"]), "rows": report.summary_json(summary),
