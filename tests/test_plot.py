@@ -116,6 +116,14 @@ def test_path_figure_says_what_is_missing_instead_of_failing():
     assert "no record of an LP method" in texts_of(none)
 
 
+def test_a_dataset_whose_rules_are_all_empty_gets_a_count_axis_from_0_to_1():
+    recs = [record("transfusion", m, f, 0.24, 0) for m in ("bcd", "sc") for f in (0, 1)]
+    lit = plot.path_figure(recs).axes[1]
+    lo, hi = lit.get_ylim()
+    assert lo <= 0 < 1 <= hi < 1.5 and lit.get_yscale() == "linear"
+    assert lit.yaxis.get_major_formatter().get_offset() == ""  # no '1e-17' offset label
+
+
 @pytest.mark.parametrize("axis", ["x", "y"])
 def test_counts_spanning_decades_with_a_zero_get_no_negative_decades(axis):
     from rulelearn.bench.plot import _new_figure, _scale

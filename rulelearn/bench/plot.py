@@ -315,6 +315,8 @@ def path_figure(records, config=None, *, paper=None):
             ax.set_xlabel("θ (sparsity weight)")
             ax.grid(alpha=0.3)
         _scale(ax_lit, list(part["literals"]), "y", floor=1.0)
+        if not (part["literals"] > 0).any():  # only empty rules: a count axis from 0 to 1
+            ax_lit.set_ylim(-0.05, 1.0)
         ax_err.set_ylabel("inner-CV error (%)")
         ax_lit.set_ylabel("literals (refit)")
         ax_err.set_title(f"{d}: inner-CV error, mean over outer folds (band: inner SEM)",
