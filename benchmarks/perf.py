@@ -320,6 +320,57 @@ def _replace_section(text: str, heading: str, section: str) -> str:
     return text[:start] + section + ("" if end < 0 else text[end:])
 
 
+PROTOCOL_HEADING = "## The full paper protocol"
+
+
+def protocol_rows(records, cores):
+    """Per dataset of a results folder's records: units, unit time, the largest method's share,
+    and the wall time that unit time projects to on ``cores`` workers (unit time / cores)."""
+    by = {}
+    for r in records:
+        if r.get("status") == "ok":
+            d = by.setdefault(r["dataset"], {})
+            d.setdefault(r["method"], []).append(float(r.get("total_seconds") or 0.0))
+    rows = []
+    for dataset, methods in by.items():
+        seconds = sum(sum(v) for v in methods.values())
+        top = max(methods, key=lambda m: sum(methods[m]))
+        rows.append({"dataset": dataset, "units": sum(len(v) for v in methods.values()),
+                     "unit time (min)": round(seconds / 60, 1),
+                     "largest": f"{top} {100 * sum(methods[top]) / seconds:.0f} %",
+                     "projected wall (min)": round(seconds / 60 / cores, 1)})
+    return rows
+
+
+def render_protocol(folder="results/paper") -> str:
+    """The projected and the measured wall time of the committed full-protocol run."""
+    import json
+
+    from rulelearn.bench.store import read_records
+
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), folder)
+    meta_path = os.path.join(folder, "meta.json")
+    if not os.path.exists(os.path.join(folder, "records.jsonl")) or not os.path.exists(meta_path):
+        return f"{PROTOCOL_HEADING}\n\nno records or meta.json in {folder}\n"
+    with open(meta_path, encoding="utf-8") as fh:
+        meta = json.load(fh)
+    cores = int(meta.get("jobs") or meta.get("cores") or 1)
+    rows = protocol_rows(read_records(folder), cores)
+    total = sum(r["unit time (min)"] for r in rows)
+    rows.append({"dataset": "all", "units": sum(r["units"] for r in rows),
+                 "unit time (min)": round(total, 1), "largest": "",
+                 "projected wall (min)": round(total / cores, 1)})
+    wall = meta.get("wall_seconds")
+    measured = (f"measured wall time of that run: {wall / 60:.1f} min ({meta.get('units')} units, "
+                f"{meta.get('ran')} computed, {cores} workers, {meta.get('machine')}, finished "
+                f"{meta.get('finished_at')})" if wall else "no measured wall time")
+    return "\n".join([
+        PROTOCOL_HEADING, "",
+        f"From `{os.path.relpath(folder)}` (records of the last run of `make paper`): unit time "
+        f"per dataset, projected to wall time as unit time / {cores} workers; {measured}.", "",
+        tabulate(rows, headers="keys", tablefmt="github"), ""])
+
+
 def _one_line(row):
     return "  ".join(f"{k}={v}" for k, v in row.items() if not k.startswith("_"))
 
@@ -463,8 +514,18 @@ def main(argv=None):
                         help="run only the MAGIC θ path section and replace it in --output")
     parser.add_argument("--magic-rows", type=int, default=MAGIC_ROWS)
     parser.add_argument("--magic-methods", nargs="+", default=list(MAGIC_METHODS))
+    parser.add_argument("--protocol-only", action="store_true",
+                        help="only the full-protocol section (from results/paper; no fits), "
+                             "replaced in --output")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    if args.protocol_only:
+        text = render_protocol()
+        old = open(args.output).read() if os.path.exists(args.output) else ""
+        output = atomic_write_text(args.output, _replace_section(old, PROTOCOL_HEADING, text))
+        print(text)
+        print(f"written: {output}", file=sys.stderr)
+        return
     if args.magic_only:
         magic_text = render_magic(*magic_path(args.mirror, args.magic_rows, args.magic_methods))
         old = open(args.output).read() if os.path.exists(args.output) else ""
@@ -492,6 +553,7 @@ def main(argv=None):
     if not args.skip_magic:
         text = text + "\n" + render_magic(*magic_path(args.mirror, args.magic_rows,
                                                        args.magic_methods))
+    text = text + "\n" + render_protocol()
     output = atomic_write_text(args.output, text + "\n")
     print(text)
     print(f"written: {output}", file=sys.stderr)

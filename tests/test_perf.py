@@ -50,3 +50,16 @@ def test_the_magic_path_section_reports_same_rules_lps_and_iterations(mirror_dir
     text = perf.render_magic(rows, n, pos_shape, neg_shape)
     assert text.startswith(perf.MAGIC_HEADING)
     assert f"same rules at {len(rows)} of {len(rows)} θ values" in text
+
+
+def test_protocol_rows_sum_unit_time_per_dataset_and_project_it_on_the_workers():
+    def rec(dataset, method, seconds, status="ok"):
+        return {"dataset": dataset, "method": method, "total_seconds": seconds, "status": status}
+
+    records = [rec("musk", "bcd", 180), rec("musk", "bcd", 240), rec("musk", "am", 60),
+               rec("wdbc", "sc", 6), rec("wdbc", "bcd", 3), rec("wdbc", "am", 99, "failed")]
+    rows = {r["dataset"]: r for r in _load_perf().protocol_rows(records, cores=2)}
+    assert rows["musk"] == {"dataset": "musk", "units": 3, "unit time (min)": 8.0,
+                            "largest": "bcd 88 %", "projected wall (min)": 4.0}
+    assert rows["wdbc"]["units"] == 2 and rows["wdbc"]["largest"] == "sc 67 %"
+    assert rows["wdbc"]["unit time (min)"] == 0.1 and rows["wdbc"]["projected wall (min)"] == 0.1
