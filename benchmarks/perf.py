@@ -355,8 +355,9 @@ def render_protocol(folder="results/paper") -> str:
     with open(meta_path, encoding="utf-8") as fh:
         meta = json.load(fh)
     cores = int(meta.get("jobs") or meta.get("cores") or 1)
-    rows = protocol_rows(read_records(folder), cores)
-    total = sum(r["unit time (min)"] for r in rows)
+    records = [r for r in read_records(folder) if r.get("status") == "ok"]
+    rows = protocol_rows(records, cores)
+    total = sum(float(r.get("total_seconds") or 0.0) for r in records) / 60
     rows.append({"dataset": "all", "units": sum(r["units"] for r in rows),
                  "unit time (min)": round(total, 1), "largest": "",
                  "projected wall (min)": round(total / cores, 1)})
@@ -369,6 +370,14 @@ def render_protocol(folder="results/paper") -> str:
         f"From `{os.path.relpath(folder)}` (records of the last run of `make paper`): unit time "
         f"per dataset, projected to wall time as unit time / {cores} workers; {measured}.", "",
         tabulate(rows, headers="keys", tablefmt="github"), ""])
+
+
+def _write_section(output: str, heading: str, section: str) -> None:
+    """Replace (or append) one section of the report at ``output``, and print it."""
+    old = open(output, encoding="utf-8").read() if os.path.exists(output) else ""
+    written = atomic_write_text(output, _replace_section(old, heading, section))
+    print(section)
+    print(f"written: {written}", file=sys.stderr)
 
 
 def _one_line(row):
@@ -520,27 +529,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.protocol_only:
-        text = render_protocol()
-        old = open(args.output).read() if os.path.exists(args.output) else ""
-        output = atomic_write_text(args.output, _replace_section(old, PROTOCOL_HEADING, text))
-        print(text)
-        print(f"written: {output}", file=sys.stderr)
+        _write_section(args.output, PROTOCOL_HEADING, render_protocol())
         return
     if args.magic_only:
-        magic_text = render_magic(*magic_path(args.mirror, args.magic_rows, args.magic_methods))
-        old = open(args.output).read() if os.path.exists(args.output) else ""
-        output = atomic_write_text(args.output, _replace_section(old, MAGIC_HEADING, magic_text))
-        print(magic_text)
-        print(f"written: {output}", file=sys.stderr)
+        _write_section(args.output, MAGIC_HEADING, render_magic(
+            *magic_path(args.mirror, args.magic_rows, args.magic_methods)))
         return
     musk_text = ""
     if not args.skip_musk:
         musk_text = render_musk(*musk_path(args.mirror, args.musk_rows, args.musk_methods))
     if args.musk_only:
-        old = open(args.output).read() if os.path.exists(args.output) else ""
-        output = atomic_write_text(args.output, _replace_section(old, MUSK_HEADING, musk_text))
-        print(musk_text)
-        print(f"written: {output}", file=sys.stderr)
+        _write_section(args.output, MUSK_HEADING, musk_text)
         return
     compare_rows = compare(args.mirror)
     path_rows = [] if args.skip_paths else compare_paths(args.mirror)

@@ -568,7 +568,9 @@ def summary_for(folder, seeds=None) -> tuple[pd.DataFrame, dict]:
     else:
         seeds = list(dict.fromkeys(seeds))
         unknown = [s for s in seeds if s not in planned]
-        if unknown or not seeds:
+        if not seeds:
+            raise ResultsError("no seeds given: name some of the configuration's seeds.")
+        if unknown:
             raise ResultsError(
                 f"seed{'s' if len(unknown) > 1 else ''} {', '.join(map(str, unknown))} "
                 f"{'are' if len(unknown) > 1 else 'is'} not among the seeds of "
