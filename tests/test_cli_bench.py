@@ -276,3 +276,35 @@ def test_bench_progress_names_the_units_on_stderr(tmp_path):
     assert "done toy / CART / fold 1" in r.stderr and "[bench]" not in r.stdout
     r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(tmp_path / "q"), "-q"])
     assert "[bench]" not in r.output
+
+
+def test_table_paired_against_a_chosen_method(tmp_path):
+    import json
+
+    cfg = toy_config(tmp_path, methods="[cart, bcd]")
+    out = tmp_path / "exp"
+    r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    assert (out / "paired.md").read_text().startswith(
+        "# Paired differences in test error against CART")  # the first method
+    r = CliRunner().invoke(main, ["table", str(out), "--against", "bcd", "--show", "paired"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("# Paired differences in test error against BCD")
+    assert "CART − BCD" in r.stdout
+    r = CliRunner().invoke(main, ["table", str(out), "--json", "--against", "BCD"])
+    doc = json.loads(r.stdout)
+    assert [(p["method"], p["against"], p["n_units"]) for p in doc["paired"]] == [
+        ("CART", "BCD", 2)]
+    r = run_cli("table", out, "--against", "sc")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("Error: 'sc' is not a method of this experiment; give one of "
+                               "CART, BCD.")
+
+
+def test_table_show_paired_with_a_single_method(tmp_path):
+    cfg = toy_config(tmp_path)
+    out = tmp_path / "exp"
+    assert CliRunner().invoke(main, ["bench", str(cfg), "-o", str(out), "-q"]).exit_code == 0
+    assert not (out / "paired.md").exists()
+    r = run_cli("table", out, "--show", "paired")
+    assert r.exit_code == 1 and "a single method, so there are no paired differences" in r.stderr

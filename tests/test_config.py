@@ -168,3 +168,21 @@ def test_the_paper_key_declares_a_reproduction():
         assert config.paper is False and config.to_dict()["paper"] is False, name
     with pytest.raises(ConfigError, match=r"line 3 \(paper\): must be true .* Got 'yes'"):
         parse_config("datasets: [wdbc]\nmethods: [bcd]\npaper: 'yes'\n")
+
+
+def test_compare_to_names_the_reference_of_the_paired_differences():
+    base = "datasets: [wdbc]\nmethods: [bcd, am, {brcg: {lambda1: [0.01]}}]\n"
+    assert parse_config(base).compare_to is None
+    assert "compare_to" not in parse_config(base).to_dict()
+    config = parse_config(base + "compare_to: brcg\n")
+    assert config.compare_to == "brcg" and config.to_dict()["compare_to"] == "brcg"
+    assert parse_config(base + "compare_to: am\n").compare_to == "am"
+    with pytest.raises(ConfigError, match=r"line 3 \(compare_to\): must name one of the methods "
+                                          r"\(bcd\[form=dnf,R=5\], am.*Got 'brgc'.*brcg"):
+        parse_config(base + "compare_to: brgc\n")
+    two = "datasets: [wdbc]\nmethods: [{bcd: {R: [2, 5]}}]\ncompare_to: bcd\n"
+    with pytest.raises(ConfigError, match=r"'bcd' names 2 method entries; give one of their "
+                                          r"labels: bcd\[form=dnf,R=2\], bcd\[form=dnf,R=5\]"):
+        parse_config(two)
+    assert parse_config(two.replace("bcd\n", "'bcd[form=dnf,R=5]'\n")).compare_to == \
+        "bcd[form=dnf,R=5]"

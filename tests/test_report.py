@@ -2,6 +2,7 @@
 numbers."""
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -136,8 +137,8 @@ def test_write_tables_from_a_results_folder(tmp_path):
     out = tmp_path / "tables"
     paths = report.write_tables(folder, output=out)
     names = sorted(p.name for p in paths)
-    assert names == ["ranks.csv", "table1.csv", "table1.md", "table1.tex", "table2.csv",
-                     "table2.md", "table2.tex", "vs_paper.md"]
+    assert names == ["paired.csv", "paired.md", "ranks.csv", "table1.csv", "table1.md",
+                     "table1.tex", "table2.csv", "table2.md", "table2.tex", "vs_paper.md"]
     md = (out / "table1.md").read_text()
     assert "experiment: exp" in md and "a test" in md and "versions:" in md
     assert "missing: pima / CART: no records" in md
@@ -265,3 +266,102 @@ def test_only_a_paper_reproduction_is_framed_against_the_paper(tmp_path):
     assert md.startswith("# Mean test error %") and "Table 1" not in md
     assert "deviations from the paper" not in md and "protocol notes: scaled down" in md
     assert "Table 2" not in (folder / "table2.md").read_text()
+
+
+# ----------------------------------------------------------------------------------------------
+# paired differences
+
+
+def test_paired_differences_cancel_the_noise_both_methods_share():
+    # b is a + 2 points on every fold: Table 1's SEMs (folds 10-40 %) overlap, the pairing
+    # shows a constant difference
+    a = [0.10, 0.40, 0.20, 0.30]
+    records = (recs("d", "a", a) + recs("d", "b", [e + 0.02 for e in a])
+               + recs("d", "c", [0.10, 0.40, 0.22, 0.28]))
+    s = report.summarize(records)
+    p = report.paired_differences(s).set_index("method")
+    assert list(p.index) == ["B", "C"] and set(p.against) == {"A"}
+    assert p.loc["B", "difference_mean"] == pytest.approx(2.0)
+    assert p.loc["B", "difference_sem"] == pytest.approx(0.0, abs=1e-9)
+    assert p.loc["B", "verdict"] == "higher" and p.loc["B", "n_units"] == 4
+    # c differs by 0, 0, +2, -2: mean 0, never beyond two SEMs
+    assert p.loc["C", "difference_mean"] == pytest.approx(0.0, abs=1e-9)
+    assert p.loc["C", "difference_sem"] == pytest.approx(np.std([0, 0, 2, -2], ddof=1) / 2)
+    assert p.loc["C", "verdict"] == ""
+    rows = s.set_index("method")
+    assert rows.loc["b", "error_mean"] - rows.loc["a", "error_mean"] < rows.loc["a", "error_sem"]
+
+
+def test_paired_differences_against_another_reference_flip_the_sign():
+    records = (recs("d", "bcd[form=dnf,R=5]", [0.2, 0.3, 0.25])
+               + recs("d", "brcg[lambda1=0.01]", [0.1, 0.2, 0.2]))
+    s = report.summarize(records)
+    p = report.paired_differences(s, "brcg").iloc[0]
+    assert p.method == "BCD" and p.against == "BRCG"
+    assert p.difference_mean == pytest.approx((10 + 10 + 5) / 3)
+    assert p.difference_sem == pytest.approx(np.std([10, 10, 5], ddof=1) / math.sqrt(3))
+    assert p.verdict == "higher"  # 8.3 > 2 x 1.7
+    back = report.paired_differences(s).iloc[0]
+    assert back.difference_mean == pytest.approx(-p.difference_mean) and back.verdict == "lower"
+
+
+@pytest.mark.parametrize("name, label", [
+    ("brcg", "brcg[lambda1=0.01]"), ("BRCG", "brcg[lambda1=0.01]"),
+    ("bcd[form=dnf,R=5]", "bcd[form=dnf,R=5]"), ("Bcd", "bcd[form=dnf,R=5]"),
+    (None, "bcd[form=dnf,R=5]")])
+def test_the_reference_is_a_label_a_display_name_or_a_method_name(name, label):
+    s = report.summarize(recs("d", "bcd[form=dnf,R=5]", [0.2]) + recs("d", "brcg[lambda1=0.01]",
+                                                                         [0.1]))
+    assert report.reference_label(s, name) == label
+
+
+def test_an_unknown_or_ambiguous_reference_is_an_error():
+    s = report.summarize(recs("d", "bcd[R=2]", [0.2]) + recs("d", "bcd[R=5]", [0.1])
+                         + recs("d", "am", [0.1]))
+    with pytest.raises(ResultsError, match=r"'ripper' is not a method .* bcd\[R=2\], "
+                                           r"bcd\[R=5\], AM"):
+        report.reference_label(s, "ripper")
+    with pytest.raises(ResultsError, match=r"'bcd' names several methods"):
+        report.reference_label(s, "bcd")
+    assert report.reference_label(s, "bcd[R=5]") == "bcd[R=5]"
+
+
+def test_a_missing_cell_has_no_paired_difference():
+    records = recs("d", "a", [0.1, 0.2]) + recs("d", "b", [0.1], n_outer=2)
+    p = report.paired_differences(report.summarize(records)).iloc[0]
+    assert p.n_units == 0 and math.isnan(p.difference_mean) and p.verdict == ""
+    md = report.render_paired(report.paired_differences(report.summarize(records)), [])
+    assert "| d | missing |" in re.sub(" +", " ", md)
+
+
+def test_a_paired_difference_that_rounds_to_zero_has_no_sign():
+    records = recs("d", "a", [0.10, 0.20, 0.30]) + recs("d", "b", [0.1001, 0.2, 0.2998])
+    md = report.render_paired(report.paired_differences(report.summarize(records)), [])
+    assert "| d | 0.0 (0.0) |" in re.sub(" +", " ", md)
+
+
+def test_paired_md_marks_the_differences_beyond_two_sems(tmp_path):
+    folder = tmp_path / "exp"
+    store = RecordStore(folder)
+    config, records = planned(CONFIG, (
+        recs("wdbc", "bcd[form=dnf,R=5]", [0.05, 0.07]) + recs("wdbc", "cart", [0.08, 0.10])
+        + recs("pima", "bcd[form=dnf,R=5]", [0.25, 0.27]) + recs("pima", "cart", [0.20, 0.30])))
+    for r in records:
+        store.append(r)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    report.write_tables(folder)
+    md = (folder / "paired.md").read_text()
+    assert md.startswith("# Paired differences in test error against BCD")
+    flat = re.sub(" +", " ", md)
+    assert "| wdbc | **+3.0 (0.0)** |" in flat and "| pima | −1.0 (4.0) |" in flat  # -5, +3
+    assert ("CART: lower error than BCD on 0, higher on 1, within two standard errors on 1 "
+            "of 2") in md
+    csv = pd.read_csv(folder / "paired.csv")
+    assert list(csv.columns) == ["dataset", "method", "label", "against", "n_units",
+                                 "difference_mean", "difference_sem", "verdict"]
+    (folder / "paired.md").unlink()
+    with pytest.raises(ResultsError, match="'sc' is not a method"):
+        report.write_tables(folder, against="sc")
+    assert not (folder / "paired.md").exists()  # nothing written for a bad reference
+    report.write_tables(folder, against="cart")
+    assert "against CART" in (folder / "paired.md").read_text()

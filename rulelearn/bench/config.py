@@ -35,7 +35,8 @@ MAX_SEED = 2**32 - 1
 TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
             "binarization", "outer_folds", "inner_folds", "seed", "seeds", "jobs", "executor",
             "scheduler", "output", "deviations",
-            "paper")  # paper: true -> tables framed against the paper (report.is_paper_config)
+            "paper",  # paper: true -> tables framed against the paper (report.is_paper_config)
+            "compare_to")  # the reference method of paired.md (default: the first method)
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
 EXECUTORS = ("local", "dask")
@@ -112,6 +113,8 @@ class ExperimentConfig:
     deviations: tuple[str, ...] = ()
     source: str | None = field(default=None, compare=False)
     paper: bool = False
+    #: the reference method of the paired differences (a method name or label; None: the first)
+    compare_to: str | None = None
 
     @property
     def results_dir(self) -> Path:
@@ -153,6 +156,7 @@ class ExperimentConfig:
             "jobs": self.jobs, "executor": self.executor, "scheduler": self.scheduler,
             "output": self.output, "deviations": list(self.deviations),
             "paper": self.paper,
+            **({"compare_to": self.compare_to} if self.compare_to else {}),
         }
 
 
@@ -307,12 +311,29 @@ class _Validator:
                     "theta": theta}
         datasets = self.datasets(data.get("datasets"))
         methods = self.methods(data.get("methods"), defaults)
+        compare_to = self.compare_to(data.get("compare_to"), methods)
         return ExperimentConfig(
             name=name, datasets=datasets, methods=methods, form=form, R=R, max_iter=max_iter,
             theta=theta, n_thresholds=n_thr, outer_folds=outer, inner_folds=inner, seeds=seeds,
             jobs=jobs, executor=executor, scheduler=scheduler, output=output,
             description=description,
-            deviations=tuple(str(d) for d in deviations), source=self.source, paper=paper)
+            deviations=tuple(str(d) for d in deviations), source=self.source, paper=paper,
+            compare_to=compare_to)
+
+    def compare_to(self, value, methods) -> str | None:
+        """The method ``compare_to`` names: a run label, or a method name met once."""
+        if value is None:
+            return None
+        labels = [m.label for m in methods]
+        names = [m.name for m in methods]
+        if isinstance(value, str) and (value in labels or names.count(value) == 1):
+            return value
+        if isinstance(value, str) and names.count(value) > 1:
+            same = ", ".join(lab for lab, n in zip(labels, names) if n == value)
+            self.fail(("compare_to",), f"'{value}' names {names.count(value)} method entries; "
+                                       f"give one of their labels: {same}.")
+        self.fail(("compare_to",), f"must name one of the methods ({', '.join(labels)}). "
+                                   f"Got {value!r}.{did_you_mean(str(value), names)}")
 
     def seeds(self, data: dict) -> tuple:
         """``seeds: [0, 1, 2]`` (distinct integers >= 0), or ``seed: 0`` meaning ``[0]``."""

@@ -20,6 +20,11 @@ With several seeds (``seeds: [0, 1, ...]``), a cell is the mean over every (seed
 record with the SEM over those records; Table 1 adds the range of the per-seed means, and
 ``seeds.md`` / ``seeds.csv`` give each seed's mean.  Ranks compare the seed-averaged means.
 
+``paired.md`` / ``paired.csv`` (with two or more methods) give each method's test error minus a
+reference method's (the config's ``compare_to``, else its first method), paired over the same
+(seed, outer fold) units, with the SEM of the differences: the split noise both methods share
+cancels, so a difference Table 1's overlapping SEMs cannot settle often can be.
+
 A (dataset, method) cell has a value only when every (seed,) outer fold has an ``ok`` record;
 otherwise the table marks it missing and says why.  A table holds only the records whose run
 keys the folder's ``config.yaml`` plans: records of another configuration that ran into the
@@ -167,7 +172,8 @@ def summarize(records, *, datasets=None, labels=None, n_outer=None,
     own); ``method_names`` maps a label to its method's name (default: the records'
     ``method``); ``seeds`` are the seeds a complete cell needs (default: the records' own).
     Means and SEMs are over all (seed, fold) records; ``error_by_seed`` and
-    ``features_by_seed`` map each seed to its mean over its folds.
+    ``features_by_seed`` map each seed to its mean over its folds, ``error_by_unit`` each
+    (seed, fold) to its test error % (for :func:`paired_differences`).
     """
     records = list(records)
     if datasets is None:
@@ -215,11 +221,14 @@ def summarize(records, *, datasets=None, labels=None, n_outer=None,
                                   for s, rs in by_seed.items() if rs} if complete else {},
                 "features_by_seed": {s: float(np.mean([r["n_features"] for r in rs]))
                                      for s, rs in by_seed.items() if rs} if complete else {},
+                "error_by_unit": {(r.get("seed", 0), r["fold"]): 100.0 * r["test_error"]
+                                  for r in ok} if complete else {},
             })
     return pd.DataFrame(rows, columns=[
         "dataset", "method", "method_name", "n_folds", "n_needed", "complete", "error_mean",
         "error_sem", "features_mean", "features_sem", "distinct_mean", "train_error_mean",
-        "fit_seconds", "reason", "n_seeds", "error_by_seed", "features_by_seed"])
+        "fit_seconds", "reason", "n_seeds", "error_by_seed", "features_by_seed",
+        "error_by_unit"])
 
 
 def average_ranks(summary: pd.DataFrame, column: str, *, decimals: int = DECIMALS) -> pd.Series:
@@ -382,6 +391,94 @@ def seeds_frame(summary: pd.DataFrame) -> pd.DataFrame:
             for r in summary.itertuples() for s in r.error_by_seed]
     return pd.DataFrame(rows, columns=["dataset", "method", "label", "seed", "error_mean",
                                        "literals_mean"])
+
+
+def reference_label(summary: pd.DataFrame, against: str | None = None) -> str:
+    """The run label that ``against`` names: a label, a display name (``BRCG``) or a method
+    name met once (``brcg``), case-insensitive; the first method when ``against`` is None.
+    :class:`ResultsError` when it names none or several."""
+    labels = list(dict.fromkeys(summary["method"]))
+    if against is None:
+        return labels[0]
+    names = display_names(dict(zip(summary["method"], summary["method_name"])))
+    kinds = dict(zip(summary["method"], summary["method_name"]))
+    key = str(against).strip().lower()
+    for candidates in ([lab for lab in labels if lab.lower() == key],
+                       [lab for lab in labels if names[lab].lower() == key],
+                       [lab for lab in labels if kinds[lab].lower() == key]):
+        if len(candidates) == 1:
+            return candidates[0]
+        if len(candidates) > 1:
+            raise ResultsError(f"{against!r} names several methods of this experiment "
+                               f"({', '.join(candidates)}); give one of those labels.")
+    raise ResultsError(f"{against!r} is not a method of this experiment; give one of "
+                       f"{', '.join(names[lab] for lab in labels)}.")
+
+
+def paired_differences(summary: pd.DataFrame, against: str | None = None) -> pd.DataFrame:
+    """``paired.csv``: each method's test error minus the reference's, paired by unit.
+
+    For each dataset and method other than the reference (:func:`reference_label`): the mean
+    over the (seed, outer fold) units both completed of (method's error % minus the
+    reference's), the SEM of those differences, and ``verdict`` ``lower`` / ``higher`` when
+    the mean is more than two SEMs from zero (``""`` otherwise, or when either cell is
+    incomplete).  Pairing removes the split noise both methods share, which the SEMs of
+    Table 1 include.
+    """
+    ref = reference_label(summary, against)
+    names = dict(zip(summary["method"], _names(summary)))
+    cells = {(r.dataset, r.method): r for r in summary.itertuples()}
+    rows = []
+    for r in summary.itertuples():
+        if r.method == ref:
+            continue
+        base = cells[(r.dataset, ref)]
+        units = sorted(set(r.error_by_unit) & set(base.error_by_unit))
+        diffs = [r.error_by_unit[u] - base.error_by_unit[u] for u in units]
+        mean = float(np.mean(diffs)) if diffs else float("nan")
+        sem = _sem(diffs)
+        beyond = len(diffs) > 1 and mean != 0 and abs(mean) > 2 * sem
+        rows.append({"dataset": r.dataset, "method": names[r.method], "label": r.method,
+                     "against": names[ref], "n_units": len(diffs), "difference_mean": mean,
+                     "difference_sem": sem,
+                     "verdict": ("lower" if mean < 0 else "higher") if beyond else ""})
+    return pd.DataFrame(rows, columns=["dataset", "method", "label", "against", "n_units",
+                                       "difference_mean", "difference_sem", "verdict"])
+
+
+def render_paired(paired: pd.DataFrame, head) -> str:
+    """``paired.md``: the paired differences, one column per method, bold beyond two SEMs."""
+    ref = paired["against"].iloc[0]
+    methods = list(dict.fromkeys(paired["method"]))
+    text = [f"# Paired differences in test error against {ref} (percentage points)", "",
+            f"Each cell: the mean over the (seed, outer fold) units of (method's test error "
+            f"minus {ref}'s on the same unit), with the standard error of those differences; "
+            f"**bold** where the mean is more than two standard errors from zero (negative: "
+            f"lower error than {ref}). Pairing on the same test folds removes the split noise "
+            f"both share, so these standard errors are smaller than Table 1's.", ""]
+    text += [f"- {h}" for h in head] + [""]
+    rows = []
+    for d, part in paired.groupby("dataset", sort=False):
+        row = [d]
+        for m in methods:
+            r = part[part.method == m].iloc[0]
+            if r.n_units == 0:
+                row.append("missing")
+                continue
+            sem = "–" if math.isnan(r.difference_sem) else _num(r.difference_sem)
+            mean = f"{r.difference_mean:+.{DECIMALS}f}".replace("-", "−")
+            if float(mean[1:]) == 0:
+                mean = _num(0.0)  # no sign on a difference that rounds to zero
+            cell = f"{mean} ({sem})"
+            row.append(f"**{cell}**" if r.verdict else cell)
+        rows.append(row)
+    text += [markdown_table(["Dataset"] + [f"{m} − {ref}" for m in methods], rows), ""]
+    for m in methods:
+        part = paired[(paired.method == m) & (paired.n_units > 0)]
+        lower, higher = int((part.verdict == "lower").sum()), int((part.verdict == "higher").sum())
+        text.append(f"- {m}: lower error than {ref} on {lower}, higher on {higher}, within two "
+                    f"standard errors on {len(part) - lower - higher} of {len(part)} datasets")
+    return "\n".join(text) + "\n"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -595,6 +692,7 @@ def summary_for(folder, seeds=None) -> tuple[pd.DataFrame, dict]:
     info["notes"] = notes
     info["seeds"] = seeds
     info["planned_seeds"] = planned
+    info["compare_to"] = config.get("compare_to")
     return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer,
                      method_names=method_names, seeds=seeds), info
 
@@ -607,17 +705,21 @@ TITLES = {
 }
 
 
-def write_tables(folder, output=None, *, notes=None, seeds=None) -> list[Path]:
-    """Render the error and size tables, ranks and (for a paper reproduction, see
-    :func:`is_paper_config`) the comparison with the paper from ``folder``'s records.
+def write_tables(folder, output=None, *, notes=None, seeds=None, against=None) -> list[Path]:
+    """Render the error and size tables, ranks, the paired differences and (for a paper
+    reproduction, see :func:`is_paper_config`) the comparison with the paper from
+    ``folder``'s records.
 
     Files go to ``output`` (default: ``folder``), each written atomically.  ``seeds`` keeps
-    only those seeds (:func:`summary_for`).  What was left out is said in each header and
-    appended to ``notes`` (a list) when given.
+    only those seeds (:func:`summary_for`); ``against`` names the reference of ``paired.md``
+    (default: the config's ``compare_to``, else its first method).  What was left out is said
+    in each header and appended to ``notes`` (a list) when given.
     """
     folder = Path(folder)
     out = Path(output) if output else folder
     summary, info = summary_for(folder, seeds=seeds)
+    paired = (paired_differences(summary, against or info.get("compare_to"))
+              if summary["method"].nunique() > 1 else None)
     if notes is not None:
         notes.extend(info["notes"])
     head = header_lines(info, summary)
@@ -648,6 +750,9 @@ def write_tables(folder, output=None, *, notes=None, seeds=None) -> list[Path]:
     put("ranks.csv", ranks_table(summary).to_csv(index=False, float_format="%.4f"))
     if info["paper"]:
         put("vs_paper.md", render_versus_paper(versus_paper(summary), head))
+    if paired is not None:
+        put("paired.md", render_paired(paired, head))
+        put("paired.csv", paired.to_csv(index=False, float_format="%.4f"))
     if len(seeds) > 1:
         put("seeds.md", render_seeds(summary, head))
         put("seeds.csv", seeds_frame(summary).to_csv(index=False, float_format="%.4f"))

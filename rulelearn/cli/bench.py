@@ -50,12 +50,13 @@ def bench(config, jobs, executor, scheduler, output, force, mirror, only_dataset
             f"their cells are missing. Run the same command to retry them.")
 
 
-def _write_tables(folder, output, notes=None, seeds=None):
+def _write_tables(folder, output, notes=None, seeds=None, against=None):
     """Write the tables; each note (what was left out) becomes a warning on stderr."""
     from rulelearn.bench import report
 
     notes = [] if notes is None else notes
-    paths = report.write_tables(folder, output=output, notes=notes, seeds=seeds)
+    paths = report.write_tables(folder, output=output, notes=notes, seeds=seeds,
+                                against=against)
     for note in notes:
         click.echo(f"Warning: {note}", err=True)
     return paths
@@ -72,7 +73,7 @@ def _echo_written(folder, paths, *, err):
     click.echo(f"results in {folder}/: {names}", err=err)
 
 
-SHOW = {"1": "table1.md", "2": "table2.md", "paper": "vs_paper.md"}
+SHOW = {"1": "table1.md", "2": "table2.md", "paired": "paired.md", "paper": "vs_paper.md"}
 
 
 def _parse_seeds(ctx, param, value):
@@ -94,15 +95,19 @@ def _parse_seeds(ctx, param, value):
 @click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
               help="Where to write the tables (default: RESULTS_DIR).")
 @click.option("--show", type=click.Choice(list(SHOW)), multiple=True,
-              help="Print Table 1, Table 2 or the comparison with the paper (repeatable: each "
-                   "is printed, in the order given; default: Table 1).")
+              help="Print Table 1, Table 2, the paired differences or the comparison with "
+                   "the paper (repeatable: each is printed, in the order given; default: "
+                   "Table 1).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary (one row per dataset and method) as JSON on stdout "
                    "instead of tables.")
 @click.option("--seeds", "seeds", callback=_parse_seeds, metavar="LIST", default=None,
               help="Only these of the config's seeds, comma-separated (e.g. 0,1,2): the "
                    "tables of a seeds run still in progress, from the seeds it finished.")
-def table(results_dir, output, show, as_json, seeds):
+@click.option("--against", metavar="METHOD", default=None,
+              help="The reference method of the paired differences (paired.md), e.g. brcg "
+                   "(default: the config's compare_to, else its first method).")
+def table(results_dir, output, show, as_json, seeds, against):
     """Re-render the tables of RESULTS_DIR from its records, without recomputing, and print
     Table 1 (or what --show asks for); the files written are listed on stderr."""
     import json
@@ -111,7 +116,7 @@ def table(results_dir, output, show, as_json, seeds):
     from rulelearn.bench import report
 
     notes = []
-    paths = _write_tables(results_dir, output, notes, seeds=seeds)
+    paths = _write_tables(results_dir, output, notes, seeds=seeds, against=against)
     where = Path(output or results_dir)
     if as_json:
         summary, info = report.summary_for(results_dir, seeds=seeds)
@@ -121,10 +126,17 @@ def table(results_dir, output, show, as_json, seeds):
                "ranks": [{k: (None if isinstance(v, float) and v != v else v)
                           for k, v in row.items()} for row in ranks.to_dict("records")],
                "notes": notes, "files": [str(p) for p in paths]}
+        if summary["method"].nunique() > 1:
+            paired = report.paired_differences(summary, against or info.get("compare_to"))
+            doc["paired"] = [{k: (None if isinstance(v, float) and v != v else v)
+                              for k, v in row.items()} for row in paired.to_dict("records")]
         click.echo(json.dumps(doc, indent=2))
         return
     for i, key in enumerate(show or ("1",)):
         path = where / SHOW[key]
+        if key == "paired" and path not in paths:
+            raise click.ClickException(
+                f"{results_dir} has a single method, so there are no paired differences.")
         if key == "paper" and path not in paths:
             raise click.ClickException(
                 f"{results_dir} is not a reproduction of the paper (its config.yaml has no "
