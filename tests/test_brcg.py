@@ -80,6 +80,24 @@ def test_our_rule_predicts_as_brcg_on_its_binarized_frame(form):
     assert (model.predict(X) == np.asarray(theirs)).all()
 
 
+def test_column_generation_has_no_wall_clock_stop_unless_asked(monkeypatch):
+    # a clock that jumps 1,000 s at every reading: only a time limit notices
+    import aix360.algorithms.rbm.boolean_rule_cg as cg
+
+    X = toy(n=80, seed=1)
+    y = np.where((X["noise"] > 0.3) | (X["colour"] == "red"), 1, 0)
+    calm = BrcgClassifier(n_thresholds=4, lambda1=0.001, max_iter=5, pos_label=1).fit(X, y)
+    assert calm.n_iter_ >= 2  # the generation runs more than one iteration on these data
+    ticks = iter(range(0, 10**9, 1000))
+    monkeypatch.setattr(cg.time, "time", lambda: float(next(ticks)))
+    slow = BrcgClassifier(n_thresholds=4, lambda1=0.001, max_iter=5, pos_label=1).fit(X, y)
+    assert slow.brcg_.timeMax == float("inf")
+    assert (slow.n_iter_, slow.rule_) == (calm.n_iter_, calm.rule_)
+    capped = BrcgClassifier(n_thresholds=4, lambda1=0.001, max_iter=5, time_max=500,
+                            pos_label=1).fit(X, y)
+    assert capped.n_iter_ == 0  # stopped by the (jumping) clock before its first iteration
+
+
 def test_the_fit_is_quiet(capfd, recwarn):
     X = toy()
     BrcgClassifier(n_thresholds=3).fit(X, np.asarray(X["age"] > 50))

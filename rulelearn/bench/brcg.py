@@ -10,11 +10,17 @@ which predicts on the raw data and is counted and printed like the rule learners
 ``lambda0`` (cost per clause) and ``lambda1`` (cost per literal) are BRCG's complexity
 penalties; ``lambda0=None`` ties the clause cost to ``lambda1``, so that one parameter,
 tuned by the inner CV, sets the complexity.
+
+Column generation stops after ``max_iter`` iterations (or when no column improves).
+AIX360 also stops it after ``timeMax`` seconds of wall time (100 by default), which makes
+the rule depend on the machine and its load; here ``time_max=None`` (the default) lifts that
+limit, so the same data give the same rule anywhere.  Give ``time_max`` to bound a fit's time.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import numbers
 import os
 import sys
@@ -132,14 +138,14 @@ class BrcgClassifier(ClassifierMixin, BaseEstimator):
         "lambda1": [_NON_NEGATIVE],
         "n_thresholds": [_AT_LEAST_ONE],
         "max_iter": [_AT_LEAST_ONE],
-        "time_max": [_POSITIVE],
+        "time_max": [_POSITIVE, None],
         "max_columns": [_AT_LEAST_ONE],
         "max_degree": [_AT_LEAST_ONE],
         "beam_width": [_AT_LEAST_ONE],
     }
 
     def __init__(self, *, form="dnf", lambda0=None, lambda1=0.001, n_thresholds=10,
-                 max_iter=100, time_max=100.0, max_columns=10, max_degree=10, beam_width=5,
+                 max_iter=100, time_max=None, max_columns=10, max_degree=10, beam_width=5,
                  pos_label=None):
         self.form = form
         self.lambda0 = lambda0
@@ -169,7 +175,7 @@ class BrcgClassifier(ClassifierMixin, BaseEstimator):
         lambda0 = self.lambda1 if self.lambda0 is None else self.lambda0
         self.brcg_ = BooleanRuleCG(
             lambda0=lambda0, lambda1=self.lambda1, CNF=self.form == "cnf", iterMax=self.max_iter,
-            timeMax=self.time_max, K=self.max_columns, D=self.max_degree, B=self.beam_width,
+            timeMax=math.inf if self.time_max is None else self.time_max, K=self.max_columns, D=self.max_degree, B=self.beam_width,
             solver="HIGHS", silent=True)
         with _quiet():
             self.brcg_.fit(brcg_frame(binarizer.transform(frame), literals), target)
