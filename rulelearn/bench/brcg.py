@@ -175,8 +175,8 @@ class BrcgClassifier(ClassifierMixin, BaseEstimator):
         lambda0 = self.lambda1 if self.lambda0 is None else self.lambda0
         self.brcg_ = BooleanRuleCG(
             lambda0=lambda0, lambda1=self.lambda1, CNF=self.form == "cnf", iterMax=self.max_iter,
-            timeMax=math.inf if self.time_max is None else self.time_max, K=self.max_columns, D=self.max_degree, B=self.beam_width,
-            solver="HIGHS", silent=True)
+            timeMax=math.inf if self.time_max is None else self.time_max, K=self.max_columns,
+            D=self.max_degree, B=self.beam_width, solver="HIGHS", silent=True)
         with _quiet():
             self.brcg_.fit(brcg_frame(binarizer.transform(frame), literals), target)
         chosen = np.asarray(self.brcg_.w) > 0.5
