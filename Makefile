@@ -12,7 +12,7 @@ help:
 	@echo "make quick     the offline benchmark on the bundled WDBC (80 s measured on 2 loaded cores)"
 	@echo "make quick-seeds   the same over 5 split seeds (several minutes)"
 	@echo "make paper     the paper's full protocol (configs/paper.yaml) and its tables"
-	@echo "make brcg      BRCG beside BCD and AM (configs/brcg.yaml; pip install -e '.[brcg]'; ~1.5 h)"
+	@echo "make brcg      BRCG beside BCD and AM (configs/brcg.yaml; pip install -e '.[brcg]'; about 2.5 h on 2 cores, Musk's BRCG 1 h of it)"
 	@echo "make brcg-seeds   the same over 5 split seeds (reuses brcg's seed 0; hours, resumable)"
 	@echo "make table1 / make table2   re-render the paper tables from existing records"
 	@echo "make perf      speed benchmark, written to results/perf/perf.md"
