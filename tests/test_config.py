@@ -177,6 +177,7 @@ def test_compare_to_names_the_reference_of_the_paired_differences():
     config = parse_config(base + "compare_to: brcg\n")
     assert config.compare_to == "brcg" and config.to_dict()["compare_to"] == "brcg"
     assert parse_config(base + "compare_to: am\n").compare_to == "am"
+    assert parse_config(base + "compare_to: BRCG\n").compare_to == "BRCG"  # as --against
     with pytest.raises(ConfigError, match=r"line 3 \(compare_to\): must name one of the methods "
                                           r"\(bcd\[form=dnf,R=5\], am.*Got 'brgc'.*brcg"):
         parse_config(base + "compare_to: brgc\n")

@@ -321,16 +321,18 @@ class _Validator:
             compare_to=compare_to)
 
     def compare_to(self, value, methods) -> str | None:
-        """The method ``compare_to`` names: a run label, or a method name met once."""
+        """The method ``compare_to`` names: a run label, or a method name met once (either
+        case-insensitive, as ``table --against`` reads it)."""
         if value is None:
             return None
         labels = [m.label for m in methods]
         names = [m.name for m in methods]
-        if isinstance(value, str) and (value in labels or names.count(value) == 1):
+        key = value.lower() if isinstance(value, str) else None
+        if key in [lab.lower() for lab in labels] or names.count(key) == 1:
             return value
-        if isinstance(value, str) and names.count(value) > 1:
-            same = ", ".join(lab for lab, n in zip(labels, names) if n == value)
-            self.fail(("compare_to",), f"'{value}' names {names.count(value)} method entries; "
+        if names.count(key) > 1:
+            same = ", ".join(lab for lab, n in zip(labels, names) if n == key)
+            self.fail(("compare_to",), f"'{value}' names {names.count(key)} method entries; "
                                        f"give one of their labels: {same}.")
         self.fail(("compare_to",), f"must name one of the methods ({', '.join(labels)}). "
                                    f"Got {value!r}.{did_you_mean(str(value), names)}")

@@ -437,13 +437,21 @@ def paired_differences(summary: pd.DataFrame, against: str | None = None) -> pd.
         diffs = [r.error_by_unit[u] - base.error_by_unit[u] for u in units]
         mean = float(np.mean(diffs)) if diffs else float("nan")
         sem = _sem(diffs)
-        beyond = len(diffs) > 1 and mean != 0 and abs(mean) > 2 * sem
+        beyond = len(diffs) > 1 and abs(mean) > 2 * sem
         rows.append({"dataset": r.dataset, "method": names[r.method], "label": r.method,
                      "against": names[ref], "n_units": len(diffs), "difference_mean": mean,
                      "difference_sem": sem,
                      "verdict": ("lower" if mean < 0 else "higher") if beyond else ""})
     return pd.DataFrame(rows, columns=["dataset", "method", "label", "against", "n_units",
                                        "difference_mean", "difference_sem", "verdict"])
+
+
+def paired_for(summary: pd.DataFrame, info: dict, against: str | None = None):
+    """:func:`paired_differences` against ``against`` (default: the config's ``compare_to``),
+    or None for a single method."""
+    if summary["method"].nunique() < 2:
+        return None
+    return paired_differences(summary, against or info.get("compare_to"))
 
 
 def render_paired(paired: pd.DataFrame, head) -> str:
@@ -466,9 +474,8 @@ def render_paired(paired: pd.DataFrame, head) -> str:
                 row.append("missing")
                 continue
             sem = "–" if math.isnan(r.difference_sem) else _num(r.difference_sem)
-            mean = f"{r.difference_mean:+.{DECIMALS}f}".replace("-", "−")
-            if float(mean[1:]) == 0:
-                mean = _num(0.0)  # no sign on a difference that rounds to zero
+            shown = round(r.difference_mean, DECIMALS)
+            mean = _num(0.0) if shown == 0 else f"{shown:+.{DECIMALS}f}".replace("-", "−")
             cell = f"{mean} ({sem})"
             row.append(f"**{cell}**" if r.verdict else cell)
         rows.append(row)
@@ -718,8 +725,7 @@ def write_tables(folder, output=None, *, notes=None, seeds=None, against=None) -
     folder = Path(folder)
     out = Path(output) if output else folder
     summary, info = summary_for(folder, seeds=seeds)
-    paired = (paired_differences(summary, against or info.get("compare_to"))
-              if summary["method"].nunique() > 1 else None)
+    paired = paired_for(summary, info, against)
     if notes is not None:
         notes.extend(info["notes"])
     head = header_lines(info, summary)

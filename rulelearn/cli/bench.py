@@ -73,6 +73,12 @@ def _echo_written(folder, paths, *, err):
     click.echo(f"results in {folder}/: {names}", err=err)
 
 
+def _json_rows(frame) -> list[dict]:
+    """A frame's rows as JSON-ready dicts (NaN -> None)."""
+    return [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+            for row in frame.to_dict("records")]
+
+
 SHOW = {"1": "table1.md", "2": "table2.md", "paired": "paired.md", "paper": "vs_paper.md"}
 
 
@@ -123,13 +129,10 @@ def table(results_dir, output, show, as_json, seeds, against):
         ranks = report.ranks_table(summary)
         doc = {"folder": str(results_dir), "experiment": info.get("experiment"),
                "paper": bool(info["paper"]), "rows": report.summary_json(summary),
-               "ranks": [{k: (None if isinstance(v, float) and v != v else v)
-                          for k, v in row.items()} for row in ranks.to_dict("records")],
-               "notes": notes, "files": [str(p) for p in paths]}
-        if summary["method"].nunique() > 1:
-            paired = report.paired_differences(summary, against or info.get("compare_to"))
-            doc["paired"] = [{k: (None if isinstance(v, float) and v != v else v)
-                              for k, v in row.items()} for row in paired.to_dict("records")]
+               "ranks": _json_rows(ranks), "notes": notes, "files": [str(p) for p in paths]}
+        paired = report.paired_for(summary, info, against)
+        if paired is not None:
+            doc["paired"] = _json_rows(paired)
         click.echo(json.dumps(doc, indent=2))
         return
     for i, key in enumerate(show or ("1",)):
