@@ -6,9 +6,16 @@ __version__ = "0.1.0"
 MODEL_FORMAT_VERSION = 1
 
 
+__all__ = ["BooleanRuleClassifier", "MODEL_FORMAT_VERSION", "__version__"]
+
+
 def __getattr__(name):  # the estimator loads scikit-learn and HiGHS: import it on first use
     if name == "BooleanRuleClassifier":
         from rulelearn.estimator import BooleanRuleClassifier
 
         return BooleanRuleClassifier
     raise AttributeError(f"module 'rulelearn' has no attribute {name!r}")
+
+
+def __dir__():  # the lazily imported estimator is listed too (tab completion, dir())
+    return sorted(set(globals()) | set(__all__))

@@ -77,3 +77,11 @@ def test_the_static_check_sees_an_import_of_the_harness():
     assert {"rulelearn.bench", "rulelearn.bench.store", "rulelearn.cli",
             "rulelearn.cli.fit"} <= names
     assert _package_of(PACKAGE / "learners" / "clause.py") == "rulelearn.learners"
+
+
+def test_the_public_names_are_listed_without_importing_the_solver():
+    code = ("import sys, rulelearn; names = dir(rulelearn); "
+            "print('BooleanRuleClassifier' in names, 'highspy' in sys.modules, "
+            "sorted(rulelearn.__all__) == sorted(n for n in rulelearn.__all__ if n in names))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False", "True"]
