@@ -22,7 +22,7 @@ install:
 	.venv/bin/pip install -e ".[test]"
 
 test:
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -rs
 
 lint:
 	$(PY) -m ruff check .

@@ -12,7 +12,9 @@ import errno
 import functools
 import io
 import os
+import shutil
 import stat
+import tempfile
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +24,20 @@ import pytest
 
 #: Read once at import: ``data_env`` removes the variable from the tests' environment.
 RULELEARN_MIRROR = os.environ.get("RULELEARN_MIRROR")
+
+_SESSION_CACHE: list[str] = []
+
+
+def pytest_configure(config):
+    """The whole session's dataset cache is a temporary folder: tests never write into the
+    checkout (``datasets/cache``) nor into a user's own ``RULELEARN_DATA``."""
+    _SESSION_CACHE.append(tempfile.mkdtemp(prefix="rulelearn-test-cache-"))
+    os.environ["RULELEARN_DATA"] = _SESSION_CACHE[-1]
+
+
+def pytest_unconfigure(config):
+    for folder in _SESSION_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # -------------------------------------------------------------------------------------------- data
