@@ -16,23 +16,27 @@ a cell in one way, and each export reads it in that same way:
 The formats:
 
 - ``python``: a module defining ``predict(row)`` on a dict of one row's cells by column name
-  (as ``csv.DictReader`` gives them, or Python values); ``POSITIVE``, ``NEGATIVE``, ``TARGET``,
-  ``MISSING`` and ``RULE`` (the rule as rulelearn prints it) are constants of the module.
-- ``sql``: a ``CASE WHEN ... THEN positive ELSE negative END`` expression (its last lines,
-  after a comment header that holds no data) over a table whose missing cells are ``NULL`` and
-  whose columns that the rule compares with numbers hold numbers (a cell there that is not a
-  number must be ``NULL`` too). A category that is a number (``'007'``) also matches a cell
-  that SQLite reads as that number (``7``, ``'7'``, ``'7.0'``; ``CAST``); other columns may
-  hold text or numbers. Names are quoted identifiers (``"say ""hi"" now"``), values string literals
-  with ``'`` doubled; a name or value SQL text cannot carry (a NUL character, a lone
-  surrogate) is refused with :class:`ParameterError`, never written.
+  (as ``csv.DictReader(f, skipinitialspace=True)`` gives them, or Python values);
+  ``POSITIVE``, ``NEGATIVE``, ``TARGET``, ``MISSING`` and ``RULE`` (the rule as rulelearn
+  prints it) are constants of the module.
+- ``sql``: a ``CASE WHEN ... THEN positive ELSE negative END`` expression (what follows
+  :data:`SQL_HEADER`, a comment that holds no data) over a table of the cells as ``rulelearn
+  predict`` reads them: stripped, missing ones ``NULL``; the columns that the rule compares
+  with numbers must hold numbers (a cell there that is not a number must be ``NULL`` too),
+  others may hold text or numbers. A category that is a number (``'007'``) also matches a cell
+  that SQLite reads as that number (``7``, ``'7'``, ``'7.0'``, by ``CAST``); a cell that only
+  Python reads as a number (``'1_000'``, ``'Infinity'``, digits other than ASCII) is compared
+  as text there. Names are quoted identifiers (``"say ""hi"" now"``), values string literals
+  with ``'`` doubled; a name or value that SQL text cannot carry (a NUL character, a lone
+  surrogate) is refused with :class:`ParameterError` naming it, never written.
 - ``pandas``: a module defining ``holds(frame)`` (a boolean Series, true where the rule
   predicts the positive class), ``select(frame)`` (those rows) and ``predict(frame)`` (the
-  labels) on a DataFrame of the cells, read as text (``pd.read_csv(f, dtype=str,
-  keep_default_na=False)``) or as pandas parses them: whitespace and the missing-value tokens
-  are dealt with as above. (A ``DataFrame.query`` string cannot read a cell this way: it
-  cannot strip text, read ``'7'`` as a number beside text cells, nor avoid the name
-  ``index``.)
+  labels) on a DataFrame of the cells: as text, as ``rulelearn predict`` reads a CSV file
+  (``pd.read_csv(f, dtype=str, keep_default_na=False, skipinitialspace=True)``), or as pandas
+  parses them (with ``keep_default_na=False``: pandas' own list of missing values is not the
+  model's). It reads each cell as above, with the Python export's code. (A ``DataFrame.query``
+  string, this format before, cannot: it cannot strip text, compare ``'7'`` with ``'007'`` as
+  numbers in a column of text, nor always tell the column ``index`` from the index.)
 
 No name, label or value of the model is ever written into a comment or docstring: in Python
 they are string constants written by :func:`ascii` (pure ASCII source, every character
@@ -228,7 +232,8 @@ def _join(parts: list[str], separator: str, empty: str, wrap: bool = False) -> s
 _PYTHON_DOC = '''"""A rule learned by rulelearn, as Python (rulelearn export --format python).
 
 predict(row) returns POSITIVE where the rule holds and NEGATIVE elsewhere. row is a dict of one
-row's cells by column name: text as a CSV reader gives it (csv.DictReader), or Python values.
+row's cells by column name: text as a CSV reader gives it (csv.DictReader(f,
+skipinitialspace=True), as rulelearn predict reads a CSV file), or Python values.
 A cell is read as rulelearn predict reads it: text is stripped, and a cell in MISSING, None or
 NaN is missing. TARGET names the column predicted; RULE is the rule as rulelearn prints it.
 """
@@ -263,7 +268,8 @@ _PANDAS_DOC = '''"""A rule learned by rulelearn, for pandas (rulelearn export --
 
 holds(frame) is a boolean Series, true where the rule predicts POSITIVE; select(frame) is those
 rows of frame; predict(frame) is a Series of POSITIVE and NEGATIVE. frame holds the cells by
-column name, as text (pd.read_csv(f, dtype=str, keep_default_na=False)) or as pandas parses them.
+column name: text, as rulelearn predict reads a CSV file (pd.read_csv(f, dtype=str,
+keep_default_na=False, skipinitialspace=True)), or values as pandas parses them.
 A cell is read as rulelearn predict reads it: text is stripped, and a cell in MISSING, None, NaN
 or pd.NA is missing. TARGET names the column predicted; RULE is the rule as rulelearn prints it.
 """
