@@ -28,7 +28,8 @@ The formats:
   Python reads as a number (``'1_000'``, ``'Infinity'``, digits other than ASCII) is compared
   as text there. Names are quoted identifiers (``"say ""hi"" now"``), values string literals
   with ``'`` doubled; a name or value that SQL text cannot carry (a NUL character, a lone
-  surrogate) is refused with :class:`ParameterError` naming it, never written.
+  surrogate) is refused with :class:`ParameterError` naming it, never written. Every column
+  the rule uses must be in the table: SQLite reads a quoted name it does not know as text.
 - ``pandas``: a module defining ``holds(frame)`` (a boolean Series, true where the rule
   predicts the positive class), ``select(frame)`` (those rows) and ``predict(frame)`` (the
   labels) on a DataFrame of the cells: as text, as ``rulelearn predict`` reads a CSV file
@@ -327,8 +328,8 @@ def pandas_source(rule: Rule, positive, negative, missing_tokens, *, target: str
 #: The lines before the expression: generic, never a name or value of the model.
 SQL_HEADER = ("-- A rule learned by rulelearn, as SQL (rulelearn export --format sql): the CASE\n"
               "-- expression below gives the positive class where the rule holds, else the\n"
-              "-- negative. Missing cells must be NULL; columns the rule compares with numbers\n"
-              "-- must hold numbers.\n")
+              "-- negative. Cells as rulelearn predict reads them: stripped, missing ones NULL;\n"
+              "-- the columns that the rule compares with numbers must hold numbers.\n")
 
 
 def sql_case(rule: Rule, positive, negative) -> str:
@@ -395,14 +396,16 @@ def _number_of(value) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _sql_equal(name: str, literal: Literal) -> str:
-    """SQL true where the cell equals ``literal.value`` as ``rulelearn predict`` compares."""
+def _sql_equal(name: str, literal: Literal, op: str = "=") -> str:
+    """SQL true where the cell equals ``literal.value`` as ``rulelearn predict`` compares
+    (``op="<>"``: where it differs; only for a value that is not a number)."""
     value = literal.value
     what = f"the value of {format_name(literal.feature)} {literal.op}"
-    equal = f"{name} = {_sql_text(str(value), what)}"
+    equal = f"{name} {op} {_sql_text(str(value), what)}"
     number = _number_of(value)
     if number is None:
         return equal
+    assert op == "="
     # a cell SQLite reads as a number in full (the cast equals it) and equal to this number
     return (f"({equal} OR ({name} = CAST({name} AS NUMERIC) AND "
             f"CAST({name} AS REAL) = {_sql_number(number)}))")
@@ -418,7 +421,8 @@ def _sql_literal(literal: Literal) -> str:
             raise ParameterError(f"the threshold of {format_name(literal.feature)} is not "
                                  "finite; it cannot be written in SQL")
         return f"{name} {literal.op} {_sql_number(threshold)}"
-    equal = _sql_equal(name, literal)
     if literal.op == "==":
-        return equal
-    return f"({name} IS NOT NULL AND NOT ({equal}))"
+        return _sql_equal(name, literal)
+    if _number_of(literal.value) is None:  # NULL <> 'v' is unknown: false, as in predict
+        return _sql_equal(name, literal, "<>")
+    return f"({name} IS NOT NULL AND NOT {_sql_equal(name, literal)})"

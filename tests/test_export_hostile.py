@@ -408,7 +408,8 @@ HOSTILE = [
     "/*", "*/", "`", "``", "`a`", "index", "True", "None", "False", "class", "lambda", "import",
     "__import__", "ilevel_0", "@x", "{x}", "%s", "$1", "?", ";", PWNED, DROP,
     "'); DROP TABLE canary; --", "\"; DROP TABLE canary; --", "*/ DROP TABLE canary; /*",
-    "007", "7", "7.0", "NA", "nan", "inf", "1e5", " padded ", "a b", "x <= 1", "(", ")",
+    "007", "7", "7.0", "NA", "nan", "inf", "1e5", " padded ", "a b", "x <= 1", "a = b",
+    "a <> 'b'", "(", ")",
 ]
 TEXT = st.one_of(st.sampled_from(HOSTILE),
                  st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=8),
