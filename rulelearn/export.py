@@ -1,27 +1,57 @@
-"""A saved rule as code: a Python function, a SQL ``CASE`` expression, a pandas query string.
+"""A saved rule as code: a Python module, a SQL ``CASE`` expression, a pandas module.
 
-Each predicts as ``rulelearn predict`` does (see :mod:`rulelearn.rules`: every comparison with a
-missing value is false, only ``x is missing`` holds there; ``x <= t`` and ``x > t`` are false on
-a cell that is not a number; ``x == v`` compares as text when it cannot as numbers), given the
-data in the form each expects:
+Each predicts as ``rulelearn predict`` does (:func:`rulelearn.model_io.predict_csv`), which reads
+a cell in one way, and each export reads it in that same way:
 
-- ``python``: ``predict(row)`` on a dict of one row's cells by column name, as text (a CSV
-  reader's cells, stripped; the model's missing-value tokens are missing) or as Python values
-  (``None`` and NaN are missing).
-- ``sql``: a ``CASE WHEN ... THEN positive ELSE negative END`` expression over a table whose
-  missing cells are ``NULL`` and whose columns that the rule compares with numbers are numeric.
-- ``pandas``: a ``DataFrame.query`` / ``DataFrame.eval`` string, true where the rule predicts
-  the positive class, on a DataFrame read with the model's missing-value tokens as NaN
-  (``pd.read_csv(f, na_values=tokens, keep_default_na=False)``), so that the columns the rule
-  compares with numbers are numeric.
+- a cell is its text with leading and trailing whitespace stripped (so ``a, b`` is ``b``); a
+  stripped cell equal to one of the model's missing-value tokens is missing, as are ``None``,
+  NaN and ``pandas.NA`` where the data holds Python values;
+- every comparison with a missing cell is false, only ``x is missing`` holds there;
+- ``x <= t`` and ``x > t`` hold on a cell that is a number (text that ``pandas.to_numeric``
+  reads as one) and compares so; on any other cell they are false;
+- ``x == v`` holds where the cell equals ``v`` as text, or where both read as numbers
+  (Python's ``float``) that are equal: a category ``'007'`` equals a cell ``7`` and ``7.0``;
+  ``x != v`` holds where the cell is present and ``x == v`` does not hold.
 
-The rule exported is the model's rule simplified (:func:`rulelearn.rules.simplify`), which
-predicts the same on every input.
+The formats:
+
+- ``python``: a module defining ``predict(row)`` on a dict of one row's cells by column name
+  (as ``csv.DictReader(f, skipinitialspace=True)`` gives them, or Python values);
+  ``POSITIVE``, ``NEGATIVE``, ``TARGET``, ``MISSING`` and ``RULE`` (the rule as rulelearn
+  prints it) are constants of the module.
+- ``sql``: a ``CASE WHEN ... THEN positive ELSE negative END`` expression (what follows
+  :data:`SQL_HEADER`, a comment that holds no data) over a table of the cells as ``rulelearn
+  predict`` reads them: stripped, missing ones ``NULL``; the columns that the rule compares
+  with numbers must hold numbers (a cell there that is not a number must be ``NULL`` too),
+  others may hold text or numbers. A category that is a number (``'007'``) also matches a cell
+  that SQLite reads as that number (``7``, ``'7'``, ``'7.0'``, by ``CAST``); a cell that only
+  Python reads as a number (``'1_000'``, ``'Infinity'``, digits other than ASCII) is compared
+  as text there. Names are quoted identifiers (``"say ""hi"" now"``), values string literals
+  with ``'`` doubled; a name or value that SQL text cannot carry (a NUL character, a lone
+  surrogate) is refused with :class:`ParameterError` naming it, never written. Every column
+  the rule uses must be in the table: SQLite reads a quoted name it does not know as text.
+- ``pandas``: a module defining ``holds(frame)`` (a boolean Series, true where the rule
+  predicts the positive class), ``select(frame)`` (those rows) and ``predict(frame)`` (the
+  labels) on a DataFrame of the cells: as text, as ``rulelearn predict`` reads a CSV file
+  (``pd.read_csv(f, dtype=str, keep_default_na=False, skipinitialspace=True)``), or as pandas
+  parses them (with ``keep_default_na=False``: pandas' own list of missing values is not the
+  model's). It reads each cell as above, with the Python export's code. (A ``DataFrame.query``
+  string, this format before, cannot: it cannot strip text, compare ``'7'`` with ``'007'`` as
+  numbers in a column of text, nor always tell the column ``index`` from the index.)
+
+No name, label or value of the model is ever written into a comment or docstring: in Python
+they are string constants written by :func:`ascii` (pure ASCII source, every character
+round-trips, NUL and lone surrogates included), in SQL quoted as above. The rule exported is
+the model's rule simplified (:func:`rulelearn.rules.simplify`), which predicts the same on every
+input.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
+
+import numpy as np
 
 from rulelearn.errors import ParameterError
 from rulelearn.rules import Literal, Rule, format_name, simplify
@@ -30,18 +60,20 @@ FORMATS = ("python", "sql", "pandas")
 
 
 def export_rule(model, fmt: str) -> str:
-    """The text of ``model`` (a :class:`~rulelearn.model_io.LoadedModel`) in format ``fmt``."""
+    """The text of ``model`` (a :class:`~rulelearn.model_io.LoadedModel`) in format ``fmt``.
+
+    Raises :class:`ParameterError` for an unknown format, and for a name or label that the
+    format cannot carry (SQL: a NUL character or a lone surrogate), naming it.
+    """
     if fmt not in FORMATS:
         raise ParameterError(f"unknown export format {fmt!r}; expected one of "
                              f"{', '.join(FORMATS)}")
     rule = simplify(model.rule)
-    if fmt == "python":
-        return python_source(rule, model.positive, model.negative, _tokens(model),
-                             _title(model, rule))
     if fmt == "sql":
-        head = "".join(f"-- {line}\n" for line in _title(model, rule).splitlines())
-        return head + sql_case(rule, model.positive, model.negative) + "\n"
-    return pandas_query(rule) + "\n"
+        return SQL_HEADER + sql_case(rule, model.positive, model.negative) + "\n"
+    source = python_source if fmt == "python" else pandas_source
+    return source(rule, model.positive, model.negative, _tokens(model), target=model.target,
+                  description=rule.describe(model.positive, model.target))
 
 
 def _tokens(model) -> tuple[str, ...]:
@@ -50,31 +82,47 @@ def _tokens(model) -> tuple[str, ...]:
     return tuple(DEFAULT_MISSING if model.missing_values is None else model.missing_values)
 
 
-def _title(model, rule: Rule) -> str:
-    where = f" of {model.path}" if model.path else ""
-    simpler = (f" (simplified from {model.rule.n_literals} literals; the same predictions)"
-               if rule != model.rule else "")
-    return (f"Predicts {model.target!r}: {model.positive!r} where the rule{where} holds, "
-            f"{model.negative!r} elsewhere.\n"
-            f"Written by rulelearn from a {model.form.upper()} rule of "
-            f"{rule.n_literals} literals{simpler}:\n"
-            f"{rule.describe(model.positive, model.target)}")
+# ---------------------------------------------------------------------------- Python values as code
+
+def python_value(value) -> str:
+    """``value`` (a str, bool, integer or finite/infinite float) as a Python literal.
+
+    Strings are written by :func:`ascii`: pure ASCII, and every character (quotes, backslashes,
+    newlines, NUL, lone surrogates) reads back as itself.
+    """
+    if isinstance(value, str):
+        return ascii(str(value))
+    if isinstance(value, (bool, np.bool_)):
+        return "True" if value else "False"
+    if isinstance(value, numbers.Integral):
+        return repr(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if math.isnan(number):
+            raise ParameterError("NaN cannot be exported as a value")
+        if math.isinf(number):
+            return "1e999" if number > 0 else "-1e999"
+        return repr(number)
+    raise ParameterError(f"a value of type {type(value).__name__} cannot be exported")
 
 
-# ------------------------------------------------------------------------------------------ Python
+def _as_float(value) -> float:
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
-_PYTHON_HELPERS = '''
-import math
-import numbers
-import re
 
+# ------------------------------------------------------------------------------ Python and pandas
+
+#: How a cell is read (see the module docstring), in the code of both Python exports.
+_CELL_HELPERS = '''
 _NUMBER = re.compile(r"[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?inf(inity)?",
                      re.IGNORECASE | re.ASCII)
 
 
-def _cell(row, name):
-    """The cell, or None where it is missing."""
-    value = row[name]
+def _read(value):
+    """A cell as rulelearn predict reads it: None where it is missing, text stripped."""
     if isinstance(value, str):
         value = value.strip()
         return None if value in MISSING else value
@@ -85,7 +133,7 @@ def _cell(row, name):
 
 
 def _number(value):
-    """The cell as a number, or None (missing, or not a number)."""
+    """A read cell as a number, or None (missing, or not a number)."""
     if isinstance(value, str):
         return float(value) if _NUMBER.fullmatch(value) else None
     if isinstance(value, numbers.Real):
@@ -93,64 +141,84 @@ def _number(value):
     return None
 
 
-def _le(row, name, threshold):
-    value = _number(_cell(row, name))
+def _le(value, threshold):
+    value = _number(value)
     return value is not None and value <= threshold
 
 
-def _gt(row, name, threshold):
-    value = _number(_cell(row, name))
+def _gt(value, threshold):
+    value = _number(value)
     return value is not None and value > threshold
 
 
-def _eq(row, name, target):
-    value = _cell(row, name)
+def _eq(value, target):
     if value is None:
         return False
     if value == target:
         return True
-    try:  # '7' read as text versus 7 in the rule
+    try:  # '7' as text versus '007' or 7 in the rule
         return float(value) == float(target)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return str(value) == str(target)
 
 
-def _ne(row, name, target):
-    return _cell(row, name) is not None and not _eq(row, name, target)
+def _ne(value, target):
+    return value is not None and not _eq(value, target)
 
 
-def _missing(row, name):
-    return _cell(row, name) is None
+def _missing(value):
+    return value is None
+
+
+def _present(value):
+    return value is not None
 '''
 
-_PYTHON_CALLS = {"<=": "_le", ">": "_gt", "==": "_eq", "!=": "_ne"}
+_HELPER = {"<=": "_le", ">": "_gt", "==": "_eq", "!=": "_ne",
+           "is missing": "_missing", "is not missing": "_present"}
 
 
-def python_source(rule: Rule, positive, negative, missing_tokens, title: str = "") -> str:
-    """A module defining ``predict(row: dict)``: ``positive`` where ``rule`` holds."""
-    doc = "\n".join(["", *title.splitlines(), "",
-                     "predict(row) takes a dict of one row's cells by column name: text (a",
-                     "CSV reader's cells; the tokens in MISSING are missing) or Python values",
-                     "(None and NaN are missing)."])
-    doc = doc.replace("\\", "\\\\").replace('"""', "'''")
-    outer, inner = (" or ", " and ") if rule.form == "dnf" else (" and ", " or ")
+def _literal_test(literal: Literal) -> tuple[str, str]:
+    """The helper testing ``literal`` on a read cell, and its further arguments as code."""
+    if literal.op.startswith("is "):
+        return _HELPER[literal.op], ""
+    value = _as_float(literal.value) if literal.op in ("<=", ">") else literal.value
+    return _HELPER[literal.op], f", {python_value(value)}"
+
+
+def _python_literal(literal: Literal) -> str:
+    helper, args = _literal_test(literal)
+    return f"{helper}(_cell(row, {python_value(literal.feature)}){args})"
+
+
+def _pandas_literal(literal: Literal) -> str:
+    helper, args = _literal_test(literal)
+    return f"_test(frame, {python_value(literal.feature)}, {helper}{args})"
+
+
+def _constants(positive, negative, missing_tokens, target, description) -> str:
+    tokens = ", ".join(python_value(str(t)) for t in sorted(map(str, missing_tokens)))
+    return (f"TARGET = {python_value(str(target))}\n"
+            f"POSITIVE = {python_value(positive)}\n"
+            f"NEGATIVE = {python_value(negative)}\n"
+            f"MISSING = frozenset([{tokens}])\n"
+            f"RULE = {python_value(str(description))}\n")
+
+
+_INDENT = " " * 8
+
+
+def _combine(rule: Rule, literal_code, and_: str, or_: str, true: str, false: str) -> str:
+    """The rule as one expression: ``literal_code(literal)`` joined by ``and_`` / ``or_``."""
+    outer, inner = (or_, and_) if rule.form == "dnf" else (and_, or_)
     clauses = []
     for clause in rule.clauses:
-        literals = [_python_literal(lit) for lit in clause.literals]
-        empty = "True" if rule.form == "dnf" else "False"
-        text = _join(literals, inner, empty)
-        if len(text) > 80:  # one literal a line
-            text = _join(literals, "\n             " + inner.lstrip(), empty)
+        literals = [literal_code(lit) for lit in clause.literals]
+        text = _join(literals, f"\n{_INDENT}    {inner} ", true if rule.form == "dnf" else false,
+                     wrap=False)
         clauses.append(text)
-    body = _join(clauses, "\n        " + outer.strip() + " ",
-                 "False" if rule.form == "dnf" else "True", wrap=True)
-    return (f'"""{doc}\n"""\n{_PYTHON_HELPERS}\n'
-            f"POSITIVE = {positive!r}\nNEGATIVE = {negative!r}\n"
-            f"MISSING = frozenset({sorted(missing_tokens)!r})\n\n\n"
-            f"def predict(row: dict):\n"
-            f'    """{positive!r} where the rule holds, else {negative!r}."""\n'
-            f"    holds = (\n        {body}\n    )\n"
-            f"    return POSITIVE if holds else NEGATIVE\n")
+    return _join(clauses, f"\n{_INDENT}{outer} ", false if rule.form == "dnf" else true,
+                 wrap=True)
 
 
 def _join(parts: list[str], separator: str, empty: str, wrap: bool = False) -> str:
@@ -162,36 +230,119 @@ def _join(parts: list[str], separator: str, empty: str, wrap: bool = False) -> s
     return separator.join(f"({p})" for p in parts)
 
 
-def _python_literal(literal: Literal) -> str:
-    name = repr(literal.feature)
-    if literal.op == "is missing":
-        return f"_missing(row, {name})"
-    if literal.op == "is not missing":
-        return f"not _missing(row, {name})"
-    value = literal.value
-    if literal.op in ("<=", ">"):
-        value = _as_float(value)
-    return f"{_PYTHON_CALLS[literal.op]}(row, {name}, {value!r})"
+_PYTHON_DOC = '''"""A rule learned by rulelearn, as Python (rulelearn export --format python).
+
+predict(row) returns POSITIVE where the rule holds and NEGATIVE elsewhere. row is a dict of one
+row's cells by column name: text as a CSV reader gives it (csv.DictReader(f,
+skipinitialspace=True), as rulelearn predict reads a CSV file), or Python values.
+A cell is read as rulelearn predict reads it: text is stripped, and a cell in MISSING, None or
+NaN is missing. TARGET names the column predicted; RULE is the rule as rulelearn prints it.
+"""
+'''
+
+_COLUMN_HELPER = '''
+
+def _cell(row, name):
+    """The read cell of column name (a key equal to it once stripped also matches)."""
+    if name not in row:
+        name = next((key for key in row if str(key).strip() == name), name)
+    return _read(row[name])
+'''
 
 
-def _as_float(value) -> float:
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
+def python_source(rule: Rule, positive, negative, missing_tokens, *, target: str = "",
+                  description: str = "") -> str:
+    """A module defining ``predict(row: dict)``: ``positive`` where ``rule`` holds.
+
+    Every name, label and value is a constant written by :func:`python_value`.
+    """
+    body = _combine(rule, _python_literal, "and", "or", "True", "False")
+    return (f"{_PYTHON_DOC}\nimport numbers\nimport re\n\n{_CELL_HELPERS}{_COLUMN_HELPER}\n\n"
+            f"{_constants(positive, negative, missing_tokens, target, description)}\n\n"
+            "def predict(row):\n"
+            '    """POSITIVE where the rule holds on row (a dict of cells), else NEGATIVE."""\n'
+            f"    holds = (\n        {body}\n    )\n"
+            "    return POSITIVE if holds else NEGATIVE\n")
+
+
+_PANDAS_DOC = '''"""A rule learned by rulelearn, for pandas (rulelearn export --format pandas).
+
+holds(frame) is a boolean Series, true where the rule predicts POSITIVE; select(frame) is those
+rows of frame; predict(frame) is a Series of POSITIVE and NEGATIVE. frame holds the cells by
+column name: text, as rulelearn predict reads a CSV file (pd.read_csv(f, dtype=str,
+keep_default_na=False, skipinitialspace=True)), or values as pandas parses them.
+A cell is read as rulelearn predict reads it: text is stripped, and a cell in MISSING, None, NaN
+or pd.NA is missing. TARGET names the column predicted; RULE is the rule as rulelearn prints it.
+"""
+'''
+
+_FRAME_HELPERS = '''
+
+def _test(frame, name, test, *args):
+    """Where test(read cell, *args) holds on the column name (a boolean array)."""
+    if name not in frame.columns:
+        name = next((c for c in frame.columns if str(c).strip() == name), name)
+    column = frame[name]
+    return np.fromiter((test(_read(value), *args) for value in column.astype(object)),
+                       dtype=bool, count=len(column))
+
+
+def _constant(frame, value):
+    return np.full(len(frame), value, dtype=bool)
+
+
+def holds(frame):
+    """True where the rule predicts POSITIVE (a boolean Series on frame's index)."""
+    return pd.Series(_holds(frame), index=frame.index, dtype=bool)
+
+
+def select(frame):
+    """The rows of frame where the rule predicts POSITIVE."""
+    return frame.loc[_holds(frame)]
+
+
+def predict(frame):
+    """POSITIVE where the rule holds, NEGATIVE elsewhere (a Series on frame's index)."""
+    return pd.Series([POSITIVE if h else NEGATIVE for h in _holds(frame)], index=frame.index,
+                     dtype=object)
+'''
+
+
+def pandas_source(rule: Rule, positive, negative, missing_tokens, *, target: str = "",
+                  description: str = "") -> str:
+    """A module defining ``holds(frame)``, ``select(frame)`` and ``predict(frame)``.
+
+    Every name, label and value is a constant written by :func:`python_value`.
+    """
+    body = _combine(rule, _pandas_literal, "&", "|", "_constant(frame, True)",
+                    "_constant(frame, False)")
+    return (f"{_PANDAS_DOC}\nimport numbers\nimport re\n\n"
+            f"import numpy as np\nimport pandas as pd\n\n{_CELL_HELPERS}{_FRAME_HELPERS}\n\n"
+            f"{_constants(positive, negative, missing_tokens, target, description)}\n\n"
+            "def _holds(frame):\n"
+            f"    return (\n        {body}\n    )\n")
 
 
 # --------------------------------------------------------------------------------------------- SQL
+
+#: The lines before the expression: generic, never a name or value of the model.
+SQL_HEADER = ("-- A rule learned by rulelearn, as SQL (rulelearn export --format sql): the CASE\n"
+              "-- expression below gives the positive class where the rule holds, else the\n"
+              "-- negative. Cells as rulelearn predict reads them: stripped, missing ones NULL;\n"
+              "-- the columns that the rule compares with numbers must hold numbers.\n")
+
 
 def sql_case(rule: Rule, positive, negative) -> str:
     """``CASE WHEN <rule> THEN positive ELSE negative END`` (missing cells must be NULL).
 
     SQL's NULL gives a comparison with a missing cell the value unknown, and a rule without
     NOT is true exactly where it is true with every unknown read as false: as ``rulelearn``
-    reads a comparison with a missing value.
+    reads a comparison with a missing value (the one NOT, in ``x != v`` for a number ``v``,
+    is guarded by ``IS NOT NULL``). Raises :class:`ParameterError` for a name or value that
+    SQL text cannot carry.
     """
-    return (f"CASE WHEN {_sql_condition(rule)} THEN {_sql_value(positive)} "
-            f"ELSE {_sql_value(negative)} END")
+    return (f"CASE WHEN {_sql_condition(rule)} THEN {_sql_value(positive, 'the positive class')} "
+            f"ELSE {_sql_value(negative, 'the negative class')} END")
 
 
 def _sql_condition(rule: Rule) -> str:
@@ -201,59 +352,77 @@ def _sql_condition(rule: Rule) -> str:
     return _join(clauses, outer, "1 = 0" if rule.form == "dnf" else "1 = 1", wrap=True)
 
 
+def _sql_checked(text: str, what: str) -> str:
+    for char, why in (("\x00", "a NUL character"),):
+        if char in text:
+            raise ParameterError(f"{what} cannot be written in SQL: it holds {why}")
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise ParameterError(f"{what} cannot be written in SQL: it holds a lone surrogate "
+                             "(not a character of Unicode text)")
+    return text
+
+
 def _sql_name(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+    checked = _sql_checked(name, f"the column name {format_name(name)}")
+    return '"' + checked.replace('"', '""') + '"'
 
 
-def _sql_value(value) -> str:
-    if isinstance(value, bool):
+def _sql_text(text: str, what: str) -> str:
+    return "'" + _sql_checked(text, what).replace("'", "''") + "'"
+
+
+def _sql_number(value: float) -> str:
+    return repr(float(value))  # finite: callers check
+
+
+def _sql_value(value, what: str) -> str:
+    if isinstance(value, (bool, np.bool_)):
         return "TRUE" if value else "FALSE"
     if isinstance(value, str):
-        return "'" + value.replace("'", "''") + "'"
-    return repr(int(value)) if isinstance(value, int) else repr(float(value))
+        return _sql_text(value, what)
+    if isinstance(value, numbers.Integral):
+        return repr(int(value))
+    if isinstance(value, numbers.Real) and math.isfinite(float(value)):
+        return _sql_number(float(value))
+    raise ParameterError(f"{what} {value!r} cannot be written in SQL")
+
+
+def _number_of(value) -> float | None:
+    """``value`` as a finite number as ``rulelearn predict`` compares it (Python's float)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _sql_equal(name: str, literal: Literal, op: str = "=") -> str:
+    """SQL true where the cell equals ``literal.value`` as ``rulelearn predict`` compares
+    (``op="<>"``: where it differs; only for a value that is not a number)."""
+    value = literal.value
+    what = f"the value of {format_name(literal.feature)} {literal.op}"
+    equal = f"{name} {op} {_sql_text(str(value), what)}"
+    number = _number_of(value)
+    if number is None:
+        return equal
+    assert op == "="
+    # a cell SQLite reads as a number in full (the cast equals it) and equal to this number
+    return (f"({equal} OR ({name} = CAST({name} AS NUMERIC) AND "
+            f"CAST({name} AS REAL) = {_sql_number(number)}))")
 
 
 def _sql_literal(literal: Literal) -> str:
     name = _sql_name(literal.feature)
     if literal.op.startswith("is "):
         return f"{name} IS {'NOT ' if literal.op == 'is not missing' else ''}NULL"
-    value = _as_float(literal.value) if literal.op in ("<=", ">") else literal.value
-    op = {"==": "=", "!=": "<>"}.get(literal.op, literal.op)
-    return f"{name} {op} {_sql_value(value)}"
-
-
-# ------------------------------------------------------------------------------------------ pandas
-
-def pandas_query(rule: Rule) -> str:
-    """A ``DataFrame.query`` string, true where ``rule`` holds (missing cells NaN or None).
-
-    ``x != v`` is written ``(`x` != v and `x` == `x`)``: pandas finds NaN unequal to every
-    value, rulelearn's ``!=`` is false on a missing cell; ``x is missing`` is `` `x` != `x` ``.
-    """
-    outer, inner = (" or ", " and ") if rule.form == "dnf" else (" and ", " or ")
-    true, false = "index == index", "index != index"
-    clauses = [_join([_pandas_literal(lit) for lit in clause.literals], inner,
-                     true if rule.form == "dnf" else false) for clause in rule.clauses]
-    return _join(clauses, outer, false if rule.form == "dnf" else true, wrap=True)
-
-
-def _pandas_name(name: str) -> str:
-    if "`" in name or not name.isprintable():
-        raise ParameterError(f"the column name {format_name(name)} cannot be written in a "
-                             "pandas query (it has a backtick or a character that does not "
-                             "print)")
-    return f"`{name}`"
-
-
-def _pandas_literal(literal: Literal) -> str:
-    name = _pandas_name(literal.feature)
-    if literal.op == "is missing":
-        return f"{name} != {name}"
-    if literal.op == "is not missing":
-        return f"{name} == {name}"
-    value = _as_float(literal.value) if literal.op in ("<=", ">") else literal.value
-    text = repr(value)  # finite: a model file holds finite thresholds only
-    if literal.op == "!=":
-        return f"({name} != {text} and {name} == {name})"
-    return f"{name} {literal.op} {text}"
-
+    if literal.op in ("<=", ">"):
+        threshold = _as_float(literal.value)
+        if not math.isfinite(threshold):
+            raise ParameterError(f"the threshold of {format_name(literal.feature)} is not "
+                                 "finite; it cannot be written in SQL")
+        return f"{name} {literal.op} {_sql_number(threshold)}"
+    if literal.op == "==":
+        return _sql_equal(name, literal)
+    if _number_of(literal.value) is None:  # NULL <> 'v' is unknown: false, as in predict
+        return _sql_equal(name, literal, "<>")
+    return f"({name} IS NOT NULL AND NOT {_sql_equal(name, literal)})"

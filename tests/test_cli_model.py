@@ -101,9 +101,11 @@ def test_bad_input(run, tmp_path, saved):
     one_line_error(run("export", saved, "--format", "sql", "-o", "m.json"), "model file")
     one_line_error(run("export", saved, "--format", "sql", "-o", "no/dir/x.sql"), "cannot write")
     doc = json.loads(saved.read_text())
-    doc["rule"]["clauses"][0][0]["feature"] = "a`b"
-    (tmp_path / "tick.json").write_text(json.dumps(doc))
-    one_line_error(run("export", "tick.json", "--format", "pandas"), "pandas query")
+    doc["rule"]["clauses"][0][0]["feature"] = "a\x00b"
+    (tmp_path / "nul.json").write_text(json.dumps(doc))
+    one_line_error(run("export", "nul.json", "--format", "sql", "-o", "x.sql"),
+                   "column name `a\\x00b` cannot be written in SQL")
+    assert not (tmp_path / "x.sql").exists()
 
 
 def test_rule_lines_add_the_simplified_rule_only_when_it_is_shorter():

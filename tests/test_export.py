@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rulelearn import BooleanRuleClassifier
 from rulelearn.data.parse import DEFAULT_MISSING
 from rulelearn.errors import ParameterError
-from rulelearn.export import export_rule, pandas_query, python_source, sql_case
+from rulelearn.export import SQL_HEADER, export_rule, pandas_source, python_source, sql_case
 from rulelearn.model_io import load_model, predict_csv, save_model
 from rulelearn.rules import Clause, Literal, Rule
 
@@ -30,11 +30,15 @@ def sql_predict(expression, frame):
         return [row[0] for row in db.execute(f"SELECT {expression} FROM data")]
 
 
-def pandas_holds(query, frame):
-    holds = np.zeros(len(frame), dtype=bool)
-    holds[frame.index.get_indexer(frame.query(query).index)] = True
-    assert np.array_equal(holds, frame.eval(query).to_numpy(dtype=bool))
-    return holds
+def pandas_holds(source, frame):
+    namespace: dict = {}
+    exec(compile(source, "exported.py", "exec"), namespace)
+    holds = namespace["holds"](frame)
+    assert holds.dtype == bool and holds.index.equals(frame.index)
+    assert namespace["select"](frame).index.equals(frame.index[holds.to_numpy()])
+    labels = namespace["predict"](frame)
+    assert list(labels) == [namespace["POSITIVE"] if h else namespace["NEGATIVE"] for h in holds]
+    return holds.to_numpy()
 
 
 def training(n=300, seed=0):
@@ -80,16 +84,25 @@ def test_python_export_predicts_as_predict(saved):
 def test_sql_export_predicts_as_predict(saved):
     model, data = saved
     expected = list(predict_csv(model, data).table["prediction"])
-    expression = export_rule(model, "sql")
-    assert expression.startswith("-- Predicts 'sick'")
-    assert sql_predict(expression.splitlines()[-1], pd.read_csv(data)) == expected
+    text = export_rule(model, "sql")
+    assert text.startswith(SQL_HEADER) and "sick" not in SQL_HEADER  # no data in comments
+    expression = text[len(SQL_HEADER):]
+    assert expression == text.splitlines()[-1] + "\n"
+    assert sql_predict(expression, pd.read_csv(data)) == expected
+    as_text = pd.read_csv(data, dtype=str, keep_default_na=False)  # as predict reads the cells
+    as_text = as_text.mask(as_text.isin(DEFAULT_MISSING))
+    for column in ("age", "size"):  # the columns the rule compares with numbers: numbers
+        as_text[column] = pd.to_numeric(as_text[column])
+    assert sql_predict(expression, as_text) == expected
 
 
 def test_pandas_export_predicts_as_predict(saved):
     model, data = saved
     expected = predict_csv(model, data).table["prediction"].to_numpy() == "yes"
-    frame = pd.read_csv(data, na_values=list(DEFAULT_MISSING), keep_default_na=False)
-    assert np.array_equal(pandas_holds(export_rule(model, "pandas").strip(), frame), expected)
+    source = export_rule(model, "pandas")
+    for frame in (pd.read_csv(data), pd.read_csv(data, dtype=str, keep_default_na=False),
+                  pd.read_csv(data, na_values=list(DEFAULT_MISSING), keep_default_na=False)):
+        assert np.array_equal(pandas_holds(source, frame), expected)
 
 
 def test_unknown_format(saved):
@@ -97,9 +110,18 @@ def test_unknown_format(saved):
         export_rule(saved[0], "java")
 
 
-def test_pandas_refuses_a_backtick_name():
-    with pytest.raises(ParameterError, match="pandas query"):
-        pandas_query(Rule("dnf", (Clause((Literal("a`b", "<=", 1),)),)))
+def test_a_backtick_name_exports_to_pandas_and_sql():
+    rule = Rule("dnf", (Clause((Literal("a`b", "<=", 1),)),))
+    frame = pd.DataFrame({"a`b": [0.0, 2.0, np.nan]})
+    assert pandas_holds(pandas_source(rule, 1, 0, DEFAULT_MISSING), frame).tolist() == \
+        [True, False, False]
+    assert sql_predict(sql_case(rule, 1, 0), frame) == [1, 0, 0]
+
+
+def test_sql_refuses_a_nul_naming_the_column():
+    rule = Rule("dnf", (Clause((Literal("a\x00b", "<=", 1),)),))
+    with pytest.raises(ParameterError, match=r"column name `a\\x00b` cannot be written in SQL"):
+        sql_case(rule, 1, 0)
 
 
 LITERALS = [Literal("x", op, t) for t in (1, 2.5) for op in ("<=", ">")] + [
@@ -126,4 +148,5 @@ def test_every_export_agrees_with_the_rule(rule, rows):
     assert python_predict(source, frame.astype(object).where(frame.notna(), "")
                           .astype(str).to_dict("records")) == labels  # as CSV text
     assert sql_predict(sql_case(rule, "pos", "neg"), frame) == labels
-    assert np.array_equal(pandas_holds(pandas_query(rule), frame), expected)
+    assert np.array_equal(pandas_holds(pandas_source(rule, "pos", "neg", DEFAULT_MISSING),
+                                       frame), expected)

@@ -71,16 +71,18 @@ def _training_line(loaded):
 @click.command()
 @click.argument("model", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
-              help="python: def predict(row: dict); sql: a CASE WHEN ... END expression; "
-                   "pandas: a DataFrame.query string.")
+              help="python: a module with predict(row: dict); sql: a CASE WHEN ... END "
+                   "expression; pandas: a module with holds(frame), select(frame) and "
+                   "predict(frame).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="Where to write it (- is standard output).")
 def export(model, fmt, output):
     """Write the rule saved in MODEL as code that predicts as rulelearn predict does.
 
-    Missing cells: None, NaN or a missing-value token of the model (python), NULL (sql), NaN
-    (pandas). The rule is simplified first (the same prediction on every input); standard
-    error says so.
+    Cells are read as rulelearn predict reads them (text stripped; missing: a missing-value
+    token of the model, None or NaN; NULL in sql). The rule is simplified first (the same
+    prediction on every input); standard error says so. A name or label that a format cannot
+    carry (sql: a NUL character) is an error, and nothing is written.
     """
     from rulelearn.export import export_rule
     from rulelearn.model_io import load_model
