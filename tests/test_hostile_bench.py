@@ -525,6 +525,271 @@ def test_table_to_another_folder_leaves_the_results_alone(done, tmp_path):
     assert snapshot(done) == before and (tmp_path / "elsewhere" / "table1.md").exists()
 
 
+# ------------------------------------------------------------- second battery: links, bombs, data
+
+BOMB = "".join(
+    [f"l0: &l0 [{', '.join(['x'] * 9)}]\n"]
+    + [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 5)])
+
+
+@pytest.mark.parametrize("text", [BOMB, "datasets: &d [*d]\n",
+                                  "name: &n h\ndatasets: [wdbc_bundled]\nmethods: [cart]\n"],
+                         ids=["alias-bomb", "recursive-alias", "anchor"])
+def test_config_with_anchors_or_aliases_is_refused(ws, text):
+    (ws / "c.yaml").write_text(text)
+    r = invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q")
+    check(r, 1, "anchors and aliases")
+    assert "line 1" in r.stderr and not (ws / "out").exists()
+
+
+def test_config_nested_too_deeply(ws):
+    (ws / "c.yaml").write_text("datasets: " + "[" * 1200 + "]" * 1200 + "\n")
+    check(invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q"), 1, "c.yaml")
+
+
+@pytest.mark.parametrize("change", [{"name": '"a\\0b"', "output": None},
+                                    {"output": '"res\\0ults"'}], ids=["name", "output"])
+def test_nul_in_name_or_output(ws, monkeypatch, change):
+    monkeypatch.chdir(ws)
+    (ws / "c.yaml").write_text(base_config(ws, **change))
+    r = invoke("bench", ws / "c.yaml", "-q")
+    check(r, 1, "NUL")
+    assert sorted(p.name for p in ws.iterdir()) == ["c.yaml", "toy.csv"]
+
+
+def test_huge_method_grid_is_refused_at_once(ws):
+    import time
+    leaves = ", ".join(str(i) for i in range(1, 1201))
+    depths = ", ".join(str(i) for i in range(1, 91))
+    methods = (f"[{{cart: {{min_samples_leaf: [{leaves}], criterion: [gini, entropy], "
+               f"max_depth: [{depths}]}}}}]")
+    (ws / "c.yaml").write_text(base_config(ws, methods=methods))
+    t0 = time.perf_counter()
+    r = invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q")
+    check(r, 1, "variants")
+    assert time.perf_counter() - t0 < 5 and not (ws / "out").exists()
+
+
+def test_too_many_units_are_refused(ws):
+    leaves = ", ".join(str(i) for i in range(1, 501))
+    (ws / "c.yaml").write_text(base_config(ws, methods=f"[{{cart: {{min_samples_leaf: "
+                                                        f"[{leaves}]}}}}]",
+                                           outer_folds="1000", seeds="[0, 1]", seed=None))
+    check(invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q"), 1, "units")
+
+
+def test_duplicate_labels_among_many_variants():
+    import time
+
+    from rulelearn.bench.config import parse_config
+    leaves = ", ".join(str(i) for i in range(1, 501))
+    text = (f"datasets: [wdbc_bundled]\nmethods: [{{cart: {{min_samples_leaf: [{leaves}]}}}}, "
+            f"{{cart: {{min_samples_leaf: [{leaves}]}}}}]\n")
+    t0 = time.perf_counter()
+    with pytest.raises(Exception, match="same run label"):
+        parse_config(text)
+    assert time.perf_counter() - t0 < 2
+
+
+def test_refused_run_leaves_no_new_folders(ws):
+    (ws / "c.yaml").write_text(base_config(ws, **_one_class(ws)))
+    before = snapshot(ws)
+    check(invoke("bench", ws / "c.yaml", "-o", ws / "new" / "deep" / "out", "-q"), 1,
+          "nothing was run")
+    assert not (ws / "new").exists() and snapshot(ws) == before
+
+
+def test_sigterm_while_loading_data_leaves_nothing(ws, monkeypatch):
+    import signal
+
+    from rulelearn.bench import experiment
+
+    class Killed(Exception):
+        pass
+
+    def old_default(signum, frame):  # stands for the default action, without killing pytest
+        raise Killed()
+
+    real = experiment.read_data
+
+    def slow_read(*args, **kw):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(*args, **kw)
+
+    previous = signal.signal(signal.SIGTERM, old_default)
+    try:
+        monkeypatch.setattr(experiment, "read_data", slow_read)
+        (ws / "c.yaml").write_text(base_config(ws))
+        r = invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert r.exit_code == 143, r.stderr
+    assert "Terminated" in r.stderr and not (ws / "out").exists()
+
+
+def test_sigterm_while_loading_data_releases_the_lock(done, finished, monkeypatch):
+    import signal
+
+    from rulelearn.bench import experiment
+    from rulelearn.bench.store import FolderLock
+
+    def slow_read(*args, **kw):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(experiment, "read_data", slow_read)
+    previous = signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyError()))
+    try:
+        r = invoke("bench", finished.parent / "c.yaml", "-o", done, "-q", "--force")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert r.exit_code == 143, r.stderr
+    with FolderLock(done):  # free again
+        pass
+
+
+def test_table_against_empty(done):
+    before = snapshot(done)
+    check(invoke("table", done, "--against", ""), 2, "--against")
+    assert snapshot(done) == before
+
+
+def test_table_against_on_a_one_method_folder(done):
+    before = snapshot(done)
+    check(invoke("table", done, "--against", "cart"), 1, "single method")
+    assert snapshot(done) == before
+
+
+def test_dask_scheduler_unreachable_fails_fast_and_leaves_nothing(ws, monkeypatch):
+    import time
+
+    pytest.importorskip("dask.distributed")
+    from rulelearn.bench import experiment
+    monkeypatch.setattr(experiment, "DASK_CONNECT_SECONDS", 1.0, raising=False)
+    (ws / "c.yaml").write_text(base_config(ws))
+    t0 = time.perf_counter()
+    r = invoke("bench", ws / "c.yaml", "--executor", "dask", "--scheduler",
+               "tcp://127.0.0.1:1", "-o", ws / "out", "-q")
+    check(r, 1, "tcp://127.0.0.1:1")
+    assert time.perf_counter() - t0 < 15 and not (ws / "out").exists()
+
+
+# links: "we never write through a symbolic link we did not make"
+
+@pytest.mark.parametrize("name", ["records.jsonl.lock", "records.jsonl"])
+def test_bench_does_not_write_through_a_link_in_the_folder(done, finished, tmp_path, name):
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes((done / name).read_bytes() + b'{"partial')
+    (done / name).unlink()
+    (done / name).symlink_to(victim)
+    before = victim.read_bytes()
+    r = invoke("bench", finished.parent / "c.yaml", "-o", done, "-q", "--force")
+    check(r, 1, "symbolic link")
+    assert name in r.stderr and victim.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["records.jsonl.lock", "records.jsonl"])
+def test_bench_does_not_write_into_a_hard_link(done, finished, tmp_path, name):
+    victim = tmp_path / "victim.txt"
+    os.link(done / name, victim)
+    before = victim.read_bytes()
+    r = invoke("bench", finished.parent / "c.yaml", "-o", done, "-q", "--force")
+    check(r, 1, "hard link")
+    assert victim.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "meta.json", "runs.json", "table1.md",
+                                  "paired.md", "table1.csv"])
+def test_bench_replaces_a_link_rather_than_writing_through_it(done, finished, tmp_path, name):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (done / name).unlink(missing_ok=True)
+    (done / name).symlink_to(victim)
+    check(invoke("bench", finished.parent / "c.yaml", "-o", done, "-q"), 0)
+    assert victim.read_text() == "keep me\n"
+
+
+def test_bench_into_a_linked_output_folder_is_refused(ws, tmp_path):
+    (ws / "c.yaml").write_text(base_config(ws))
+    (ws / "real").mkdir()
+    (ws / "link").symlink_to(ws / "real")
+    check(invoke("bench", ws / "c.yaml", "-o", ws / "link", "-q"), 1, "symbolic link")
+    assert list((ws / "real").iterdir()) == []
+
+
+def test_plot_into_a_linked_folder_is_refused(done, tmp_path):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    check(invoke("plot", done, "-o", tmp_path / "link"), 1, "symbolic link")
+    assert list((tmp_path / "real").iterdir()) == []
+
+
+def test_the_lock_file_is_never_truncated(done, finished):
+    lock = done / "records.jsonl.lock"
+    lock.write_text("x" * 30 + "\nsomething else\n")
+    size = lock.stat().st_size
+    check(invoke("bench", finished.parent / "c.yaml", "-o", done, "-q"), 0)
+    assert lock.stat().st_size == size
+    assert lock.read_text().split("\n")[0].strip() == str(os.getpid())
+
+
+def test_table_into_a_linked_output_folder_is_refused(done, tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    check(invoke("table", done, "-o", tmp_path / "link"), 1, "symbolic link")
+    assert list((tmp_path / "real").iterdir()) == []
+
+
+# the data of a unit changed between two runs on the same folder
+
+def _flip_labels(csv: Path):
+    frame = pd.read_csv(csv)
+    frame["y"] = frame["y"].map({"p": "n", "n": "p"}).where(frame.index % 3 == 0, frame["y"])
+    frame.to_csv(csv, index=False)
+
+
+def test_resume_reruns_the_units_whose_data_changed(ws, tmp_path_factory):
+    (ws / "c.yaml").write_text(base_config(ws))
+    check(invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q"), 0)
+    _flip_labels(ws / "toy.csv")
+    r = invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q")
+    check(r, 0)
+    assert "0 already done, 2 ok" in r.stderr and "data changed" in r.stderr
+    fresh = invoke("bench", ws / "c.yaml", "-o", ws / "fresh", "-q")
+    check(fresh, 0)
+    assert (ws / "out" / "table1.csv").read_bytes() == (ws / "fresh" / "table1.csv").read_bytes()
+    r = invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q")
+    check(r, 0)
+    assert "2 already done" in r.stderr and "data changed" not in r.stderr
+
+
+def _strip_fingerprints(folder: Path):
+    lines = (folder / "records.jsonl").read_text().splitlines()
+    recs = [json.loads(line) for line in lines]
+    assert all("data_fingerprint" in rec for rec in recs)
+    (folder / "records.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in rec.items() if k != "data_fingerprint"}) + "\n"
+                for rec in recs))
+
+
+def test_old_registry_records_without_a_fingerprint_stay_done(ws):
+    (ws / "c.yaml").write_text(base_config(ws, datasets="[{name: wdbc_bundled, subsample: 80}]"))
+    check(invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q"), 0)
+    _strip_fingerprints(ws / "out")
+    r = invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q")
+    check(r, 0)
+    assert "2 already done" in r.stderr
+
+
+def test_old_csv_records_without_a_fingerprint_are_run_again(ws):
+    (ws / "c.yaml").write_text(base_config(ws))
+    check(invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q"), 0)
+    _strip_fingerprints(ws / "out")
+    r = invoke("bench", ws / "c.yaml", "-o", ws / "out", "-q")
+    check(r, 0)
+    assert "0 already done, 2 ok" in r.stderr and "no fingerprint" in r.stderr
+
+
 def test_the_battery_is_large_enough():
     n = len(BAD_CONFIGS) + len(DOOMED) + len(BAD_FOLDERS)
     assert n >= 60, n

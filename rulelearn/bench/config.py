@@ -10,6 +10,7 @@ name, the closest valid one.  See ``configs/paper.yaml`` for an annotated exampl
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 import os
@@ -31,6 +32,11 @@ MAX_FOLDS = 1000
 MAX_GRID = 1000
 MAX_SEEDS = 100
 MAX_SEED = 2**32 - 1
+#: Method variants (after the grids of all method entries are expanded) and units (seeds x
+#: datasets x variants x outer folds) of one configuration: a larger one is almost surely a
+#: typo, and would take minutes only to plan.
+MAX_VARIANTS = 1000
+MAX_UNITS = 100_000
 
 TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter", "theta",
             "binarization", "outer_folds", "inner_folds", "seed", "seeds", "jobs", "executor",
@@ -177,16 +183,43 @@ def load_config(path: str | os.PathLike) -> ExperimentConfig:
     return parse_config(text, source=str(path))
 
 
+class _NoAliasLoader(yaml.SafeLoader):
+    """A safe loader that refuses anchors and aliases (``&a`` / ``*a``): a config does not need
+    them, and nested aliases expand a few hundred bytes into gigabytes (or, recursive, into a
+    structure without end)."""
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            mark = event.start_mark
+            raise ConfigError(f"{self.source} line {mark.line + 1}, column {mark.column + 1}: "
+                              f"YAML anchors and aliases (&name, *name) are not allowed in a "
+                              f"config; write the values out.")
+        return super().compose_node(parent, index)
+
+
+def _compose(text: str, source: str):
+    """``(node, data)`` of YAML ``text``: its node tree (for line numbers) and its values."""
+    loader = _NoAliasLoader(text)
+    loader.source = source
+    try:
+        node = loader.get_single_node()
+        return node, (None if node is None else loader.construct_document(node))
+    finally:
+        loader.dispose()
+
+
 def parse_config(text: str, *, source: str = "<config>") -> ExperimentConfig:
     """Validate YAML text into an :class:`ExperimentConfig`."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = _compose(text, source)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{source}{where}: malformed YAML: {problem}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: the YAML is nested too deeply to be a config.") from None
     lines: dict = {}
     if node is not None:
         _collect_lines(node, (), lines)
@@ -257,7 +290,13 @@ class _Validator:
             return None
         if not isinstance(value, str):
             self.fail(path, f"must be a string. Got {value!r}.")
+        self.no_nul(value, path)
         return value
+
+    def no_nul(self, value, path):
+        """A text that names a file or folder cannot hold a NUL character."""
+        if isinstance(value, str) and "\0" in value:
+            self.fail(path, f"must not contain a NUL character (\\0). Got {value!r}.")
 
     def config(self, data) -> ExperimentConfig:
         if data is None:
@@ -268,6 +307,7 @@ class _Validator:
         name = data.get("name") or Path(self.source).stem
         if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
             self.fail(("name",), f"must be a plain folder name. Got {name!r}.")
+        self.no_nul(name, ("name",))
         form = data.get("form", "dnf")
         forms = options(RULE_PARAMETERS, "form")
         if form not in forms:
@@ -297,6 +337,7 @@ class _Validator:
         output = data.get("output", "results")
         if not isinstance(output, str) or not output.strip():
             self.fail(("output",), f"must be a folder path. Got {output!r}.")
+        self.no_nul(output, ("output",))
         description = self.str_(data.get("description"), ("description",)) or ""
         deviations = data.get("deviations") or []
         if isinstance(deviations, str):
@@ -312,6 +353,11 @@ class _Validator:
         datasets = self.datasets(data.get("datasets"))
         methods = self.methods(data.get("methods"), defaults)
         compare_to = self.compare_to(data.get("compare_to"), methods)
+        units = len(seeds) * len(datasets) * len(methods) * outer
+        if units > MAX_UNITS:
+            self.fail(("methods",), f"{len(seeds)} seed(s) x {len(datasets)} dataset(s) x "
+                                    f"{len(methods)} method variant(s) x {outer} outer folds "
+                                    f"make {units:,} units; at most {MAX_UNITS:,}.")
         return ExperimentConfig(
             name=name, datasets=datasets, methods=methods, form=form, R=R, max_iter=max_iter,
             theta=theta, n_thresholds=n_thr, outer_folds=outer, inner_folds=inner, seeds=seeds,
@@ -422,6 +468,7 @@ class _Validator:
                 csv = self.str_(csv, p + ("path",))
                 if name is not None and not isinstance(name, str):
                     self.fail(p + ("name",), f"must be a string. Got {name!r}.")
+                self.no_nul(name, p + ("name",))
                 name = name or Path(csv).stem
             self.str_(item.get("target"), p + ("target",))
             positive = item.get("positive")
@@ -476,7 +523,7 @@ class _Validator:
         path = ("methods",)
         known = list(METHOD_TABLE)
         value = self.entries(value, path, f"give at least one method among {', '.join(known)}.")
-        out = []
+        out: list[MethodConfig] = []
         for i, item in enumerate(value):
             p: tuple = path + (i,)
             params: dict
@@ -494,15 +541,15 @@ class _Validator:
             if not isinstance(params, dict):
                 self.fail(p, f"the parameters of '{name}' must be a mapping. Got {params!r}.")
             self.check_keys(params, METHOD_TABLE[name].config_keys, p)
-            out.extend(self.expand(name, params, defaults, p))
-        labels = [m.label for m in out]
-        dup = {lab for lab in labels if labels.count(lab) > 1}
+            out.extend(self.expand(name, params, defaults, p, room=MAX_VARIANTS - len(out)))
+        counts = collections.Counter(m.label for m in out)
+        dup = {lab for lab, n in counts.items() if n > 1}
         if dup:
             self.fail(path, "two method entries give the same run label: "
                             f"{', '.join(sorted(dup))}.")
         return tuple(out)
 
-    def expand(self, name, params, defaults, path):
+    def expand(self, name, params, defaults, path, room=MAX_VARIANTS):
         method = METHOD_TABLE[name]
         tuned, prefer = method.tuned, method.simpler
         explicit = [k for k in params if k != tuned and k not in ("form", "R")]
@@ -521,6 +568,12 @@ class _Validator:
         lists = [varying[k] if isinstance(varying[k], list) else [varying[k]] for k in keys]
         if any(len(v) == 0 for v in lists):
             self.fail(path, "a parameter list is empty.")
+        n = math.prod(len(v) for v in lists)
+        if n > room:
+            before = MAX_VARIANTS - room
+            also = f" (and the entries above {before:,})" if before else ""
+            self.fail(path, f"the parameter lists of '{name}' make {n:,} method variants"
+                            f"{also}; at most {MAX_VARIANTS:,} in all the methods of a config.")
         out = []
         for combo in itertools.product(*lists):
             p = dict(base)

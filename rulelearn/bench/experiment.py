@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from rulelearn._io import atomic_write_text
+from rulelearn._io import atomic_write_text, make_folder, refuse_link, remove_folders, sha256_file
 from rulelearn.bench import baselines, protocol
 from rulelearn.bench.config import DatasetConfig, ExperimentConfig, MethodConfig
 from rulelearn.bench.methods import METHODS
@@ -49,6 +49,8 @@ from rulelearn.errors import ConfigError
 VOLATILE = ("fit_seconds", "tune_seconds", "total_seconds", "finished_at", "host", "versions")
 #: Seconds between two heartbeats of a run in ``runs.json`` (what a killed run may leave out).
 HEARTBEAT_SECONDS = 5.0
+#: Seconds to wait for a dask scheduler to answer before giving up (nothing is run or written).
+DASK_CONNECT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class Unit:
     inner_folds: int
     seed: int
     experiment: str
+    #: what the unit's data was when planned (:func:`data_fingerprint`); kept in its record
+    data_fingerprint: str | None = None
 
 
 @dataclass
@@ -85,6 +89,9 @@ class RunSummary:
     failed: int
     wall_seconds: float
     failures: list = field(default_factory=list)
+    #: dataset -> (units run again because their data changed, why); said by a warning as the
+    #: run starts
+    stale: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
         text = (f"{self.total} units: {self.skipped} already done, {self.ok} ok, "
@@ -120,6 +127,7 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                                   f"{did_you_mean(n, names)} Datasets: {', '.join(names)}.")
         datasets = [d for d in datasets if d.name in only_datasets]
     units = []
+    prints = {d.name: data_fingerprint(d) for d in datasets}
     for seed in config.seeds:
         for d in datasets:
             for m in config.methods:
@@ -130,8 +138,66 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                     units.append(Unit(key=key, dataset=d.name, method=m, fold=k,
                                       n_outer=config.outer_folds,
                                       inner_folds=config.inner_folds, seed=seed,
-                                      experiment=config.name))
+                                      experiment=config.name, data_fingerprint=prints[d.name]))
     return units
+
+
+def data_fingerprint(d: DatasetConfig) -> str | None:
+    """What a dataset's data is, so that records of other data are not reused.
+
+    A CSV dataset: the sha256 of its file (None if it cannot be read).  A registry dataset:
+    the registry's pinned sha256 of its file (one file, one source), else a sha256 of all its
+    sources' pinned checksums, else (bundled) its loader; the loader checks the files against
+    them, so the data cannot change while those do not.  Not part of the run key: records
+    written before fingerprints were kept have none (see :func:`stale_reason`).
+    """
+    if d.path is not None:
+        try:
+            return sha256_file(d.path)
+        except (OSError, ValueError):
+            return None
+    from rulelearn.data import REGISTRY
+
+    spec = REGISTRY.get(d.name)
+    if spec is None:
+        return None
+    return registry_fingerprint(spec)
+
+
+def registry_fingerprint(spec) -> str:
+    """The fingerprint of a registry dataset (see :func:`data_fingerprint`)."""
+    if spec.bundled:
+        return f"bundled:{spec.source.loader}"
+    files = [(s.name, f.file, f.sha256) for s in spec.sources for f in s.files]
+    if len(files) == 1 and files[0][2]:
+        return files[0][2]
+    import hashlib
+
+    return hashlib.sha256(json.dumps(files).encode()).hexdigest()
+
+
+def stale_reason(record: dict, unit: Unit, *, registry: bool) -> str | None:
+    """Why the ``ok`` ``record`` of ``unit`` is not a result for the unit's data now, or None.
+
+    A record without a fingerprint (written before they were kept) of a registry dataset is
+    taken to be of the registry's pinned files, which have not changed; one of a CSV file
+    cannot be told apart from one of another version of the file.
+    """
+    recorded = record.get("data_fingerprint")
+    if recorded is None:
+        return None if registry else "no fingerprint"
+    if unit.data_fingerprint is None or recorded != unit.data_fingerprint:
+        return "data changed"
+    return None
+
+
+def stale_line(name: str, count: int, why: str) -> str:
+    units = "1 unit" if count == 1 else f"{count} units"
+    if why == "no fingerprint":
+        return (f"{name}: {units} already done run again: recorded with no fingerprint of "
+                f"the data (before rulelearn kept one), so a change of the file cannot be "
+                f"ruled out.")
+    return f"{name}: {units} already done run again: the data changed since they were recorded."
 
 
 def unit_params(dataset: dict, method: dict, inner_folds: int) -> dict:
@@ -263,7 +329,8 @@ def base_record(unit: Unit) -> dict:
     return {"key": unit.key, "experiment": unit.experiment, "dataset": unit.dataset,
             "method": m.name, "label": m.label, "params": m.params, "fold": unit.fold,
             "n_outer": unit.n_outer, "inner_folds": unit.inner_folds, "seed": unit.seed,
-            "tuned_param": m.tuned, "grid": list(m.grid)}
+            "tuned_param": m.tuned, "grid": list(m.grid),
+            "data_fingerprint": unit.data_fingerprint}
 
 
 def failed_record(unit: Unit, reason: str) -> dict:
@@ -411,25 +478,22 @@ def _execute_local(units, datasets, jobs):
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _execute_dask(units, datasets, scheduler):
-    from dask.distributed import Client, as_completed
+def _execute_dask(units, datasets, client):
+    """The records of ``units`` run on a dask cluster (``client``, closed by the caller)."""
+    from dask.distributed import as_completed
 
-    client = Client(scheduler)
-    try:
-        by_id: dict = {}  # the seeds of a dataset that is not subsampled share its data
-        for d in datasets.values():
-            if id(d) not in by_id:
-                by_id[id(d)] = client.scatter(d, broadcast=True)
-        futures = {client.submit(run_unit, u, by_id[id(datasets[data_key(u)])], pure=False,
-                                 key=f"unit-{u.key}"): u
-                   for u in units}
-        for fut in as_completed(list(futures)):
-            try:
-                yield fut.result()
-            except Exception as exc:  # noqa: BLE001
-                yield failed_record(futures[fut], f"{type(exc).__name__}: {exc}")
-    finally:
-        client.close()
+    by_id: dict = {}  # the seeds of a dataset that is not subsampled share its data
+    for d in datasets.values():
+        if id(d) not in by_id:
+            by_id[id(d)] = client.scatter(d, broadcast=True)
+    futures = {client.submit(run_unit, u, by_id[id(datasets[data_key(u)])], pure=False,
+                             key=f"unit-{u.key}"): u
+               for u in units}
+    for fut in as_completed(list(futures)):
+        try:
+            yield fut.result()
+        except Exception as exc:  # noqa: BLE001
+            yield failed_record(futures[fut], f"{type(exc).__name__}: {exc}")
 
 
 def binary_features(X, n_thresholds: int = 10) -> int:
@@ -646,6 +710,9 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
         seed = None
         try:
             whole = read_data(by_name[name], mirror=mirror)
+            planned = next(u.data_fingerprint for u in units if u.dataset == name)
+            if by_name[name].path is not None and data_fingerprint(by_name[name]) != planned:
+                raise ConfigError("its file changed while bench was starting; run again.")
             for seed in its_seeds:
                 data = subsample(whole, by_name[name], seed=seed)
                 protocol.check_protocol(data.y, outer=config.outer_folds,
@@ -674,22 +741,50 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
     folder = Path(output) if output else config.results_dir
     executor, scheduler, jobs = _where_to_run(config, executor, scheduler, jobs)
     units = plan(config, only_datasets=only_datasets)
+    refuse_link(folder)  # never write through a link we did not make
     store = RecordStore(folder)
-    created = not folder.exists()
+    created: list = []
     started = False
+    client = None
     try:
-        with store.locked():
-            todo = _units_to_run(store, units, force=force)
-            datasets = preflight(config, todo, executor=executor, scheduler=scheduler,
-                                 mirror=mirror)
-            started = True
-            return _run_locked(config, folder, store, units, todo, datasets, jobs=jobs,
-                               executor=executor, scheduler=scheduler, progress=progress)
+        with _sigterm_stops_the_run():  # from here on: a SIGTERM cleans up as a refusal does
+            try:
+                created = make_folder(folder)
+            except OSError as exc:
+                raise os_error(exc, "create the results folder", folder) from None
+            with store.locked():
+                todo, stale = _units_to_run(store, units, force=force, config=config)
+                datasets = preflight(config, todo, executor=executor, scheduler=scheduler,
+                                     mirror=mirror)
+                if executor == "dask" and todo:
+                    client = _connect_dask(scheduler)
+                for name, (count, why) in stale.items():
+                    warnings.warn(stale_line(name, count, why), UserWarning, stacklevel=2)
+                started = True
+                summary = _run_locked(config, folder, store, units, todo, datasets, jobs=jobs,
+                                      executor=executor, client=client, progress=progress)
+                summary.stale = stale
+                return summary
     except OSError as exc:
         raise os_error(exc, "write results to", exc.filename or folder) from None
     finally:
-        if created and not started:  # leave no empty folder behind a refused run
-            _remove_empty_folder(folder)
+        if client is not None:
+            client.close()
+        if created and not started:  # leave no new folder behind a refused run
+            _remove_new_folders(folder, created)
+
+
+def _connect_dask(scheduler):
+    """A dask client of ``scheduler``, or a one-line :class:`ConfigError` within
+    :data:`DASK_CONNECT_SECONDS` if it does not answer (before anything is written)."""
+    from dask.distributed import Client
+
+    try:
+        return Client(scheduler, timeout=DASK_CONNECT_SECONDS)
+    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError for a bad address
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise ConfigError(f"nothing was run: cannot reach the dask scheduler {scheduler} within "
+                          f"{DASK_CONNECT_SECONDS:g} s ({reason}).") from None
 
 
 def _where_to_run(config: ExperimentConfig, executor, scheduler, jobs) -> tuple:
@@ -701,24 +796,39 @@ def _where_to_run(config: ExperimentConfig, executor, scheduler, jobs) -> tuple:
     return executor, scheduler or config.scheduler, jobs or config.jobs or os.cpu_count() or 1
 
 
-def _units_to_run(store: RecordStore, units, *, force: bool) -> list[Unit]:
-    """The units without an ``ok`` latest record (all of them if ``force``)."""
+def _units_to_run(store: RecordStore, units, *, force: bool, config=None) -> tuple:
+    """``(todo, stale)``: the units without an ``ok`` latest record of their data now (all of
+    them if ``force``), and ``dataset -> (count, why)`` for the done units that run again
+    because their data changed (:func:`stale_reason`)."""
     records, damaged = store.scan()
     if damaged:
         raise ResultsError(
             f"{store.path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
             f"file away or delete those lines, then rerun.")
-    done = set() if force else {k for k, r in _latest(records).items()
-                                if r.get("status") == "ok"}
-    return [u for u in units if u.key not in done]
+    if force:
+        return list(units), {}
+    done = {k: r for k, r in _latest(records).items() if r.get("status") == "ok"}
+    csv = {d.name for d in config.datasets if d.path is not None} if config else set()
+    todo: list[Unit] = []
+    stale: dict = {}
+    for u in units:
+        rec = done.get(u.key)
+        why = None if rec is None else stale_reason(rec, u, registry=u.dataset not in csv)
+        if rec is None or why:
+            todo.append(u)
+        if why:
+            count, first = stale.get(u.dataset, (0, why))
+            stale[u.dataset] = (count + 1, first)
+    return todo, stale
 
 
-def _remove_empty_folder(folder: Path) -> None:
+def _remove_new_folders(folder: Path, created) -> None:
+    """Remove what a refused run made: the lock file and the folders it created."""
     try:
         (folder / "records.jsonl.lock").unlink()
-        folder.rmdir()
     except OSError:
         pass
+    remove_folders(created)
 
 
 def _latest(records) -> dict:
@@ -728,7 +838,7 @@ def _latest(records) -> dict:
     return out
 
 
-def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor, scheduler,
+def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor, client,
                 progress) -> RunSummary:
     t0 = time.perf_counter()
     atomic_write_text(folder / "config.yaml",
@@ -739,10 +849,9 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
     tally = _Tally(store, {u.key: u for u in todo}, progress_line,
                    seeded=len(config.seeds) > 1)
     runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=_previous_wall_seconds(folder))
-    with runlog, _sigterm_stops_the_run():
+    with runlog:
         if todo:
-            for rec in _execute(todo, datasets, executor=executor, scheduler=scheduler,
-                                jobs=jobs):
+            for rec in _execute(todo, datasets, executor=executor, client=client, jobs=jobs):
                 tally.record(rec)
     wall = time.perf_counter() - t0
     _write_meta(folder, config, wall=wall, all_runs=runlog.total(), executor=executor,
@@ -771,10 +880,10 @@ def _display_names(config) -> dict:
     return display_names({m.label: m.name for m in config.methods})
 
 
-def _execute(todo, datasets, *, executor, scheduler, jobs):
+def _execute(todo, datasets, *, executor, client, jobs):
     """The records of ``todo``, as they finish."""
     if executor == "dask":
-        return _execute_dask(todo, datasets, scheduler)
+        return _execute_dask(todo, datasets, client)
     return _execute_local(todo, datasets, min(jobs, len(todo)))
 
 

@@ -504,6 +504,7 @@ def selection_figure(selection, *, title=None):
 def write_figures(folder, output=None, *, fmt="png") -> list[Path]:
     """Draw the three figures of a results folder into ``output`` (default ``folder/figures``):
     ``tradeoff``, ``paths`` and ``pareto`` ``.{fmt}``; returns the paths written."""
+    from rulelearn._io import make_folder
     from rulelearn.bench.store import os_error
 
     folder = Path(folder)
@@ -516,7 +517,7 @@ def write_figures(folder, output=None, *, fmt="png") -> list[Path]:
     for name, fig in figures.items():
         path = out / f"{name}.{fmt}"
         try:
-            out.mkdir(parents=True, exist_ok=True)
+            make_folder(out)  # not through a link we did not make
             save(fig, path)
         except OSError as exc:
             raise os_error(exc, "write figures to", out) from None
@@ -526,11 +527,12 @@ def write_figures(folder, output=None, *, fmt="png") -> list[Path]:
 
 def save(fig, path) -> Path:
     """Write ``fig`` to ``path`` (format from the suffix) through a temporary file."""
-    from rulelearn._io import replacing
+    from rulelearn._io import replacing_file
 
     path = Path(path)
-    with replacing(path, suffix=path.suffix) as tmp:
-        fig.savefig(tmp, dpi=110, metadata=_metadata(path.suffix))
+    with replacing_file(path, suffix=path.suffix) as f:
+        fig.savefig(f, format=path.suffix.lstrip(".").lower(), dpi=110,
+                    metadata=_metadata(path.suffix))
     return path
 
 

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from rulelearn._io import atomic_write_text
+from rulelearn._io import atomic_write_text, refuse_link
 from rulelearn.bench.store import (
     RECORDS,
     ResultsError,
@@ -448,10 +448,14 @@ def paired_differences(summary: pd.DataFrame, against: str | None = None) -> pd.
 
 def paired_for(summary: pd.DataFrame, info: dict, against: str | None = None):
     """:func:`paired_differences` against ``against`` (default: the config's ``compare_to``),
-    or None for a single method."""
+    or None for a single method (:class:`ResultsError` if ``against`` is given then)."""
     if summary["method"].nunique() < 2:
+        if against is not None:
+            raise ResultsError(f"there are no paired differences against {against!r}: this "
+                               f"experiment has a single method.")
         return None
-    return paired_differences(summary, against or info.get("compare_to"))
+    return paired_differences(summary, against if against is not None
+                              else info.get("compare_to"))
 
 
 def render_paired(paired: pd.DataFrame, head) -> str:
@@ -724,6 +728,7 @@ def write_tables(folder, output=None, *, notes=None, seeds=None, against=None) -
     """
     folder = Path(folder)
     out = Path(output) if output else folder
+    refuse_link(out)  # never write through a link we did not make
     summary, info = summary_for(folder, seeds=seeds)
     paired = paired_for(summary, info, against)
     if notes is not None:

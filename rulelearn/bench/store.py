@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from rulelearn._io import atomic_write_text, to_native
+from rulelearn._io import atomic_write_text, make_folder, open_in_place, to_native
 from rulelearn.errors import RuleLearnError
 
 fcntl: Any
@@ -39,6 +39,8 @@ except ImportError:  # pragma: no cover - Windows
 RECORDS = "records.jsonl"
 LOCK = "records.jsonl.lock"
 RUNS = "runs.json"
+#: Characters of the pid written at the start of the lock file (padded with spaces).
+PID_WIDTH = 20
 #: Fields every record has (what a table needs to place it).
 RECORD_FIELDS = {"key": str, "status": str, "dataset": str, "label": str, "fold": int}
 
@@ -177,8 +179,10 @@ def done_keys(records) -> set:
 class FolderLock:
     """An exclusive, non-blocking ``flock`` on ``<folder>/records.jsonl.lock``.
 
-    The holder's pid is written into the file so that a refused process can name it.  The lock
-    goes with the process: a killed holder releases it at once (the kernel closes its files).
+    The holder's pid is written over the start of the file (which is never truncated, never
+    opened through a symbolic link and must have no other hard link) so that a refused process
+    can name it.  The lock goes with the process: a killed holder releases it at once (the
+    kernel closes its files).
     """
 
     def __init__(self, folder):
@@ -194,7 +198,7 @@ class FolderLock:
         if self.fd is not None:
             return self
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = open_in_place(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             raise os_error(exc, "lock the results folder", self.folder) from None
         if fcntl is not None:
@@ -202,15 +206,15 @@ class FolderLock:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 try:
-                    pid = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+                    first = os.read(fd, 32).decode(errors="replace").split("\n")[0]
+                    pid = first.strip() or "unknown"
                 finally:
                     os.close(fd)
                 raise ResultsError(
                     f"{self.folder} is in use by another rulelearn process (pid {pid}); wait for "
                     f"it to finish or give another --output folder.") from None
-        try:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+        try:  # a fixed width over the start: an older, longer pid leaves no digits behind
+            os.pwrite(fd, f"{os.getpid():<{PID_WIDTH}}\n".encode(), 0)
         except OSError:
             pass  # the pid is a courtesy; the lock is what matters
         self.fd = fd
@@ -253,9 +257,10 @@ class RecordStore:
 
     @contextmanager
     def locked(self):
-        """Hold the folder's lock (creating the folder); refuse if another process holds it."""
+        """Hold the folder's lock (creating the folder); refuse if another process holds it, or
+        if the folder is a symbolic link."""
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_folder(self.folder)
         except OSError as exc:
             raise os_error(exc, "create the results folder", self.folder) from None
         if self._lock.held:
@@ -272,7 +277,7 @@ class RecordStore:
         assert self._lock.held, "records are cut only under the folder lock"
         if not self.path.exists() or self.path.stat().st_size == 0:
             return
-        with open(self.path, "rb+") as f:
+        with os.fdopen(open_in_place(self.path, os.O_RDWR), "rb+") as f:
             f.seek(-1, os.SEEK_END)
             if f.read(1) == b"\n":
                 return
@@ -302,7 +307,7 @@ class RecordStore:
         with self.locked():
             try:
                 self._cut_partial_line()
-                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                fd = open_in_place(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
                 try:
                     view = memoryview(data)
                     while view:

@@ -79,6 +79,13 @@ def _json_rows(frame) -> list[dict]:
             for row in frame.to_dict("records")]
 
 
+def _not_blank(ctx, param, value):
+    """An option that names something cannot be empty."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("must name a method, e.g. --against brcg (got an empty name).")
+    return value
+
+
 SHOW = {"1": "table1.md", "2": "table2.md", "paired": "paired.md", "paper": "vs_paper.md"}
 
 
@@ -110,7 +117,7 @@ def _parse_seeds(ctx, param, value):
 @click.option("--seeds", "seeds", callback=_parse_seeds, metavar="LIST", default=None,
               help="Only these of the config's seeds, comma-separated (e.g. 0,1,2): the "
                    "tables of a seeds run still in progress, from the seeds it finished.")
-@click.option("--against", metavar="METHOD", default=None,
+@click.option("--against", metavar="METHOD", default=None, callback=_not_blank,
               help="The reference method of the paired differences (paired.md), e.g. brcg "
                    "(default: the config's compare_to, else its first method).")
 def table(results_dir, output, show, as_json, seeds, against):
