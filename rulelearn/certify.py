@@ -55,7 +55,12 @@ A cheap beam search proposes columns first; only the MIP's dual bounds enter the
 
 The pricing MIP (BRCG's): ``min θ Σ_j z_j + Σ_neg w_i δ_i − Σ_pos μ_i δ_i − ρ`` with
 ``δ_i + Σ_{j: a_ij = 0} z_j ≥ 1`` per negative and ``δ_i + z_j ≤ 1`` per positive and literal
-``j`` it lacks; ``0 ≤ δ ≤ 1`` stay continuous (integral at integral ``z``). HiGHS MIPs are
+``j`` it lacks; ``0 ≤ δ ≤ 1`` stay continuous (integral at integral ``z``). Its LP relaxation
+is weak (``z`` spread thinly over many literals excludes every negative and loses few
+positives), so it is strengthened by valid pair cuts ``δ_p − δ_i ≤ Σ_{j: a_pj = 1, a_ij = 0}
+z_j`` (a term covering positive ``p`` and not negative ``i`` has a literal that separates them;
+``δ_p ≤ δ_i`` where none does): all of the latter, and the former separated from the LP
+relaxation in a few rounds before each MIP (kept across pricing calls). HiGHS MIPs are
 called directly here (:mod:`rulelearn.lp` has no dual-bound access), through its silent
 HiGHS constructor; HiGHS's ``threads`` option is never set.
 
@@ -256,7 +261,7 @@ def reduced_costs(data: _Data, terms, mu, rho) -> np.ndarray:
     return np.array([data.cost(t) - float(mu @ data.covers(t, data.P)) - rho for t in terms])
 
 
-def beam_columns(data: _Data, mu, rho, width: int = 8, depth: int = 6, keep: int = 10):
+def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: int = 20):
     """Conjunctions of negative reduced cost found by a beam search from the empty term."""
     Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
     beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray]] = [
@@ -288,6 +293,49 @@ def beam_columns(data: _Data, mu, rho, width: int = 8, depth: int = 6, keep: int
     return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
 
 
+def literal_conflicts(data: _Data) -> list[tuple[int, int]]:
+    """Literal pairs no conjunction of negative reduced cost selects together.
+
+    ``j`` implies ``k`` on every row (equal columns: the later implies the earlier): ``k``
+    adds θ and changes no coverage, so dropping it lowers the reduced cost. ``j`` and ``k``
+    share no positive: the term covers no positive and its reduced cost is ≥ 0 (ρ ≤ 0).
+    Excluding such terms leaves the least reduced cost, when negative, unchanged, and so the
+    bound ``min(0, ·)`` valid.
+    """
+    rows = np.vstack([data.P, data.N]).astype(np.float64)
+    outside = rows.T @ (1 - rows)  # [j, k]: rows where j holds and k does not
+    implies = outside == 0
+    same = implies & implies.T
+    implies &= ~(same & (np.arange(data.d)[:, None] < np.arange(data.d)[None, :]))
+    np.fill_diagonal(implies, False)
+    P = data.P.astype(np.float64)
+    disjoint = np.triu((P.T @ P) == 0, 1)
+    pairs = {(min(j, k), max(j, k)) for j, k in zip(*np.nonzero(implies | disjoint))}
+    return sorted((int(j), int(k)) for j, k in pairs)
+
+
+def conflict_cliques(data: _Data) -> list[tuple[int, ...]]:
+    """Greedy cliques of :func:`literal_conflicts` (one grown from each literal): at most one
+    literal of each is selected (``Σ z ≤ 1``, stronger than the pairs in the LP relaxation;
+    a chain of thresholds on one feature is such a clique)."""
+    adjacent = np.zeros((data.d, data.d), dtype=bool)
+    for j, k in literal_conflicts(data):
+        adjacent[j, k] = adjacent[k, j] = True
+    degree = adjacent.sum(axis=1)
+    cliques = set()
+    for j in range(data.d):
+        if not degree[j]:
+            continue
+        clique = [j]
+        member = adjacent[j].copy()
+        for k in sorted(np.flatnonzero(adjacent[j]), key=lambda k: -degree[k]):
+            if member[k]:
+                clique.append(int(k))
+                member &= adjacent[k]
+        cliques.add(tuple(sorted(clique)))
+    return sorted(cliques)
+
+
 @dataclass
 class _PricingResult:
     term: tuple[int, ...] | None
@@ -299,7 +347,7 @@ class _PricingResult:
 class _PricingMIP:
     """BRCG's pricing MIP over conjunctions, built once; only its costs change."""
 
-    def __init__(self, data: _Data):
+    def __init__(self, data: _Data, cut_rounds: int = 20):
         self.data = data
         d, n_p, n_n = data.d, len(data.wp), len(data.wn)
         self.n_cols = d + n_p + n_n
@@ -347,12 +395,83 @@ class _PricingMIP:
             raise SolverError("HiGHS rejected the pricing MIP")
         self.highs = highs
         self.columns = np.arange(self.n_cols, dtype=np.int32)
+        self.cut_rounds = cut_rounds
+        self.cuts: set[tuple[int, int]] = set()
+        # a negative that has every literal a positive has is covered whenever it is:
+        # row p of P has no 1 where row i of N has a 0
+        lacks = (1 - data.N).astype(np.float64)
+        dominated = lacks @ data.P.T.astype(np.float64) == 0  # n_n x n_p
+        pairs = [(int(p), int(i)) for i, p in zip(*np.nonzero(dominated))]
+        self.cuts.update(pairs)
+        self.add_rows([self.pair_cut(p, i) for p, i in pairs])
+        self.add_rows([(np.array(c), np.ones(len(c))) for c in conflict_cliques(data)],
+                      upper=1.0)
+
+    def add_rows(self, rows, upper: float = 0.0) -> int:
+        """Append rows ``Σ coef · var ≤ upper`` given as (indices, coefficients) pairs."""
+        if not rows:
+            return 0
+        starts = np.cumsum([0] + [len(idx) for idx, _ in rows[:-1]]).astype(np.int32)
+        index = np.concatenate([np.asarray(idx, dtype=np.int32) for idx, _ in rows])
+        value = np.concatenate([np.asarray(val, dtype=np.float64) for _, val in rows])
+        self.highs.addRows(len(rows), np.full(len(rows), -INF), np.full(len(rows), upper),
+                           len(index), starts, index, value)
+        return len(rows)
+
+    def pair_cut(self, p: int, i: int):
+        """``δ_p − δ_i − Σ_{j: a_ij = 0, a_pj = 1} z_j ≤ 0``: a term that covers positive
+        ``p`` but not negative ``i`` has a literal that ``p`` has and ``i`` lacks."""
+        data = self.data
+        sep = np.flatnonzero((data.N[i] == 0) & (data.P[p] == 1))
+        idx = np.concatenate([[data.d + p, data.d + len(data.wp) + i], sep])
+        return idx, np.concatenate([[1.0, -1.0], -np.ones(len(sep))])
+
+    def separate(self, x, limit: int = 300) -> int:
+        """Add the pair cuts most violated by the LP point ``x``; return how many."""
+        data = self.data
+        d, n_p = data.d, len(data.wp)
+        z, dp, dn = x[:d], x[d:d + n_p], x[d + n_p:]
+        sep = ((1 - data.N) * z) @ data.P.T.astype(np.float64)  # n_n x n_p
+        violation = dp[None, :] - dn[:, None] - sep
+        flat = np.argsort(violation, axis=None)[::-1][:limit]
+        pairs = [np.unravel_index(k, violation.shape) for k in flat
+                 if violation.flat[k] > 1e-6]
+        new = [(int(p), int(i)) for i, p in pairs if (int(p), int(i)) not in self.cuts]
+        self.cuts.update(new)
+        return self.add_rows([self.pair_cut(p, i) for p, i in new])
+
+    def _relaxation(self, deadline: float, rounds: int = 20) -> None:
+        """Strengthen the model with pair cuts from its LP relaxation (kept for later calls)."""
+        kinds = highspy.HighsVarType
+        d = self.data.d
+        integer = np.array([kinds.kInteger] * d)
+        continuous = np.array([kinds.kContinuous] * d)
+        columns = np.arange(d, dtype=np.int32)
+        self.highs.changeColsIntegrality(d, columns, continuous)
+        try:
+            for _ in range(rounds):
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    break
+                self.highs.setOptionValue("time_limit", left)
+                self.highs.run()
+                if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                    break
+                x = np.asarray(self.highs.getSolution().col_value)
+                if not self.separate(x):
+                    break
+        finally:
+            self.highs.changeColsIntegrality(d, columns, integer)
 
     def price(self, mu, rho, time_limit: float) -> _PricingResult:
         data = self.data
+        deadline = time.perf_counter() + max(float(time_limit), 1e-3)
         cost = np.concatenate([np.full(data.d, data.theta), -np.asarray(mu, float), data.wn])
         self.highs.changeColsCost(self.n_cols, self.columns, cost)
-        self.highs.setOptionValue("time_limit", max(float(time_limit), 1e-3))
+        if self.cut_rounds:
+            self._relaxation(time.perf_counter() + 0.5 * max(float(time_limit), 1e-3),
+                             self.cut_rounds)
+        self.highs.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
         self.highs.clearSolver()
         self.highs.run()
         status = self.highs.getModelStatus()
@@ -390,8 +509,10 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
     predicts). ``form``: "dnf" or "cnf" (De Morgan). ``max_rules``: at most that many clauses
-    (None: any number). ``time_limit`` seconds in all (the last pricing MIP may run
-    ``pricing_time_limit`` longer), ``max_columns`` conjunctions at most. ``initial_terms``:
+    (None: any number). No new iteration starts after ``time_limit`` seconds; each pricing
+    MIP runs ``pricing_time_limit`` seconds at most, and one more prices the final duals for
+    the bound (so up to two of those beyond ``time_limit``). ``max_columns`` conjunctions at
+    most (the beam search may add a few more at its last step). ``initial_terms``:
     conjunctions to start from (e.g. a learned rule's). ``pricer`` replaces the pricing MIP
     (for tests): a callable ``(mu, rho, time_limit) -> result with term, value, dual_bound,
     optimal``. See the module docstring for the formulation and why the bound is valid.
@@ -431,8 +552,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
             new = beam_columns(data, mu, rho)
             if master.add(new):
                 continue
-        result = pricer(mu, rho, pricing_time_limit if (out_of_time or full)
-                        else min(pricing_time_limit, max(time_limit - elapsed, 1e-3)))
+        result = pricer(mu, rho, pricing_time_limit)
         state.mips += 1
         U = value / c_min if max_rules is None else min(float(max_rules), value / c_min)
         dual_value = float(mu.sum()) + rho * (max_rules or 0)
