@@ -328,9 +328,9 @@ def conflict_cliques(data: _Data) -> list[tuple[int, ...]]:
             continue
         clique = [j]
         member = adjacent[j].copy()
-        for k in sorted(np.flatnonzero(adjacent[j]), key=lambda k: -degree[k]):
+        for k in sorted(np.flatnonzero(adjacent[j]).tolist(), key=lambda k: -degree[k]):
             if member[k]:
-                clique.append(int(k))
+                clique.append(k)
                 member &= adjacent[k]
         cliques.add(tuple(sorted(clique)))
     return sorted(cliques)

@@ -352,3 +352,40 @@ def test_the_pricing_mip_finds_the_least_reduced_cost(problem, seed):
             assert result.value == pytest.approx(least, abs=1e-5)
         else:
             assert result.value >= -1e-5
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(max_d=5))
+def test_the_cg_learner_on_the_learners_interface(problem):
+    """What the estimator would run for method="cg": the CNF view, at most R clause rows."""
+    from rulelearn.learners.cg import cg
+    from rulelearn.learners.clause import ClauseSolver
+    from rulelearn.learners.problem import CNFProblem
+    from rulelearn.learners.sc import set_cover
+
+    A, y, theta, R, form, w = problem
+    assume(0 < y.sum() < len(y))
+    R = R or 3
+    view = CNFProblem.from_data(A, y, w) if form == "cnf" else CNFProblem.from_data(1 - A, ~y, w)
+    solver = ClauseSolver(view)
+    result = cg(solver, theta, R)
+    assert result.W.shape == (R, A.shape[1] + 1)
+    terms = [tuple(np.flatnonzero(c[:-1])) for c in result.W if not c[-1]]
+    assert result.objective == pytest.approx(oracle_objective(A, y, terms, theta, R, form, w),
+                                             abs=TOL)
+    best_f, _ = brute_force(A, y, theta, R, form, w)
+    assert result.history[1] - TOL <= best_f <= result.objective + TOL
+    assert result.objective <= set_cover(solver, theta, R).objective + TOL
+
+
+def test_conflicting_literals_on_a_threshold_chain():
+    x = np.arange(8)
+    A = np.column_stack([x <= 2, x <= 5, x > 2, x > 5, x <= 5]).astype(np.uint8)
+    y = np.array([0, 1, 1, 1, 0, 0, 1, 0], dtype=bool)
+    data = cert._Data.build(A, y, 1.0, "dnf", None)
+    pairs = set(cert.literal_conflicts(data))
+    # x <= 2 implies x <= 5 (twice); x > 5 implies x > 2; the duplicate columns 1 and 4;
+    # x <= 2 and x > 2 (also x <= 5 and x > 5) share no row, so no positive
+    assert {(0, 1), (0, 4), (2, 3), (1, 4), (0, 2), (1, 3), (3, 4), (0, 3)} <= pairs
+    assert (1, 2) not in pairs and (2, 4) not in pairs  # 2 < x <= 5 holds on rows 3, 4, 5
+    assert any(set(c) >= {0, 1, 4} for c in cert.conflict_cliques(data))
