@@ -314,6 +314,18 @@ def literal_conflicts(data: _Data) -> list[tuple[int, int]]:
     return sorted((int(j), int(k)) for j, k in pairs)
 
 
+_MAX_CUTS = 50_000
+_BLOCK_CELLS = 4_000_000  # negatives x positives per block of the cut computations
+
+
+def _blocks(lacks, z, n_pos: int):
+    """Blocks of negatives' rows ``lacks * z`` (float), few enough cells at a time."""
+    n = len(lacks)
+    size = max(1, _BLOCK_CELLS // max(1, lacks.shape[1], n_pos))
+    for first in range(0, n, size):
+        yield first, lacks[first:first + size].astype(np.float64) * z
+
+
 def conflict_cliques(data: _Data) -> list[tuple[int, ...]]:
     """Greedy cliques of :func:`literal_conflicts` (one grown from each literal): at most one
     literal of each is selected (``Σ z ≤ 1``, stronger than the pairs in the LP relaxation;
@@ -399,9 +411,13 @@ class _PricingMIP:
         self.cuts: set[tuple[int, int]] = set()
         # a negative that has every literal a positive has is covered whenever it is:
         # row p of P has no 1 where row i of N has a 0
-        lacks = (1 - data.N).astype(np.float64)
-        dominated = lacks @ data.P.T.astype(np.float64) == 0  # n_n x n_p
-        pairs = [(int(p), int(i)) for i, p in zip(*np.nonzero(dominated))]
+        pairs: list[tuple[int, int]] = []
+        for first, block in _blocks(1 - data.N, np.ones(data.d), n_p):
+            neg, pos = np.nonzero(block @ data.P.T.astype(np.float64) == 0)
+            pairs += zip(pos.tolist(), (neg + first).tolist())
+            if len(pairs) >= _MAX_CUTS:  # any subset of valid rows is valid
+                pairs = pairs[:_MAX_CUTS]
+                break
         self.cuts.update(pairs)
         self.add_rows([self.pair_cut(p, i) for p, i in pairs])
         self.add_rows([(np.array(c), np.ones(len(c))) for c in conflict_cliques(data)],
@@ -431,12 +447,16 @@ class _PricingMIP:
         data = self.data
         d, n_p = data.d, len(data.wp)
         z, dp, dn = x[:d], x[d:d + n_p], x[d + n_p:]
-        sep = ((1 - data.N) * z) @ data.P.T.astype(np.float64)  # n_n x n_p
-        violation = dp[None, :] - dn[:, None] - sep
-        flat = np.argsort(violation, axis=None)[::-1][:limit]
-        pairs = [np.unravel_index(k, violation.shape) for k in flat
-                 if violation.flat[k] > 1e-6]
-        new = [(int(p), int(i)) for i, p in pairs if (int(p), int(i)) not in self.cuts]
+        best: list[tuple[float, int, int]] = []  # (violation, p, i)
+        for first, block in _blocks(1 - data.N, z, n_p):
+            sep = block @ data.P.T.astype(np.float64)  # negatives of the block x positives
+            violation = dp[None, :] - dn[first:first + len(block), None] - sep
+            top = np.argsort(violation, axis=None)[::-1][:limit]
+            rows, cols = np.unravel_index(top, violation.shape)
+            best += [(float(violation[r, c]), int(c), int(r) + first)
+                     for r, c in zip(rows, cols) if violation[r, c] > 1e-6]
+            best = sorted(best, reverse=True)[:limit]
+        new = [(p, i) for _, p, i in best if (p, i) not in self.cuts]
         self.cuts.update(new)
         return self.add_rows([self.pair_cut(p, i) for p, i in new])
 

@@ -389,3 +389,13 @@ def test_conflicting_literals_on_a_threshold_chain():
     assert {(0, 1), (0, 4), (2, 3), (1, 4), (0, 2), (1, 3), (3, 4), (0, 3)} <= pairs
     assert (1, 2) not in pairs and (2, 4) not in pairs  # 2 < x <= 5 holds on rows 3, 4, 5
     assert any(set(c) >= {0, 1, 4} for c in cert.conflict_cliques(data))
+
+
+def test_cut_computations_in_small_blocks_give_the_same_bound(monkeypatch):
+    rng = np.random.default_rng(11)
+    A = rng.integers(0, 2, (40, 5)).astype(np.uint8)
+    y = (A[:, 0] & A[:, 1]).astype(bool) ^ (rng.random(40) < 0.2)
+    whole = lower_bound(A, y, 0.4, max_rules=3)
+    monkeypatch.setattr(cert, "_BLOCK_CELLS", 1)  # one negative per block
+    blocks = lower_bound(A, y, 0.4, max_rules=3)
+    assert blocks.exact_pricing and blocks.bound == pytest.approx(whole.bound, abs=TOL)
