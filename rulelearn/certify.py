@@ -35,7 +35,10 @@ Over *all* conjunctions ``k`` (cost ``c_k = θ|S_k| + Σ_{negatives i covered} w
 
 has, for every DNF with at most R distinct terms, the feasible point ``x_k = 1`` on its terms,
 ``ξ_i = [i uncovered]`` of value G ≤ its objective (repeating a term only adds cost). So the
-LP optimum LP* ≤ min over rules of the objective.
+LP optimum LP* ≤ min over rules of the objective. It equals that minimum when the LP has an
+integral optimum using fewer than R terms; when a rule uses all R clauses its uncovered
+positives can pay more than 1, which G does not see (the bound may then stay below the
+optimum even at an integral LP optimum: 2 of 12 random 40-row cases with R = 2).
 
 Column generation solves the master restricted to a few conjunctions (HiGHS simplex, through
 :class:`rulelearn.lp.LinearProgram`) and prices new ones. For duals ``μ`` (positive rows,
@@ -60,7 +63,11 @@ is weak (``z`` spread thinly over many literals excludes every negative and lose
 positives), so it is strengthened by valid pair cuts ``δ_p − δ_i ≤ Σ_{j: a_pj = 1, a_ij = 0}
 z_j`` (a term covering positive ``p`` and not negative ``i`` has a literal that separates them;
 ``δ_p ≤ δ_i`` where none does): all of the latter, and the former separated from the LP
-relaxation in a few rounds before each MIP (kept across pricing calls). HiGHS MIPs are
+relaxation in a few rounds before each MIP (kept across pricing calls); and by ``Σ z ≤ 1``
+over cliques of conflicting literals (one implies the other on every row, or they share no
+positive). A term with such a pair is never the least of negative reduced cost (drop the
+implied literal: θ less, same coverage; or it covers no positive: ``rc ≥ −ρ ≥ 0``), so
+``min(0, L)`` stays a valid bound on the least reduced cost. HiGHS MIPs are
 called directly here (:mod:`rulelearn.lp` has no dual-bound access), through its silent
 HiGHS constructor; HiGHS's ``threads`` option is never set.
 
