@@ -50,7 +50,9 @@ clipped to ``[0, w_i]``) and ``ρ ≤ 0`` (the ``R`` row) a conjunction's reduce
 
 where ``L`` ≤ min_k rc_k and ``U`` ≥ Σ_k x_k at some LP optimum: ``U = min(R, V / c_min)``
 with ``V`` the restricted master's value (≥ LP*) and ``c_min = min(θ, total negative
-weight)`` the least cost of any conjunction (a Lagrangian / Farley-type bound). Pricing is an
+weight)`` the least cost of any conjunction (a Lagrangian bound). Farley's bound
+``(Σ μ_i + ρ R) · c_min / (c_min − L)`` (the duals scaled into feasibility) is also valid and
+better when ``L`` is far below 0; the larger is kept, over all iterations. Pricing is an
 exact HiGHS MIP over conjunctions (binary ``z_j`` per literal, coverage ``δ_i`` per row) and
 ``L`` is its proven dual bound, so the bound stays valid when the MIP stops early; when it
 proves that no column has a negative reduced cost, the bound is the LP value (``exact_pricing``).
@@ -583,8 +585,8 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         state.mips += 1
         U = value / c_min if max_rules is None else min(float(max_rules), value / c_min)
         dual_value = float(mu.sum()) + rho * (max_rules or 0)
-        lagrangian = dual_value + min(0.0, result.dual_bound) * U
-        state.best_bound = max(state.best_bound, lagrangian)
+        state.best_bound = max(state.best_bound,
+                               _bound(dual_value, result.dual_bound, U, c_min))
         state.exact = result.optimal and result.dual_bound >= -1e-7
         if state.exact:
             state.status = "optimal"
@@ -596,6 +598,22 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
             state.status = "pricing stalled"
             break
     return _certificate(state, value, x, master, start), list(master.terms)
+
+
+def _bound(dual_value: float, least: float, U: float, c_min: float) -> float:
+    """The better of two valid bounds from duals of value ``dual_value`` and a lower bound
+    ``least`` on every conjunction's reduced cost.
+
+    Lagrangian: ``dual_value + min(0, least) · U``. Farley: the duals scaled by
+    ``α = c_min / (c_min − least)`` are feasible for the full dual (every conjunction's
+    ``μ(cover) + ρ ≤ c_k − least`` and ``c_k ≥ c_min``, so ``α (μ(cover) + ρ) ≤ c_k``), which
+    gives ``α · dual_value``: still positive when the pricing bound is far below 0.
+    """
+    if least >= 0:
+        return dual_value
+    if not np.isfinite(least):
+        return 0.0
+    return max(dual_value + least * U, dual_value * c_min / (c_min - least))
 
 
 def _certificate(state: _State, value: float, x, master: _Master, start: float) -> Certificate:

@@ -204,7 +204,7 @@ def _needs_two_literals():
     return A, y, 0.2, 2
 
 
-@pytest.mark.parametrize("looser", [0.0, 3.0])
+@pytest.mark.parametrize("looser", [0.0, 3.0, 100.0])
 def test_an_early_stopped_pricing_keeps_the_bound_valid(monkeypatch, looser):
     A, y, theta, R = _needs_two_literals()
     best_f, _ = brute_force(A, y, theta, R)
@@ -223,8 +223,8 @@ def test_an_early_stopped_pricing_keeps_the_bound_valid(monkeypatch, looser):
     assert len(calls) == 1 and not c.exact_pricing and c.status == "pricing stalled"
     # the restricted master (empty term and single literals) is no bound ...
     assert c.lp_value > best_f + 0.1
-    # ... but the Lagrangian bound from the pricing's dual bound is
-    assert c.bound <= best_f + TOL
+    # ... but the Lagrangian / Farley bound from the pricing's dual bound is
+    assert 0 < c.bound <= best_f + TOL
     full = lower_bound(A, y, theta, max_rules=R)
     assert full.exact_pricing and c.bound <= full.bound + TOL
 
@@ -266,6 +266,13 @@ def test_the_column_limit_stops_with_a_valid_bound():
 
 
 # ---------------------------------------------------------------------------- API
+def test_the_bound_from_duals_and_a_reduced_cost_bound():
+    assert cert._bound(10.0, 0.5, 3.0, 1.0) == 10.0  # dual feasible
+    assert cert._bound(10.0, -1.0, 3.0, 1.0) == 7.0  # Lagrangian 10 - 3 > Farley 10 / 2
+    assert cert._bound(10.0, -9.0, 3.0, 1.0) == pytest.approx(1.0)  # Farley 10 / 10
+    assert cert._bound(10.0, -np.inf, 3.0, 1.0) == 0.0
+
+
 def test_gap_and_trivial_cases():
     assert gap(10.0, 8.0) == pytest.approx(0.2)
     assert gap(0.0, 0.0) == 0.0 and gap(5.0, 6.0) == 0.0
