@@ -323,6 +323,9 @@ def literal_conflicts(data: _Data) -> list[tuple[int, int]]:
     return sorted((int(j), int(k)) for j, k in pairs)
 
 
+_BOUNDED_ENDINGS = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
+                    highspy.HighsModelStatus.kIterationLimit,
+                    highspy.HighsModelStatus.kSolutionLimit, highspy.HighsModelStatus.kInterrupt)
 _MAX_CUTS = 50_000
 _BLOCK_CELLS = 4_000_000  # negatives x positives per block of the cut computations
 
@@ -504,12 +507,14 @@ class _PricingMIP:
         self.highs.clearSolver()
         self.highs.run()
         status = self.highs.getModelStatus()
+        if status == highspy.HighsModelStatus.kNotset:
+            raise SolverError("HiGHS did not start on the pricing MIP (model status 'Not Set'): "
+                              "an option set in this process conflicts with it")
         info = self.highs.getInfo()
         optimal = status == highspy.HighsModelStatus.kOptimal
-        dual = float(info.mip_dual_bound)
-        if optimal:
-            # HiGHS stops at a gap of mip_abs_gap: its dual bound is still a proven bound
-            dual = min(dual, float(info.objective_function_value))
+        # HiGHS stops at a gap of mip_abs_gap, or at a limit: its dual bound is still proven;
+        # after any other ending it is not trusted
+        dual = float(info.mip_dual_bound) if status in _BOUNDED_ENDINGS else -np.inf
         if not np.isfinite(dual):
             dual = -np.inf
         term, value = None, np.inf
