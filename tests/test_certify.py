@@ -296,15 +296,17 @@ def test_identical_rows_merge_into_weights():
     assert twice == pytest.approx(weighted, abs=TOL)
 
 
-@pytest.mark.parametrize("form", ["dnf", "cnf"])
-def test_certify_a_fitted_classifier_on_binarized_data(form):
+@pytest.mark.parametrize("form, method, weighted", [("dnf", "bcd", False), ("cnf", "bcd", False),
+                                                    ("dnf", "ocrl", True), ("cnf", "am", True)])
+def test_certify_a_fitted_classifier_on_binarized_data(form, method, weighted):
     rng = np.random.default_rng(5)
     X = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60),
                       "c": rng.choice(["x", "y", "z"], 60)})
     y = np.where((X["a"] > 0.2) & (X["c"] != "z") | (rng.random(60) < 0.1), "yes", "no")
-    model = BooleanRuleClassifier(form=form, max_rules=3, theta=1.0, n_thresholds=3,
-                                  pos_label="yes").fit(X, y)
-    result = certify(model, X, y)
+    w = rng.integers(0, 3, 60).astype(float) if weighted else None
+    model = BooleanRuleClassifier(method=method, form=form, max_rules=3, theta=1.0,
+                                  n_thresholds=3, pos_label="yes").fit(X, y, sample_weight=w)
+    result = certify(model, X, y, sample_weight=w)
     assert result.objective == pytest.approx(result.fit_objective, abs=TOL)
     assert result.certificate.exact_pricing
     assert 0 <= result.bound <= result.objective + TOL
