@@ -79,7 +79,7 @@ Identical rows of the same class are merged into one weighted row first (exact).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import highspy
 import numpy as np
@@ -100,8 +100,11 @@ class Certificate:
     ``lp_value``: the final restricted master's value (the LP optimum when ``exact_pricing``).
     ``exact_pricing``: the last pricing MIP proved that no conjunction improves the LP.
     ``terms`` / ``weights``: the conjunctions (literal indices) with positive LP weight.
-    ``integral``: those weights are all 1 (then ``terms`` is a rule whose relaxed objective G
-    equals the bound; its objective too unless it uses all ``max_rules`` clauses).
+    ``integral``: those weights are all 1 (then, with ``exact_pricing``, ``terms`` is a rule
+    whose relaxed objective G equals the bound; its objective too unless it uses all
+    ``max_rules`` clauses, and then it is optimal).
+    ``seconds``: wall time; ``pricing_mips``: pricing MIPs solved (``iterations`` counts
+    master LP solves).
     """
 
     bound: float
@@ -533,7 +536,6 @@ class _State:
     iterations: int = 0
     mips: int = 0
     status: str = "optimal"
-    history: list = field(default_factory=list)
 
 
 def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
