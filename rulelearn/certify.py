@@ -101,8 +101,8 @@ class Certificate:
     ``exact_pricing``: the last pricing MIP proved that no conjunction improves the LP.
     ``terms`` / ``weights``: the conjunctions (literal indices) with positive LP weight.
     ``integral``: those weights are all 1 (then, with ``exact_pricing``, ``terms`` is a rule
-    whose relaxed objective G equals the bound; its objective too unless it uses all
-    ``max_rules`` clauses, and then it is optimal).
+    whose relaxed objective G equals the bound; when it has fewer than ``max_rules`` clauses
+    its objective equals the bound too, so it is an optimal rule).
     ``seconds``: wall time; ``pricing_mips``: pricing MIPs solved (``iterations`` counts
     master LP solves).
     """
