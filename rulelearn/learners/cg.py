@@ -16,11 +16,17 @@ from rulelearn.learners.problem import cnf_objective
 from rulelearn.learners.result import LearnResult
 from rulelearn.learners.sc import set_cover
 
+#: Seconds of column generation (each pricing MIP: :data:`PRICING_TIME_LIMIT` at most).
+TIME_LIMIT = 60.0
+PRICING_TIME_LIMIT = 10.0
 
-def cg(solver: ClauseSolver, theta: float, max_rules: int, time_limit: float = 60.0
-       ) -> LearnResult:
+
+def cg(solver: ClauseSolver, theta: float, max_rules: int) -> LearnResult:
     """The CG rule of at most ``max_rules`` clauses (padded with disabled clauses to that many
-    rows). ``history`` holds the objective and the certified lower bound."""
+    rows). ``history`` holds the objective and the certified lower bound.
+
+    Takes only ``max_rules`` after θ, so that :func:`rulelearn.learners.run_learner` can call
+    it as it is (its options are read from the signature)."""
     problem = solver.problem
     n = problem.n_features
     A = np.vstack([problem.A_pos[:, :n], problem.A_neg[:, :n]]).astype(np.uint8)
@@ -29,8 +35,8 @@ def cg(solver: ClauseSolver, theta: float, max_rules: int, time_limit: float = 6
     seed = set_cover(solver, theta, max_rules).W
     seed_terms = [tuple(np.flatnonzero(c[:n]).tolist()) for c in seed if not c[-1]]
     learned = learn_cg(A, y, theta, form="cnf", max_rules=max_rules, sample_weight=weight,
-                       disable_cost=solver.disable_cost, time_limit=time_limit,
-                       seed_terms=seed_terms)
+                       disable_cost=solver.disable_cost, time_limit=TIME_LIMIT,
+                       pricing_time_limit=PRICING_TIME_LIMIT, seed_terms=seed_terms)
     W = terms_matrix(learned.terms, n, max_rules)
     objective = cnf_objective(problem, W, theta, solver.disable_cost)
     return LearnResult(W, objective, n_iter=learned.certificate.iterations,
