@@ -1,0 +1,774 @@
+"""Certificates: a lower bound on the best objective any two-level rule can reach.
+
+The objective
+-------------
+This project's objective (:func:`rulelearn.learners.problem.cnf_objective`, the paper's (3)) for
+a DNF with terms (conjunctions of literals) ``S_1, ..., S_K`` over a 0/1 literal matrix ``A``:
+
+* a negative row pays one for **every** term that covers it (``K`` ideal clause outputs to
+  flip, one per covering term: in the CNF view of :mod:`rulelearn.estimator` a DNF negative is
+  a CNF positive, which pays per unsatisfied clause);
+* a positive row pays the fewest literals it misses in any term (0 when covered). When fewer
+  than ``max_rules`` terms are used the learners pad the rule with disabled clauses (the
+  "always true" feature), and a disabled clause caps that cost at 1;
+* θ per literal, plus ``disable_cost`` per disabled clause (≥ 0; 0 by default).
+
+Every row counts with its weight. A CNF for ``y`` over ``A`` is, by De Morgan, the DNF for
+``not y`` over ``1 - A`` with the same literal sets, and has the same objective
+(:func:`rule_objective` evaluates both through the project's own ``cnf_objective``).
+
+The relaxation
+--------------
+Each objective above is at least
+
+    G(S) = Σ_{negatives i} w_i · #{k : S_k covers i} + Σ_{positives i} w_i · [no S_k covers i]
+           + θ · Σ_k |S_k|
+
+(an uncovered positive misses at least one literal of each term, and a capped one pays 1).
+G is the objective of BRCG (Dash, Günlük & Wei 2018) with zero cost per clause; in particular
+negatives are charged per covering term in both, so no extra "any clause" variable is needed.
+Over *all* conjunctions ``k`` (cost ``c_k = θ|S_k| + Σ_{negatives i covered} w_i``) the master LP
+
+    min  Σ_{positives i} w_i ξ_i + Σ_k c_k x_k
+    s.t. ξ_i + Σ_{k covers i} x_k ≥ 1   (each positive i),   Σ_k x_k ≤ R   (if max_rules = R),
+         ξ ≥ 0, x ≥ 0
+
+has, for every DNF with at most R distinct terms, the feasible point ``x_k = 1`` on its terms,
+``ξ_i = [i uncovered]`` of value G ≤ its objective (repeating a term only adds cost). So the
+LP optimum LP* ≤ min over rules of the objective. It equals that minimum when the LP has an
+integral optimum using fewer than R terms; when a rule uses all R clauses its uncovered
+positives can pay more than 1, which G does not see (the bound may then stay below the
+optimum even at an integral LP optimum: 2 of 12 random 40-row cases with R = 2).
+
+Column generation solves the master restricted to a few conjunctions (HiGHS simplex, through
+:class:`rulelearn.lp.LinearProgram`) and prices new ones. For duals ``μ`` (positive rows,
+clipped to ``[0, w_i]``) and ``ρ ≤ 0`` (the ``R`` row) a conjunction's reduced cost is
+``rc_k = c_k − Σ_{i covered} μ_i − ρ``. For *any* feasible point of the full master,
+
+    Σ w_i ξ_i + Σ c_k x_k ≥ Σ μ_i (ξ_i + Σ_{k covers i} x_k) + ρ Σ_k x_k + Σ_k rc_k x_k
+                         ≥ Σ μ_i + ρ R + min(0, L) · U,
+
+where ``L`` ≤ min_k rc_k and ``U`` ≥ Σ_k x_k at some LP optimum: ``U = min(R, V / c_min)``
+with ``V`` the restricted master's value (≥ LP*) and ``c_min = min(θ, total negative
+weight)`` the least cost of any conjunction (a Lagrangian bound). Farley's bound
+``(Σ μ_i + ρ R) · c_min / (c_min − L)`` (the duals scaled into feasibility) is also valid and
+better when ``L`` is far below 0; the larger is kept, over all iterations. Pricing is an
+exact HiGHS MIP over conjunctions (binary ``z_j`` per literal, coverage ``δ_i`` per row) and
+``L`` is its proven dual bound, so the bound stays valid when the MIP stops early; when it
+proves that no column has a negative reduced cost, the bound is the LP value (``exact_pricing``).
+A cheap beam search proposes columns first; only the MIP's dual bounds enter the bound.
+
+The pricing MIP (BRCG's): ``min θ Σ_j z_j + Σ_neg w_i δ_i − Σ_pos μ_i δ_i − ρ`` with
+``δ_i + Σ_{j: a_ij = 0} z_j ≥ 1`` per negative and ``δ_i + z_j ≤ 1`` per positive and literal
+``j`` it lacks; ``0 ≤ δ ≤ 1`` stay continuous (integral at integral ``z``). Its LP relaxation
+is weak (``z`` spread thinly over many literals excludes every negative and loses few
+positives), so it is strengthened by valid pair cuts ``δ_p − δ_i ≤ Σ_{j: a_pj = 1, a_ij = 0}
+z_j`` (a term covering positive ``p`` and not negative ``i`` has a literal that separates them;
+``δ_p ≤ δ_i`` where none does): all of the latter, and the former separated from the LP
+relaxation in a few rounds before each MIP (kept across pricing calls); and by ``Σ z ≤ 1``
+over cliques of conflicting literals (one implies the other on every row, or they share no
+positive). A term with such a pair is never the least of negative reduced cost (drop the
+implied literal: θ less, same coverage; or it covers no positive: ``rc ≥ −ρ ≥ 0``), so
+``min(0, L)`` stays a valid bound on the least reduced cost. HiGHS MIPs are
+called directly here (:mod:`rulelearn.lp` has no dual-bound access), through its silent
+HiGHS constructor; HiGHS's ``threads`` option is never set.
+
+Identical rows of the same class are merged into one weighted row first (exact).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+from rulelearn.errors import ParameterError, SolverError
+from rulelearn.learners.problem import CNFProblem, cnf_objective, disabled_clause
+from rulelearn.lp import INF, LinearProgram, _new_highs
+
+FORMS = ("dnf", "cnf")
+_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A valid lower bound on the objective of every rule of the form, and how it was reached.
+
+    ``bound``: no rule (with at most ``max_rules`` clauses) has a lower objective.
+    ``lp_value``: the final restricted master's value (the LP optimum when ``exact_pricing``).
+    ``exact_pricing``: the last pricing MIP proved that no conjunction improves the LP.
+    ``terms`` / ``weights``: the conjunctions (literal indices) with positive LP weight.
+    ``integral``: those weights are all 1 (then, with ``exact_pricing``, ``terms`` is a rule
+    whose relaxed objective G equals the bound; when it has fewer than ``max_rules`` clauses
+    its objective equals the bound too, so it is an optimal rule).
+    ``seconds``: wall time; ``pricing_mips``: pricing MIPs solved (``iterations`` counts
+    master LP solves).
+    """
+
+    bound: float
+    lp_value: float
+    exact_pricing: bool
+    iterations: int
+    columns: int
+    seconds: float
+    status: str  # "optimal", "time limit", "column limit", "pricing stalled" or "trivial"
+    terms: tuple[tuple[int, ...], ...] = ()
+    weights: tuple[float, ...] = ()
+    pricing_mips: int = 0
+
+    @property
+    def integral(self) -> bool:
+        return all(abs(w - 1.0) <= 1e-6 for w in self.weights)
+
+
+def gap(objective: float, bound: float) -> float:
+    """Relative gap ``(objective − bound) / objective`` (0 when both are 0)."""
+    objective, bound = float(objective), float(bound)
+    if objective <= 0:
+        return 0.0 if objective - bound <= 1e-12 else float("inf")
+    return max(0.0, objective - bound) / objective
+
+
+# ---------------------------------------------------------------------------- the objective
+def _check_form(form: str) -> None:
+    if form not in FORMS:
+        raise ParameterError(f"form must be one of {FORMS}, got {form!r}")
+
+
+def _cnf_view(A, y, form: str, sample_weight=None) -> CNFProblem:
+    """The learners' CNF problem for the rule (the estimator's De Morgan mapping)."""
+    _check_form(form)
+    A = np.asarray(A, dtype=np.uint8)
+    y = np.asarray(y, dtype=bool)
+    if form == "cnf":
+        return CNFProblem.from_data(A, y, sample_weight)
+    return CNFProblem.from_data(1 - A, ~y, sample_weight)
+
+
+def terms_matrix(terms, n_literals: int, max_rules: int | None) -> np.ndarray:
+    """Clause matrix (always-true last) of ``terms``, padded with disabled clauses to
+    ``max_rules`` rows (one disabled clause when ``max_rules`` is None)."""
+    rows = []
+    for term in terms:
+        row = np.zeros(n_literals + 1, dtype=bool)
+        row[list(term)] = True
+        rows.append(row)
+    if max_rules is not None and len(rows) > max_rules:
+        raise ParameterError(f"{len(rows)} clauses exceed max_rules = {max_rules}")
+    pad = 1 if max_rules is None else max_rules - len(rows)
+    rows += [disabled_clause(n_literals)] * pad
+    return np.array(rows, dtype=bool).reshape(len(rows), n_literals + 1)
+
+
+def rule_objective(A, y, terms, theta: float, *, form: str = "dnf",
+                   max_rules: int | None = None, sample_weight=None,
+                   disable_cost: float = 0.0) -> float:
+    """The project's objective of the rule whose clauses select the literal sets ``terms``.
+
+    A DNF term / CNF clause is a sequence of column indices of ``A``; the rule is padded with
+    disabled clauses to ``max_rules`` as the learners do (None: any number of clauses, one
+    disabled clause available). Computed by :func:`~rulelearn.learners.problem.cnf_objective`
+    on the estimator's CNF view of the data.
+    """
+    problem = _cnf_view(A, y, form, sample_weight)
+    W = terms_matrix(terms, np.asarray(A).shape[1], max_rules)
+    return cnf_objective(problem, W, theta, disable_cost)
+
+
+# ---------------------------------------------------------------------------- data
+@dataclass
+class _Data:
+    """Merged DNF rows over the literals: positives ``P``, negatives ``N`` (0/1 uint8)."""
+
+    P: np.ndarray
+    wp: np.ndarray
+    N: np.ndarray
+    wn: np.ndarray
+    theta: float
+
+    @classmethod
+    def build(cls, A, y, theta, form, sample_weight) -> "_Data":
+        A = np.asarray(A)
+        if A.ndim != 2 or not np.isin(A, (0, 1)).all():
+            raise ParameterError("A must be a 2-d 0/1 matrix")
+        y = np.asarray(y, dtype=bool)
+        if form == "cnf":  # De Morgan: a CNF for y over A is NOT (a DNF for not y over 1 - A)
+            A, y = 1 - A, ~y
+        # CNFProblem.from_data merges identical rows per class into weights; drop its
+        # always-true column
+        merged = CNFProblem.from_data(A, y, sample_weight)
+        return cls(merged.A_pos[:, :-1].astype(np.uint8), merged.w_pos,
+                   merged.A_neg[:, :-1].astype(np.uint8), merged.w_neg, float(theta))
+
+    @property
+    def d(self) -> int:
+        return self.P.shape[1]
+
+    def covers(self, term, rows: np.ndarray) -> np.ndarray:
+        term = list(term)
+        if not term:
+            return np.ones(len(rows), dtype=bool)
+        return np.asarray(rows[:, term].all(axis=1), dtype=bool)
+
+    def cost(self, term) -> float:
+        return self.theta * len(term) + float(self.wn @ self.covers(term, self.N))
+
+
+# ---------------------------------------------------------------------------- master LP
+class _Master:
+    """The restricted master LP: ξ per positive, then one column per conjunction."""
+
+    def __init__(self, data: _Data, max_rules: int | None):
+        self.data = data
+        self.max_rules = max_rules
+        n = len(data.wp)
+        self.n_rows = n + (max_rules is not None)
+        row_lower = np.ones(self.n_rows)
+        row_upper = np.full(self.n_rows, INF)
+        if max_rules is not None:
+            row_lower[-1], row_upper[-1] = -INF, float(max_rules)
+        self.lp = LinearProgram(data.wp, np.zeros(n), np.full(n, INF), row_lower, row_upper,
+                                np.arange(n + 1), np.arange(n), np.ones(n))
+        self.terms: list[tuple[int, ...]] = []
+        self.seen: set[tuple[int, ...]] = set()
+
+    def add(self, terms) -> int:
+        new = []
+        for term in terms:
+            term = tuple(sorted(set(int(j) for j in term)))
+            if term not in self.seen:
+                self.seen.add(term)
+                new.append(term)
+        if not new:
+            return 0
+        indptr, indices, costs = [0], [], []
+        for term in new:
+            rows = np.flatnonzero(self.data.covers(term, self.data.P)).tolist()
+            if self.max_rules is not None:
+                rows.append(self.n_rows - 1)
+            indices += rows
+            indptr.append(len(indices))
+            costs.append(self.data.cost(term))
+        k = len(new)
+        self.lp.add_columns(costs, np.zeros(k), np.full(k, INF), np.array(indptr),
+                            np.array(indices, dtype=np.int64), np.ones(len(indices)))
+        self.terms += new
+        return k
+
+    def solve(self):
+        """Value, the conjunction weights, duals μ (clipped to [0, w]) and ρ (≤ 0)."""
+        result = self.lp.solve(warm=True)
+        dual = np.asarray(result.row_dual)
+        n = len(self.data.wp)
+        mu = np.clip(dual[:n], 0.0, self.data.wp)
+        rho = min(float(dual[n]), 0.0) if self.max_rules is not None else 0.0
+        return result.objective, result.x[n:], mu, rho
+
+
+# ---------------------------------------------------------------------------- pricing
+def reduced_costs(data: _Data, terms, mu, rho) -> np.ndarray:
+    """``c_k − Σ_{positives covered} μ_i − ρ`` of each term."""
+    return np.array([data.cost(t) - float(mu @ data.covers(t, data.P)) - rho for t in terms])
+
+
+def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: int = 20):
+    """Conjunctions of negative reduced cost found by a beam search from the empty term."""
+    Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
+    beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray]] = [
+        ((), np.ones(len(data.wp), bool), np.ones(len(data.wn), bool))]
+    found: dict[tuple[int, ...], float] = {}
+    empty_rc = float(data.wn.sum()) - float(mu.sum()) - rho
+    if empty_rc < -_TOL:
+        found[()] = empty_rc
+    for size in range(1, min(depth, data.d) + 1):
+        candidates = []
+        for term, cov_p, cov_n in beam:
+            gain = (mu * cov_p) @ Pf  # covered positive dual weight kept by adding literal j
+            loss = (data.wn * cov_n) @ Nf
+            rc = data.theta * size + loss - gain - rho
+            rc[list(term)] = np.inf
+            for j in np.argsort(rc)[:width]:
+                candidates.append((float(rc[j]), term, int(j), cov_p, cov_n))
+        candidates.sort(key=lambda c: c[0])
+        beam, names = [], set()
+        for rc_j, parent, j, cov_p, cov_n in candidates:
+            term = tuple(sorted(parent + (j,)))
+            if term in names or not np.isfinite(rc_j):
+                continue
+            names.add(term)
+            if rc_j < -_TOL:
+                found[term] = rc_j
+            if len(beam) < width:
+                beam.append((term, cov_p & (data.P[:, j] == 1), cov_n & (data.N[:, j] == 1)))
+    return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
+
+
+def literal_conflicts(data: _Data) -> list[tuple[int, int]]:
+    """Literal pairs no conjunction of negative reduced cost selects together.
+
+    ``j`` implies ``k`` on every row (equal columns: the later implies the earlier): ``k``
+    adds θ and changes no coverage, so dropping it lowers the reduced cost. ``j`` and ``k``
+    share no positive: the term covers no positive and its reduced cost is ≥ 0 (ρ ≤ 0).
+    Excluding such terms leaves the least reduced cost, when negative, unchanged, and so the
+    bound ``min(0, ·)`` valid.
+    """
+    rows = np.vstack([data.P, data.N]).astype(np.float64)
+    outside = rows.T @ (1 - rows)  # [j, k]: rows where j holds and k does not
+    implies = outside == 0
+    same = implies & implies.T
+    implies &= ~(same & (np.arange(data.d)[:, None] < np.arange(data.d)[None, :]))
+    np.fill_diagonal(implies, False)
+    P = data.P.astype(np.float64)
+    disjoint = np.triu((P.T @ P) == 0, 1)
+    pairs = {(min(j, k), max(j, k)) for j, k in zip(*np.nonzero(implies | disjoint))}
+    return sorted((int(j), int(k)) for j, k in pairs)
+
+
+_BOUNDED_ENDINGS = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
+                    highspy.HighsModelStatus.kIterationLimit,
+                    highspy.HighsModelStatus.kSolutionLimit, highspy.HighsModelStatus.kInterrupt)
+_MAX_CUTS = 50_000
+_BLOCK_CELLS = 4_000_000  # negatives x positives per block of the cut computations
+
+
+def _blocks(lacks, z, n_pos: int):
+    """Blocks of negatives' rows ``lacks * z`` (float), few enough cells at a time."""
+    n = len(lacks)
+    size = max(1, _BLOCK_CELLS // max(1, lacks.shape[1], n_pos))
+    for first in range(0, n, size):
+        yield first, lacks[first:first + size].astype(np.float64) * z
+
+
+def conflict_cliques(data: _Data) -> list[tuple[int, ...]]:
+    """Greedy cliques of :func:`literal_conflicts` (one grown from each literal): at most one
+    literal of each is selected (``Σ z ≤ 1``, stronger than the pairs in the LP relaxation;
+    a chain of thresholds on one feature is such a clique)."""
+    adjacent = np.zeros((data.d, data.d), dtype=bool)
+    for j, k in literal_conflicts(data):
+        adjacent[j, k] = adjacent[k, j] = True
+    degree = adjacent.sum(axis=1)
+    cliques = set()
+    for j in range(data.d):
+        if not degree[j]:
+            continue
+        clique = [j]
+        member = adjacent[j].copy()
+        for k in sorted(np.flatnonzero(adjacent[j]).tolist(), key=lambda k: -degree[k]):
+            if member[k]:
+                clique.append(k)
+                member &= adjacent[k]
+        cliques.add(tuple(sorted(clique)))
+    return sorted(cliques)
+
+
+@dataclass
+class _PricingResult:
+    term: tuple[int, ...] | None
+    value: float  # reduced cost of ``term`` (inf when no solution)
+    dual_bound: float  # proven lower bound on the least reduced cost
+    optimal: bool
+
+
+class _PricingMIP:
+    """BRCG's pricing MIP over conjunctions, built once; only its costs change."""
+
+    def __init__(self, data: _Data, cut_rounds: int = 20):
+        self.data = data
+        d, n_p, n_n = data.d, len(data.wp), len(data.wn)
+        self.n_cols = d + n_p + n_n
+        # rows: per negative i, δ_i + Σ_{a_ij=0} z_j ≥ 1; per (positive i, j with a_ij=0),
+        # δ_i + z_j ≤ 1.  Built row-wise, passed column-wise.
+        rows_r, rows_c = [], []
+        lower, upper = [], []
+        r = 0
+        for i in range(n_n):
+            zeros = np.flatnonzero(data.N[i] == 0)
+            rows_r += [r] * (len(zeros) + 1)
+            rows_c += zeros.tolist() + [d + n_p + i]
+            lower.append(1.0)
+            upper.append(INF)
+            r += 1
+        for i in range(n_p):
+            zeros = np.flatnonzero(data.P[i] == 0)
+            for j in zeros:
+                rows_r += [r, r]
+                rows_c += [int(j), d + i]
+                lower.append(-INF)
+                upper.append(1.0)
+                r += 1
+        rows_r_a, rows_c_a = np.array(rows_r, dtype=np.int64), np.array(rows_c, dtype=np.int64)
+        order = np.lexsort((rows_r_a, rows_c_a))
+        indptr = np.searchsorted(rows_c_a[order], np.arange(self.n_cols + 1))
+        highs = _new_highs()
+        for option, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", 1e-7),
+                              ("presolve", "on")):
+            highs.setOptionValue(option, value)
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = self.n_cols, r
+        lp.col_cost_ = np.zeros(self.n_cols)
+        lp.col_lower_ = np.zeros(self.n_cols)
+        lp.col_upper_ = np.ones(self.n_cols)
+        lp.row_lower_ = np.array(lower, dtype=np.float64)
+        lp.row_upper_ = np.array(upper, dtype=np.float64)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = indptr.astype(np.int32)
+        lp.a_matrix_.index_ = rows_r_a[order].astype(np.int32)
+        lp.a_matrix_.value_ = np.ones(len(order))
+        kinds = highspy.HighsVarType
+        lp.integrality_ = [kinds.kInteger] * d + [kinds.kContinuous] * (n_p + n_n)
+        if highs.passModel(lp) == highspy.HighsStatus.kError:
+            raise SolverError("HiGHS rejected the pricing MIP")
+        self.highs = highs
+        self.columns = np.arange(self.n_cols, dtype=np.int32)
+        self.cut_rounds = cut_rounds
+        self.cuts: set[tuple[int, int]] = set()
+        # a negative that has every literal a positive has is covered whenever it is:
+        # row p of P has no 1 where row i of N has a 0
+        pairs: list[tuple[int, int]] = []
+        for first, block in _blocks(1 - data.N, np.ones(data.d), n_p):
+            neg, pos = np.nonzero(block @ data.P.T.astype(np.float64) == 0)
+            pairs += zip(pos.tolist(), (neg + first).tolist())
+            if len(pairs) >= _MAX_CUTS:  # any subset of valid rows is valid
+                pairs = pairs[:_MAX_CUTS]
+                break
+        self.cuts.update(pairs)
+        self.add_rows([self.pair_cut(p, i) for p, i in pairs])
+        self.add_rows([(np.array(c), np.ones(len(c))) for c in conflict_cliques(data)],
+                      upper=1.0)
+
+    def add_rows(self, rows, upper: float = 0.0) -> int:
+        """Append rows ``Σ coef · var ≤ upper`` given as (indices, coefficients) pairs."""
+        if not rows:
+            return 0
+        starts = np.cumsum([0] + [len(idx) for idx, _ in rows[:-1]]).astype(np.int32)
+        index = np.concatenate([np.asarray(idx, dtype=np.int32) for idx, _ in rows])
+        value = np.concatenate([np.asarray(val, dtype=np.float64) for _, val in rows])
+        self.highs.addRows(len(rows), np.full(len(rows), -INF), np.full(len(rows), upper),
+                           len(index), starts, index, value)
+        return len(rows)
+
+    def pair_cut(self, p: int, i: int):
+        """``δ_p − δ_i − Σ_{j: a_ij = 0, a_pj = 1} z_j ≤ 0``: a term that covers positive
+        ``p`` but not negative ``i`` has a literal that ``p`` has and ``i`` lacks."""
+        data = self.data
+        sep = np.flatnonzero((data.N[i] == 0) & (data.P[p] == 1))
+        idx = np.concatenate([[data.d + p, data.d + len(data.wp) + i], sep])
+        return idx, np.concatenate([[1.0, -1.0], -np.ones(len(sep))])
+
+    def separate(self, x, limit: int = 300) -> int:
+        """Add the pair cuts most violated by the LP point ``x``; return how many."""
+        data = self.data
+        d, n_p = data.d, len(data.wp)
+        z, dp, dn = x[:d], x[d:d + n_p], x[d + n_p:]
+        best: list[tuple[float, int, int]] = []  # (violation, p, i)
+        for first, block in _blocks(1 - data.N, z, n_p):
+            sep = block @ data.P.T.astype(np.float64)  # negatives of the block x positives
+            violation = dp[None, :] - dn[first:first + len(block), None] - sep
+            top = np.argsort(violation, axis=None)[::-1][:limit]
+            rows, cols = np.unravel_index(top, violation.shape)
+            best += [(float(violation[r, c]), int(c), int(r) + first)
+                     for r, c in zip(rows, cols) if violation[r, c] > 1e-6]
+            best = sorted(best, reverse=True)[:limit]
+        new = [(p, i) for _, p, i in best if (p, i) not in self.cuts]
+        self.cuts.update(new)
+        return self.add_rows([self.pair_cut(p, i) for p, i in new])
+
+    def _relaxation(self, deadline: float, rounds: int = 20) -> None:
+        """Strengthen the model with pair cuts from its LP relaxation (kept for later calls)."""
+        kinds = highspy.HighsVarType
+        d = self.data.d
+        integer = np.array([kinds.kInteger] * d)
+        continuous = np.array([kinds.kContinuous] * d)
+        columns = np.arange(d, dtype=np.int32)
+        self.highs.changeColsIntegrality(d, columns, continuous)
+        try:
+            for _ in range(rounds):
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    break
+                self.highs.setOptionValue("time_limit", left)
+                self.highs.run()
+                if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                    break
+                x = np.asarray(self.highs.getSolution().col_value)
+                if not self.separate(x):
+                    break
+        finally:
+            self.highs.changeColsIntegrality(d, columns, integer)
+
+    def price(self, mu, rho, time_limit: float) -> _PricingResult:
+        data = self.data
+        deadline = time.perf_counter() + max(float(time_limit), 1e-3)
+        cost = np.concatenate([np.full(data.d, data.theta), -np.asarray(mu, float), data.wn])
+        self.highs.changeColsCost(self.n_cols, self.columns, cost)
+        if self.cut_rounds:
+            self._relaxation(time.perf_counter() + 0.5 * max(float(time_limit), 1e-3),
+                             self.cut_rounds)
+        self.highs.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
+        self.highs.clearSolver()
+        self.highs.run()
+        status = self.highs.getModelStatus()
+        if status == highspy.HighsModelStatus.kNotset:
+            raise SolverError("HiGHS did not start on the pricing MIP (model status 'Not Set'): "
+                              "an option set in this process conflicts with it")
+        info = self.highs.getInfo()
+        optimal = status == highspy.HighsModelStatus.kOptimal
+        # HiGHS stops at a gap of mip_abs_gap, or at a limit: its dual bound is still proven;
+        # after any other ending it is not trusted
+        dual = float(info.mip_dual_bound) if status in _BOUNDED_ENDINGS else -np.inf
+        if not np.isfinite(dual):
+            dual = -np.inf
+        term, value = None, np.inf
+        if info.primal_solution_status == highspy.kSolutionStatusFeasible:
+            z = np.asarray(self.highs.getSolution().col_value[: data.d])
+            term = tuple(int(j) for j in np.flatnonzero(z > 0.5))
+            value = float(reduced_costs(data, [term], mu, rho)[0])
+        return _PricingResult(term, value, dual - rho, optimal)
+
+
+# ---------------------------------------------------------------------------- the bound
+@dataclass
+class _State:
+    best_bound: float = 0.0
+    exact: bool = False
+    iterations: int = 0
+    mips: int = 0
+    status: str = "optimal"
+
+
+def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
+                sample_weight=None, time_limit: float = 60.0, pricing_time_limit: float = 10.0,
+                max_columns: int = 2000, initial_terms=(), pricer=None) -> Certificate:
+    """A lower bound on the objective of every rule over the literals (columns) of ``A``.
+
+    ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
+    predicts). ``form``: "dnf" or "cnf" (De Morgan). ``max_rules``: at most that many clauses
+    (None: any number). No new iteration starts after ``time_limit`` seconds; each pricing
+    MIP runs ``pricing_time_limit`` seconds at most, and one more prices the final duals for
+    the bound (so up to two of those beyond ``time_limit``). ``max_columns`` conjunctions at
+    most (the beam search may add a few more at its last step). ``initial_terms``:
+    conjunctions to start from (e.g. a learned rule's). ``pricer`` replaces the pricing MIP
+    (for tests): a callable ``(mu, rho, time_limit) -> result with term, value, dual_bound,
+    optimal``. See the module docstring for the formulation and why the bound is valid.
+    """
+    return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
+                     time_limit=time_limit, pricing_time_limit=pricing_time_limit,
+                     max_columns=max_columns, initial_terms=initial_terms, pricer=pricer)[0]
+
+
+def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
+              time_limit=60.0, pricing_time_limit=10.0, max_columns=2000, initial_terms=(),
+              pricer=None) -> tuple[Certificate, list[tuple[int, ...]]]:
+    """:func:`lower_bound`, and every conjunction generated (the master's columns)."""
+    start = time.perf_counter()
+    _check_form(form)
+    if not theta > 0:
+        raise ParameterError(f"theta must be positive, got {theta!r}")
+    if max_rules is not None and int(max_rules) < 1:
+        raise ParameterError(f"max_rules must be at least 1, got {max_rules!r}")
+    data = _Data.build(A, y, theta, form, sample_weight)
+    if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
+        trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start, "trivial")
+        return trivial, [()] + [tuple(sorted(t)) for t in initial_terms]
+    master = _Master(data, max_rules)
+    master.add([()] + [(j,) for j in range(data.d) if data.P[:, j].any()] + list(initial_terms))
+    if pricer is None:
+        pricer = _PricingMIP(data).price
+    c_min = min(data.theta, float(data.wn.sum()))
+    state = _State()
+    while True:
+        value, x, mu, rho = master.solve()
+        state.iterations += 1
+        elapsed = time.perf_counter() - start
+        out_of_time = elapsed >= time_limit
+        full = len(master.terms) >= max_columns
+        if not (out_of_time or full):
+            new = beam_columns(data, mu, rho)
+            if master.add(new):
+                continue
+        result = pricer(mu, rho, pricing_time_limit)
+        state.mips += 1
+        U = value / c_min if max_rules is None else min(float(max_rules), value / c_min)
+        dual_value = float(mu.sum()) + rho * (max_rules or 0)
+        state.best_bound = max(state.best_bound,
+                               _bound(dual_value, result.dual_bound, U, c_min))
+        state.exact = result.optimal and result.dual_bound >= -1e-7
+        if state.exact:
+            state.status = "optimal"
+            break
+        if out_of_time or full:
+            state.status = "time limit" if out_of_time else "column limit"
+            break
+        if result.term is None or result.value >= -_TOL or not master.add([result.term]):
+            state.status = "pricing stalled"
+            break
+    return _certificate(state, value, x, master, start), list(master.terms)
+
+
+def _bound(dual_value: float, least: float, U: float, c_min: float) -> float:
+    """The better of two valid bounds from duals of value ``dual_value`` and a lower bound
+    ``least`` on every conjunction's reduced cost.
+
+    Lagrangian: ``dual_value + min(0, least) · U``. Farley: the duals scaled by
+    ``α = c_min / (c_min − least)`` are feasible for the full dual (every conjunction's
+    ``μ(cover) + ρ ≤ c_k − least`` and ``c_k ≥ c_min``, so ``α (μ(cover) + ρ) ≤ c_k``), which
+    gives ``α · dual_value``: still positive when the pricing bound is far below 0.
+    """
+    if least >= 0:
+        return dual_value
+    if not np.isfinite(least):
+        return 0.0
+    return max(dual_value + least * U, dual_value * c_min / (c_min - least))
+
+
+def _certificate(state: _State, value: float, x, master: _Master, start: float) -> Certificate:
+    positive = np.flatnonzero(x > 1e-9)
+    return Certificate(bound=min(state.best_bound, value), lp_value=value,
+                       exact_pricing=state.exact, iterations=state.iterations,
+                       columns=len(master.terms), seconds=time.perf_counter() - start,
+                       status=state.status, terms=tuple(master.terms[k] for k in positive),
+                       weights=tuple(float(x[k]) for k in positive), pricing_mips=state.mips)
+
+
+# ---------------------------------------------------------------------------- a fitted model
+@dataclass(frozen=True)
+class CertifiedRule:
+    """A rule's objective beside the certified lower bound and their relative gap."""
+
+    objective: float
+    bound: float
+    gap: float
+    certificate: Certificate
+    fit_objective: float | None = None  # ``fit_stats_["objective"]``, for comparison
+
+
+def estimator_problem(estimator, X, y):
+    """The 0/1 literal matrix, the positive mask and the rule's terms (literal indices) of a
+    fitted :class:`~rulelearn.estimator.BooleanRuleClassifier`, from public attributes only."""
+    from sklearn.utils.validation import check_is_fitted
+
+    from rulelearn.binarize import as_frame
+
+    check_is_fitted(estimator, "rule_")
+    frame = as_frame(X)
+    if estimator.binarizer_ is not None:
+        A = estimator.binarizer_.transform(frame)
+    else:  # the 0/1 columns were the literals
+        A = np.column_stack([lit.evaluate(frame) for lit in estimator.literals_])
+    index = {lit: j for j, lit in enumerate(estimator.literals_)}
+    terms = [tuple(index[lit] for lit in clause.literals) for clause in estimator.rule_.clauses]
+    positive = np.asarray(y) == estimator.pos_label_
+    return np.asarray(A, dtype=np.uint8), positive, terms
+
+
+def certify(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:
+    """Objective, lower bound and gap of a fitted ``BooleanRuleClassifier`` on ``(X, y)``.
+
+    ``(X, y, sample_weight)`` should be the training data. Reads the public attributes
+    ``rule_``, ``literals_``, ``binarizer_``, ``pos_label_``, ``fit_stats_`` and the parameters
+    ``theta``, ``form``, ``max_rules``, ``method`` (OCRL: one clause), ``disable_cost``.
+    ``options`` go to :func:`lower_bound` (``time_limit``, ``max_columns``, ...); the rule's
+    terms seed the column generation.
+    """
+    A, positive, terms = estimator_problem(estimator, X, y)
+    max_rules = 1 if estimator.method == "ocrl" else int(estimator.max_rules)
+    objective = rule_objective(A, positive, terms, estimator.theta, form=estimator.form,
+                               max_rules=max_rules, sample_weight=sample_weight,
+                               disable_cost=estimator.disable_cost)
+    certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
+                              max_rules=max_rules, sample_weight=sample_weight,
+                              initial_terms=terms, **options)
+    fit_objective = getattr(estimator, "fit_stats_", {}).get("objective")
+    return CertifiedRule(objective, certificate.bound, gap(objective, certificate.bound),
+                         certificate, fit_objective)
+
+
+# ---------------------------------------------------------------------------- a CG learner
+@dataclass(frozen=True)
+class CGRule:
+    """A rule learned by column generation: its terms (literal indices), objective, bound."""
+
+    terms: tuple[tuple[int, ...], ...]
+    objective: float
+    certificate: Certificate
+    source: str  # "master MIP" or "seed"
+
+    def rule(self, literals, form: str = "dnf"):
+        """The :class:`~rulelearn.rules.Rule` over ``literals`` (a list of Literal)."""
+        from rulelearn.rules import Clause, Rule
+
+        return Rule(form, tuple(Clause(tuple(literals[j] for j in t)) for t in self.terms))
+
+
+def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int | None = None,
+               sample_weight=None, time_limit: float = 30.0) -> tuple[tuple[int, ...], ...]:
+    """The rule of least relaxed objective G made of ``terms`` (HiGHS MIP, x binary)."""
+    data = _Data.build(A, y, theta, form, sample_weight)
+    terms = list(dict.fromkeys(tuple(sorted(t)) for t in terms))
+    n, m = len(data.wp), len(terms)
+    n_rows = n + (max_rules is not None)
+    indptr, indices = list(range(n + 1)), list(range(n))
+    for term in terms:
+        rows = np.flatnonzero(data.covers(term, data.P)).tolist() if n else []
+        indices += rows + ([n] if max_rules is not None else [])
+        indptr.append(len(indices))
+    row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
+    if max_rules is not None:
+        row_lower[-1], row_upper[-1] = -INF, float(max_rules)
+    cost = np.concatenate([data.wp, [data.cost(t) for t in terms]])
+    upper = np.concatenate([np.full(n, INF), np.ones(m)])
+    integer = np.concatenate([np.zeros(n, bool), np.ones(m, bool)])
+    mip = LinearProgram(cost, np.zeros(n + m), upper, row_lower, row_upper, np.array(indptr),
+                        np.array(indices, dtype=np.int64), np.ones(len(indices)),
+                        integer=integer, time_limit=time_limit)
+    x = mip.solve(warm=False).x[n:]
+    return tuple(terms[k] for k in np.flatnonzero(x > 0.5))
+
+
+def _prune(A, y, terms, theta, form, max_rules, sample_weight, disable_cost):
+    """Drop terms while that lowers the objective."""
+    terms = list(terms)
+    value = rule_objective(A, y, terms, theta, form=form, max_rules=max_rules,
+                           sample_weight=sample_weight, disable_cost=disable_cost)
+    improved = True
+    while improved and terms:
+        improved = False
+        for k in range(len(terms)):
+            trial = terms[:k] + terms[k + 1:]
+            trial_value = rule_objective(A, y, trial, theta, form=form, max_rules=max_rules,
+                                         sample_weight=sample_weight, disable_cost=disable_cost)
+            if trial_value < value - 1e-12:
+                terms, value, improved = trial, trial_value, True
+                break
+    return tuple(terms), value
+
+
+def learn_cg(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
+             sample_weight=None, disable_cost: float = 0.0, time_limit: float = 60.0,
+             mip_time_limit: float = 30.0, seed_terms=(), **options) -> CGRule:
+    """Column generation, then the restricted master as a MIP over the generated columns.
+
+    The columns of :func:`lower_bound` (seeded with ``seed_terms``, e.g. a set-covering rule)
+    form the pool; the master MIP picks at most ``max_rules`` of them minimizing the relaxed
+    objective G; terms are then dropped while that lowers the project's objective. The seed
+    rule is returned instead when its objective is lower (possible only when all
+    ``max_rules`` clauses are used: there G can be below the objective), so the result is
+    never worse than the seed. Its objective is ≥ ``certificate.bound``.
+    """
+    certificate, pool = _generate(A, y, theta, form=form, max_rules=max_rules,
+                                  sample_weight=sample_weight, time_limit=time_limit,
+                                  initial_terms=seed_terms, **options)
+    chosen = master_mip(A, y, theta, pool, form=form, max_rules=max_rules,
+                        sample_weight=sample_weight, time_limit=mip_time_limit)
+    terms, value = _prune(A, y, chosen, theta, form, max_rules, sample_weight, disable_cost)
+    source = "master MIP"
+    seed = tuple(tuple(sorted(t)) for t in seed_terms)
+    if seed and (max_rules is None or len(seed) <= max_rules):
+        seed_value = rule_objective(A, y, seed, theta, form=form, max_rules=max_rules,
+                                    sample_weight=sample_weight, disable_cost=disable_cost)
+        if seed_value < value - 1e-12:
+            terms, value, source = seed, seed_value, "seed"
+    return CGRule(terms, value, certificate, source)
+

@@ -1,0 +1,410 @@
+"""Certificates: the column-generation lower bound against brute force on tiny problems.
+
+The oracle enumerates every conjunction over the literals and every rule of at most R of
+them, and evaluates the objective straight from its definition (DNF and CNF each in its own
+terms, no De Morgan); it is checked against the project's ``cnf_objective`` on random rules.
+"""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from rulelearn import certify as cert
+from rulelearn.certify import (
+    Certificate,
+    certify,
+    gap,
+    learn_cg,
+    lower_bound,
+    rule_objective,
+)
+from rulelearn.errors import ParameterError
+from rulelearn.estimator import BooleanRuleClassifier
+
+TOL = 1e-6
+
+
+# ---------------------------------------------------------------------------- the oracle
+def conjunctions(d):
+    return [c for k in range(d + 1) for c in itertools.combinations(range(d), k)]
+
+
+def _rows(A, y, w):
+    A, y = np.asarray(A, dtype=np.int64), np.asarray(y, dtype=bool)
+    w = np.ones(len(y)) if w is None else np.asarray(w, dtype=float)
+    return A[y], w[y], A[~y], w[~y]
+
+
+def _misses(rows, terms):
+    """(rows × terms): how many literals of each term a row lacks."""
+    if not len(terms):
+        return np.zeros((len(rows), 0), dtype=np.int64)
+    mask = np.zeros((len(terms), rows.shape[1]), dtype=np.int64)
+    for k, t in enumerate(terms):
+        mask[k, list(t)] = 1
+    return (1 - rows) @ mask.T
+
+
+def _hits(rows, terms):
+    """(rows × terms): how many literals of each clause a row has."""
+    mask = np.zeros((len(terms), rows.shape[1]), dtype=np.int64)
+    for k, t in enumerate(terms):
+        mask[k, list(t)] = 1
+    return rows @ mask.T
+
+
+def brute_force(A, y, theta, R, form="dnf", w=None):
+    """(least objective, least relaxed objective G) over rules of at most R clauses.
+
+    DNF: a negative pays per term covering it, a positive the fewest literals it lacks in a
+    term (at most 1 while a clause is left disabled), θ per literal. CNF: a positive pays per
+    clause it fails, a negative the fewest selected literals it has in a clause (at most 1
+    while a clause is left disabled). G: that "at most 1" always.
+    """
+    P, wp, N, wn = _rows(A, y, w)
+    conj = conjunctions(np.asarray(A).shape[1])
+    size = np.array([len(c) for c in conj], dtype=float)
+    if form == "dnf":
+        per_clause = wn @ (_misses(N, conj) == 0) + theta * size   # negatives: per covering term
+        distance = _misses(P, conj)                                # positives: min over terms
+        weights = wp
+    else:
+        per_clause = wp @ (_hits(P, conj) == 0) + theta * size     # positives: per failed clause
+        distance = _hits(N, conj)                                  # negatives: min over clauses
+        weights = wn
+    best_f, best_g = float(weights.sum()), float(weights.sum())   # no clause: all pay 1
+    sizes = range(1, len(conj) + 1) if R is None else range(1, R + 1)
+    for k in sizes:
+        combos = np.array(list(itertools.combinations(range(len(conj)), k)), dtype=np.int64)
+        if not len(combos):
+            break
+        fixed = per_clause[combos].sum(axis=1)
+        nearest = distance[:, combos].min(axis=2)                 # rows × combos
+        g = fixed + weights @ np.minimum(nearest, 1)
+        f = g if (R is None or k < R) else fixed + weights @ nearest
+        best_f, best_g = min(best_f, float(f.min())), min(best_g, float(g.min()))
+    return best_f, best_g
+
+
+def oracle_objective(A, y, terms, theta, R, form="dnf", w=None):
+    """The objective of one rule, by the oracle's definition."""
+    P, wp, N, wn = _rows(A, y, w)
+    terms = [tuple(t) for t in terms]
+    cap = 1 if (R is None or len(terms) < R) else np.inf
+    size = theta * sum(len(t) for t in terms)
+    if not terms:
+        return float((wp if form == "dnf" else wn).sum())
+    if form == "dnf":
+        return float(wn @ (_misses(N, terms) == 0).sum(axis=1)
+                     + wp @ np.minimum(_misses(P, terms).min(axis=1), cap) + size)
+    return float(wp @ (_hits(P, terms) == 0).sum(axis=1)
+                 + wn @ np.minimum(_hits(N, terms).min(axis=1), cap) + size)
+
+
+@st.composite
+def problems(draw, max_d=6):
+    R = draw(st.sampled_from([1, 2, 3, None]))
+    d = draw(st.integers(2, 4 if R is None else (5 if R == 3 else max_d)))
+    n = draw(st.integers(2, 40))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    A = (rng.random((n, d)) < draw(st.floats(0.2, 0.8))).astype(np.uint8)
+    planted = rng.choice(d, size=min(2, d), replace=False)
+    y = A[:, planted].all(axis=1) ^ (rng.random(n) < draw(st.floats(0.0, 0.4)))
+    theta = draw(st.floats(0.05, 3.0))
+    form = draw(st.sampled_from(["dnf", "cnf"]))
+    w = rng.integers(1, 4, n).astype(float) if draw(st.booleans()) else None
+    return A, y, theta, R, form, w
+
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ---------------------------------------------------------------------------- the oracle itself
+@settings(max_examples=40, deadline=None)
+@given(problems(), st.data())
+def test_the_oracle_agrees_with_the_projects_objective(problem, data):
+    A, y, theta, R, form, w = problem
+    conj = conjunctions(A.shape[1])
+    k = data.draw(st.integers(0, 3 if R is None else R))
+    terms = [conj[data.draw(st.integers(0, len(conj) - 1))] for _ in range(k)]
+    ours = rule_objective(A, y, terms, theta, form=form, max_rules=R, sample_weight=w)
+    assert ours == pytest.approx(oracle_objective(A, y, terms, theta, R, form, w), abs=TOL)
+
+
+# ---------------------------------------------------------------------------- the bound
+@FAST
+@given(problems())
+def test_bound_is_below_the_brute_force_optimum_and_tight_when_integral(problem):
+    A, y, theta, R, form, w = problem
+    best_f, best_g = brute_force(A, y, theta, R, form, w)
+    c = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w)
+    assert c.exact_pricing and c.status in ("optimal", "trivial")
+    assert 0 <= c.bound <= best_g + TOL <= best_f + 2 * TOL
+    assert c.bound <= c.lp_value + TOL
+    if c.status != "trivial" and c.integral:
+        # the LP optimum is a rule: the bound is the least relaxed objective, and the least
+        # objective unless that rule uses every clause (where a positive may pay more than 1)
+        assert c.bound == pytest.approx(best_g, abs=TOL)
+        rule = oracle_objective(A, y, c.terms, theta, R, form, w)
+        assert rule >= best_f - TOL
+        if R is None or len(c.terms) < R:
+            assert c.bound == pytest.approx(best_f, abs=TOL)
+            assert rule == pytest.approx(best_f, abs=TOL)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(max_d=5))
+def test_every_method_is_above_the_optimum_which_is_above_the_bound(problem):
+    A, y, theta, R, form, w = problem
+    assume(0 < y.sum() < len(y))
+    R_fit = R or 3
+    best_f, _ = brute_force(A, y, theta, R_fit, form, w)
+    best_1, _ = brute_force(A, y, theta, 1, form, w)
+    bound = lower_bound(A, y, theta, form=form, max_rules=R_fit, sample_weight=w).bound
+    assert bound <= best_f + TOL
+    frame = pd.DataFrame(A, columns=[f"c{j}" for j in range(A.shape[1])])
+    for method in ("bcd", "am", "sc", "ocrl"):
+        model = BooleanRuleClassifier(method=method, form=form, max_rules=R_fit, theta=theta,
+                                      binarize=True, pos_label=1, max_iter=20)
+        model.fit(frame, y.astype(int), sample_weight=w)
+        terms = [tuple(int(lit.feature[1:]) for lit in clause.literals)
+                 for clause in model.rule_.clauses]
+        rules = 1 if method == "ocrl" else R_fit
+        value = oracle_objective(A, y, terms, theta, rules, form, w)
+        assert value == pytest.approx(model.fit_stats_["objective"], abs=TOL)
+        assert value >= (best_1 if method == "ocrl" else best_f) - TOL
+
+
+def test_a_known_gap_case_bcd_above_the_optimum_is_certified():
+    """A 40-row case of the issue's kind (4 columns, θ = 0.3, R = 2): the bound is below the
+    exhaustive optimum and the optimum below BCD's objective."""
+    rng = np.random.default_rng(3)
+    A = rng.integers(0, 2, (40, 4)).astype(np.uint8)
+    y = (A[:, 0] & A[:, 1]).astype(bool) | (rng.random(40) < 0.3)
+    best_f, best_g = brute_force(A, y, 0.3, 2)
+    c = lower_bound(A, y, 0.3, max_rules=2)
+    assert c.exact_pricing and c.bound == pytest.approx(best_g) and c.bound <= best_f
+    model = BooleanRuleClassifier(max_rules=2, theta=0.3, binarize=True, pos_label=1)
+    model.fit(pd.DataFrame(A, columns=list("abcd")), y.astype(int))
+    assert model.fit_stats_["objective"] >= best_f - TOL
+
+
+# ---------------------------------------------------------------------------- early stops
+def _needs_two_literals():
+    """Positives are exactly the rows with literals 0 and 1: the optimum needs the term
+    {0, 1}, which neither the empty term nor a single literal can replace."""
+    rng = np.random.default_rng(7)
+    A = rng.integers(0, 2, (40, 5)).astype(np.uint8)
+    y = (A[:, 0] & A[:, 1]).astype(bool)
+    return A, y, 0.2, 2
+
+
+@pytest.mark.parametrize("looser", [0.0, 3.0, 100.0])
+def test_an_early_stopped_pricing_keeps_the_bound_valid(monkeypatch, looser):
+    A, y, theta, R = _needs_two_literals()
+    best_f, _ = brute_force(A, y, theta, R)
+    exact = cert._PricingMIP(cert._Data.build(A, y, theta, "dnf", None))
+    calls = []
+
+    def stopped_early(mu, rho, time_limit):
+        # what a MIP stopped by its time limit reports: no column, a (looser) dual bound
+        result = exact.price(mu, rho, time_limit)
+        calls.append(result)
+        assert result.value < -1e-6  # an improving column exists
+        return cert._PricingResult(None, np.inf, result.dual_bound - looser, False)
+
+    monkeypatch.setattr(cert, "beam_columns", lambda *args, **kwargs: [])
+    c = lower_bound(A, y, theta, max_rules=R, pricer=stopped_early)
+    assert len(calls) == 1 and not c.exact_pricing and c.status == "pricing stalled"
+    # the restricted master (empty term and single literals) is no bound ...
+    assert c.lp_value > best_f + 0.1
+    # ... but the Lagrangian / Farley bound from the pricing's dual bound is
+    assert 0 < c.bound <= best_f + TOL
+    full = lower_bound(A, y, theta, max_rules=R)
+    assert full.exact_pricing and c.bound <= full.bound + TOL
+
+
+def test_a_non_optimal_column_with_a_loose_dual_bound(monkeypatch):
+    """The pricer returns an improving but not the best column, and a dual bound below the
+    true least reduced cost, once; then it is exact. The bound is valid at every step."""
+    A, y, theta, R = _needs_two_literals()
+    best_f, best_g = brute_force(A, y, theta, R)
+    exact = cert._PricingMIP(cert._Data.build(A, y, theta, "dnf", None))
+    seen = []
+
+    def pricer(mu, rho, time_limit):
+        result = exact.price(mu, rho, time_limit)
+        if not seen:
+            seen.append(result)
+            return cert._PricingResult((0, 1, 2), float(cert.reduced_costs(
+                exact.data, [(0, 1, 2)], mu, rho)[0]), result.dual_bound - 10, False)
+        return result
+
+    monkeypatch.setattr(cert, "beam_columns", lambda *args, **kwargs: [])
+    c = lower_bound(A, y, theta, max_rules=R, pricer=pricer)
+    assert c.exact_pricing and c.bound == pytest.approx(best_g, abs=TOL) and c.bound <= best_f
+
+
+def test_a_tiny_time_limit_still_gives_a_valid_bound():
+    A, y, theta, R = _needs_two_literals()
+    best_f, _ = brute_force(A, y, theta, R)
+    c = lower_bound(A, y, theta, max_rules=R, time_limit=0.0, pricing_time_limit=1e-3)
+    assert c.status == "time limit" and c.iterations == 1
+    assert 0 <= c.bound <= best_f + TOL
+
+
+def test_the_column_limit_stops_with_a_valid_bound():
+    A, y, theta, R = _needs_two_literals()
+    best_f, _ = brute_force(A, y, theta, R)
+    c = lower_bound(A, y, theta, max_rules=R, max_columns=3)
+    assert 0 <= c.bound <= best_f + TOL
+
+
+# ---------------------------------------------------------------------------- API
+def test_the_bound_from_duals_and_a_reduced_cost_bound():
+    assert cert._bound(10.0, 0.5, 3.0, 1.0) == 10.0  # dual feasible
+    assert cert._bound(10.0, -1.0, 3.0, 1.0) == 7.0  # Lagrangian 10 - 3 > Farley 10 / 2
+    assert cert._bound(10.0, -9.0, 3.0, 1.0) == pytest.approx(1.0)  # Farley 10 / 10
+    assert cert._bound(10.0, -np.inf, 3.0, 1.0) == 0.0
+
+
+def test_gap_and_trivial_cases():
+    assert gap(10.0, 8.0) == pytest.approx(0.2)
+    assert gap(0.0, 0.0) == 0.0 and gap(5.0, 6.0) == 0.0
+    A = np.array([[1, 0], [0, 1]])
+    c = lower_bound(A, [True, True], 1.0)
+    assert isinstance(c, Certificate) and c.bound == 0.0 and c.status == "trivial"
+    with pytest.raises(ParameterError):
+        lower_bound(A, [True, False], 1.0, form="xnf")
+    with pytest.raises(ParameterError):
+        lower_bound(A, [True, False], 0.0)
+    with pytest.raises(ParameterError):
+        lower_bound(A * 2, [True, False], 1.0)
+
+
+def test_identical_rows_merge_into_weights():
+    rng = np.random.default_rng(1)
+    A = rng.integers(0, 2, (12, 4)).astype(np.uint8)
+    y = rng.random(12) < 0.5
+    twice = lower_bound(np.vstack([A, A]), np.concatenate([y, y]), 0.5, max_rules=2).bound
+    weighted = lower_bound(A, y, 0.5, max_rules=2, sample_weight=np.full(12, 2.0)).bound
+    assert twice == pytest.approx(weighted, abs=TOL)
+
+
+@pytest.mark.parametrize("form, method, weighted", [("dnf", "bcd", False), ("cnf", "bcd", False),
+                                                    ("dnf", "ocrl", True), ("cnf", "am", True)])
+def test_certify_a_fitted_classifier_on_binarized_data(form, method, weighted):
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60),
+                      "c": rng.choice(["x", "y", "z"], 60)})
+    y = np.where((X["a"] > 0.2) & (X["c"] != "z") | (rng.random(60) < 0.1), "yes", "no")
+    w = rng.integers(0, 3, 60).astype(float) if weighted else None
+    model = BooleanRuleClassifier(method=method, form=form, max_rules=3, theta=1.0,
+                                  n_thresholds=3, pos_label="yes").fit(X, y, sample_weight=w)
+    result = certify(model, X, y, sample_weight=w)
+    assert result.objective == pytest.approx(result.fit_objective, abs=TOL)
+    assert result.certificate.exact_pricing
+    assert 0 <= result.bound <= result.objective + TOL
+    assert result.gap == pytest.approx(gap(result.objective, result.bound))
+
+
+# ---------------------------------------------------------------------------- the CG learner
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(max_d=5))
+def test_the_cg_learner_is_between_the_bound_and_set_covering(problem):
+    A, y, theta, R, form, w = problem
+    assume(0 < y.sum() < len(y))
+    R = R or 3
+    frame = pd.DataFrame(A, columns=[f"c{j}" for j in range(A.shape[1])])
+    sc = BooleanRuleClassifier(method="sc", form=form, max_rules=R, theta=theta, binarize=True,
+                               pos_label=1).fit(frame, y.astype(int), sample_weight=w)
+    seed = [tuple(int(lit.feature[1:]) for lit in c.literals) for c in sc.rule_.clauses]
+    learned = learn_cg(A, y, theta, form=form, max_rules=R, sample_weight=w, seed_terms=seed)
+    best_f, _ = brute_force(A, y, theta, R, form, w)
+    assert len(learned.terms) <= R
+    assert learned.objective == pytest.approx(
+        oracle_objective(A, y, learned.terms, theta, R, form, w), abs=TOL)
+    assert learned.certificate.bound - TOL <= best_f <= learned.objective + TOL
+    assert learned.objective <= sc.fit_stats_["objective"] + TOL
+    rule = learned.rule(sc.literals_, form)
+    assert rule.n_clauses == len(learned.terms)
+
+
+# ---------------------------------------------------------------------------- the pricing MIP
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.integers(0, 2**31 - 1))
+def test_the_pricing_mip_finds_the_least_reduced_cost(problem, seed):
+    """Against every conjunction, for several random duals on one model: the cuts it keeps
+    from one call to the next never cut off a better conjunction."""
+    A, y, theta, R, form, w = problem
+    data = cert._Data.build(A, y, theta, form, w)
+    assume(len(data.wp) and len(data.wn))
+    rng = np.random.default_rng(seed)
+    pricer = cert._PricingMIP(data)
+    everything = conjunctions(data.d)
+    for _ in range(3):
+        mu = data.wp * rng.random(len(data.wp)) * rng.choice([0.5, 1.0, 3.0])
+        mu = np.minimum(mu, data.wp)
+        rho = -rng.random() if R else 0.0
+        least = cert.reduced_costs(data, everything, mu, rho).min()
+        result = pricer.price(mu, rho, 10.0)
+        assert result.optimal
+        # conjunctions with a redundant literal or covering no positive are left out of the
+        # MIP: they never have the least reduced cost when that is negative
+        assert min(0.0, result.dual_bound) <= least + TOL
+        if least < -1e-5:
+            assert result.value == pytest.approx(least, abs=1e-5)
+        else:
+            assert result.value >= -1e-5
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(max_d=5))
+def test_the_cg_learner_on_the_learners_interface(problem):
+    """What the estimator would run for method="cg": the CNF view, at most R clause rows."""
+    from rulelearn.learners.cg import cg
+    from rulelearn.learners.clause import ClauseSolver
+    from rulelearn.learners.problem import CNFProblem
+    from rulelearn.learners.sc import set_cover
+
+    A, y, theta, R, form, w = problem
+    assume(0 < y.sum() < len(y))
+    R = R or 3
+    view = CNFProblem.from_data(A, y, w) if form == "cnf" else CNFProblem.from_data(1 - A, ~y, w)
+    solver = ClauseSolver(view)
+    result = cg(solver, theta, R)
+    assert result.W.shape == (R, A.shape[1] + 1)
+    terms = [tuple(np.flatnonzero(c[:-1])) for c in result.W if not c[-1]]
+    assert result.objective == pytest.approx(oracle_objective(A, y, terms, theta, R, form, w),
+                                             abs=TOL)
+    best_f, _ = brute_force(A, y, theta, R, form, w)
+    assert result.history[1] - TOL <= best_f <= result.objective + TOL
+    assert result.objective <= set_cover(solver, theta, R).objective + TOL
+
+
+def test_conflicting_literals_on_a_threshold_chain():
+    x = np.arange(8)
+    A = np.column_stack([x <= 2, x <= 5, x > 2, x > 5, x <= 5]).astype(np.uint8)
+    y = np.array([0, 1, 1, 1, 0, 0, 1, 0], dtype=bool)
+    data = cert._Data.build(A, y, 1.0, "dnf", None)
+    pairs = set(cert.literal_conflicts(data))
+    # x <= 2 implies x <= 5 (twice); x > 5 implies x > 2; the duplicate columns 1 and 4;
+    # x <= 2 and x > 2 (also x <= 5 and x > 5) share no row, so no positive
+    assert {(0, 1), (0, 4), (2, 3), (1, 4), (0, 2), (1, 3), (3, 4), (0, 3)} <= pairs
+    assert (1, 2) not in pairs and (2, 4) not in pairs  # 2 < x <= 5 holds on rows 3, 4, 5
+    assert any(set(c) >= {0, 1, 4} for c in cert.conflict_cliques(data))
+
+
+def test_cut_computations_in_small_blocks_give_the_same_bound(monkeypatch):
+    rng = np.random.default_rng(11)
+    A = rng.integers(0, 2, (40, 5)).astype(np.uint8)
+    y = (A[:, 0] & A[:, 1]).astype(bool) ^ (rng.random(40) < 0.2)
+    whole = lower_bound(A, y, 0.4, max_rules=3)
+    monkeypatch.setattr(cert, "_BLOCK_CELLS", 1)  # one negative per block
+    blocks = lower_bound(A, y, 0.4, max_rules=3)
+    assert blocks.exact_pricing and blocks.bound == pytest.approx(whole.bound, abs=TOL)
