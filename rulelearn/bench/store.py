@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-import math
 import os
 import threading
 import time
@@ -25,9 +24,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+import yaml
 
-from rulelearn._io import atomic_write_text, make_folder, open_in_place, to_native
+from rulelearn._io import atomic_write_text, make_folder, open_in_place
+from rulelearn.bench.config import DatasetConfig
+from rulelearn.bench.records import Record, RecordError, dumps_record, loads_strict, parse
 from rulelearn.errors import RuleLearnError
 
 fcntl: Any
@@ -41,8 +42,6 @@ LOCK = "records.jsonl.lock"
 RUNS = "runs.json"
 #: Characters of the pid written at the start of the lock file (padded with spaces).
 PID_WIDTH = 20
-#: Fields every record has (what a table needs to place it).
-RECORD_FIELDS = {"key": str, "status": str, "dataset": str, "label": str, "fold": int}
 
 
 class ResultsError(RuleLearnError):
@@ -64,16 +63,91 @@ def run_key(*, dataset: str, label: str, params: dict, fold: int, seed: int, n_o
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def _reject_constant(name):
-    raise ValueError(f"{name} is not a number in a record")
+# ----------------------------------------------------------------------------------------------
+# the run keys a resolved configuration plans
 
 
-def _load_line(raw: bytes):
-    return json.loads(raw, parse_constant=_reject_constant)
+def unit_params(dataset: dict, method: dict, inner_folds: int) -> dict:
+    """What, besides names, fold, seed and fold count, determines a unit's result (its key)."""
+    return {"method": method, "dataset": dataset,
+            "positive": _planned_positive(DatasetConfig(**dataset)), "inner_folds": inner_folds}
+
+
+def planned_keys(resolved: dict, *, source="config.yaml") -> dict:
+    """``key -> (dataset, label, fold)`` for every unit of a resolved configuration.
+
+    ``resolved`` is what :meth:`ExperimentConfig.to_dict` wrote to a results folder's
+    ``config.yaml``; the keys are those :func:`plan` gives, so a table can keep exactly the
+    records of that configuration.  :class:`ResultsError` if ``resolved`` is not one.
+    """
+    return {key: (d, label, k) for key, d, label, k, _ in _resolved_units(resolved, source)}
+
+
+def resolved_seeds(resolved: dict) -> list | None:
+    """The seeds of a resolved configuration (``seeds``, else ``[seed]``); None if invalid."""
+    seeds = resolved.get("seeds", [resolved.get("seed")]) if isinstance(resolved, dict) else None
+    if not isinstance(seeds, list) or not seeds or len(set(map(str, seeds))) < len(seeds):
+        return None
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+        return None
+    return seeds
+
+
+def _resolved_units(resolved: dict, source) -> list[tuple]:
+    """``(key, dataset, label, fold, seed)`` for every unit of a resolved configuration."""
+    def bad(what):
+        return ResultsError(f"{source} is not a rulelearn results configuration ({what}); "
+                            f"rerun 'rulelearn bench CONFIG -o FOLDER' to rewrite it "
+                            f"(units already done are not recomputed).")
+
+    if not isinstance(resolved, dict):
+        raise bad("not a mapping")
+    for name in ("outer_folds", "inner_folds"):
+        value = resolved.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise bad(f"no valid '{name}'")
+    seeds = resolved_seeds(resolved)
+    if seeds is None or ("seed" in resolved and "seeds" in resolved):
+        raise bad("no valid 'seed' or 'seeds'")
+    datasets, methods = resolved.get("datasets"), resolved.get("methods")
+    if not isinstance(datasets, list) or not datasets or not all(
+            isinstance(d, dict) and isinstance(d.get("name"), str)
+            and set(d) <= set(DatasetConfig.__dataclass_fields__) for d in datasets):
+        raise bad("no valid 'datasets'")
+    method_fields = {"name", "label", "params", "tuned", "grid", "prefer"}
+    if not isinstance(methods, list) or not methods or not all(
+            isinstance(m, dict) and set(m) == method_fields and isinstance(m["label"], str)
+            and isinstance(m["params"], dict) and isinstance(m["grid"], list) for m in methods):
+        raise bad("no valid 'methods'")
+    n_outer = resolved["outer_folds"]
+    units = []
+    for seed in seeds:
+        for d in datasets:
+            for m in methods:
+                params = unit_params(d, m, resolved["inner_folds"])
+                for k in range(n_outer):
+                    key = run_key(dataset=d["name"], label=m["label"], params=params, fold=k,
+                                  seed=seed, n_outer=n_outer)
+                    units.append((key, d["name"], m["label"], k, seed))
+    return units
+
+
+def _planned_positive(d: DatasetConfig):
+    """The positive class a unit will use, so that records of another choice are not reused."""
+    if d.positive is not None or d.path is not None:
+        return d.positive
+    from rulelearn.data import REGISTRY
+
+    spec = REGISTRY.get(d.name)
+    return None if spec is None else spec.positive
+
+
+# ----------------------------------------------------------------------------------------------
+# records.jsonl
 
 
 def _parse_lines(path):
-    """``(line number, record or None, problem or None)`` for each complete line of a file."""
+    """``(line number, Record or None, problem or None)`` for each complete line of a file."""
     path = Path(path)
     if path.is_dir():
         path = path / RECORDS
@@ -86,32 +160,44 @@ def _parse_lines(path):
             if not raw.strip():
                 continue
             try:
-                rec = _load_line(raw)
-            except ValueError as exc:
-                yield n, None, f"not a JSON record ({str(exc).splitlines()[0][:80]})"
-                continue
-            if not isinstance(rec, dict) or not isinstance(rec.get("key"), str):
-                yield n, None, "not a record (no 'key')"
-                continue
-            yield n, rec, None
+                yield n, parse(raw), None
+            except RecordError as exc:
+                yield n, None, str(exc)
 
 
 def read_records(path) -> list[dict]:
-    """All complete records of a ``records.jsonl`` (a partial or garbled line is skipped)."""
-    return [rec for _, rec, _ in _parse_lines(path) if rec is not None]
+    """The JSON objects with a ``key`` of a ``records.jsonl``, as written (a partial or
+    garbled line is skipped; see :func:`scan_records` for the records a table can use)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / RECORDS
+    if not path.exists():
+        return []
+    out = []
+    with open(path, "rb") as f:
+        for raw in f:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                rec = loads_strict(raw) if raw.strip() else None
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("key"), str):
+                out.append(rec)
+    return out
 
 
-def scan_records(path) -> tuple[list[dict], list[str]]:
+def scan_records(path) -> tuple[list[Record], list[str]]:
     """The records of a ``records.jsonl`` a table can use, and its damaged lines.
 
     A line is *damaged* when it is not strict JSON (NaN and infinity included), not an object
-    with a ``key``, lacks a field a table needs (:data:`RECORD_FIELDS`), or is ``ok`` without
-    valid error rates; each is described as ``"line 3: ..."``.  A last line without its
-    newline is a write cut by a kill: skipped, and not counted as damage.
+    with a ``key``, lacks a field a table needs (:data:`~.records.RECORD_FIELDS`), or is
+    ``ok`` without valid error rates and size (:func:`~.records.record_problem`); each is
+    described as ``"line 3: ..."``.  A last line without its newline is a write cut by a
+    kill: skipped, and not counted as damage.
     """
     out, bad = [], []
     for n, rec, problem in _parse_lines(path):
-        problem = problem or record_problem(rec)
         if problem:
             bad.append(f"line {n}: {problem}")
         else:
@@ -119,61 +205,51 @@ def scan_records(path) -> tuple[list[dict], list[str]]:
     return out, bad
 
 
-def record_problem(rec: dict) -> str | None:
-    """Why ``rec`` cannot be used in a table, or None."""
-    for name, kind in RECORD_FIELDS.items():
-        value = rec.get(name)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            return f"record {rec.get('key')!r} has no valid '{name}'"
-    if rec["status"] == "ok":
-        for name in ("test_error", "train_error"):
-            value = rec.get(name)
-            if (isinstance(value, bool) or not isinstance(value, (int, float))
-                    or not 0 <= value <= 1):
-                return f"record {rec['key']!r} is 'ok' without a valid '{name}' (got {value!r})"
-        value = rec.get("n_features")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-            return f"record {rec['key']!r} is 'ok' without a valid 'n_features' (got {value!r})"
-    return None
-
-
-def non_finite(obj, path="") -> str | None:
-    """The path of the first NaN or infinite number in ``obj`` (nested dicts/lists), or None."""
-    if isinstance(obj, (float, np.floating)):
-        return None if math.isfinite(obj) else (path or "value")
-    if isinstance(obj, np.ndarray):
-        obj = obj.tolist()
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            found = non_finite(v, f"{path}.{k}" if path else str(k))
-            if found:
-                return found
-    elif isinstance(obj, (list, tuple)):
-        for i, v in enumerate(obj):
-            found = non_finite(v, f"{path}[{i}]")
-            if found:
-                return found
-    return None
-
-
-def dumps_record(record: dict) -> str:
-    """One strict-JSON line (no NaN or infinity: ``ValueError`` naming the field)."""
-    where = non_finite(record)
-    if where:
-        raise ValueError(f"non-finite value in field '{where}'")
-    return json.dumps(record, sort_keys=True, default=to_native, allow_nan=False) + "\n"
-
-
-def latest(records) -> dict:
-    """The latest record of each key, in order of first appearance."""
-    out: dict = {}
-    for rec in records:
-        out[rec["key"]] = rec
-    return out
-
-
-def done_keys(records) -> set:
-    return {k for k, r in latest(records).items() if r.get("status") == "ok"}
+def load_folder(folder: Path):
+    """Records (:class:`~.records.Record`), resolved config and meta of a results folder;
+    :class:`ResultsError` if the tables cannot be built honestly from it.  Also returns notes
+    on what was left out."""
+    hint = f"run 'rulelearn bench CONFIG -o {folder}' first"
+    path = folder / RECORDS
+    if not path.is_file():
+        raise ResultsError(f"no records in {folder}: it has no {RECORDS} ({hint}).")
+    try:
+        records, damaged = scan_records(path)
+    except OSError as exc:
+        raise os_error(exc, "read", path) from None
+    if damaged:
+        raise ResultsError(f"{path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
+                           f"file away or delete those lines.")
+    if not records:
+        raise ResultsError(f"no records in {path} ({hint}).")
+    cpath = folder / "config.yaml"
+    rebuild = (f"rerun 'rulelearn bench CONFIG -o {folder}' to rewrite it (units already done "
+               f"are not recomputed)")
+    try:
+        config = yaml.safe_load(cpath.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsError(f"{folder} has no config.yaml, so which records belong to its "
+                           f"configuration is unknown; {rebuild}.") from None
+    except OSError as exc:
+        raise os_error(exc, "read", cpath) from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ResultsError(f"{cpath} is damaged ({problem}); {rebuild}.") from None
+    notes = []
+    meta = {}
+    mpath = folder / "meta.json"
+    if mpath.exists():
+        try:
+            meta = json.loads(mpath.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            # only the header's run details come from meta.json; the numbers do not
+            meta = {}
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            notes.append(f"{mpath} is unreadable ({reason}); wall time, machine and "
+                         f"date are unknown")
+    return records, config, meta, notes
 
 
 class FolderLock:
@@ -246,14 +322,8 @@ class RecordStore:
     def read(self) -> list[dict]:
         return read_records(self.path)
 
-    def scan(self) -> tuple[list[dict], list[str]]:
+    def scan(self) -> tuple[list[Record], list[str]]:
         return scan_records(self.path)
-
-    def latest(self) -> dict:
-        return latest(self.read())
-
-    def done(self) -> set:
-        return done_keys(self.read())
 
     @contextmanager
     def locked(self):
@@ -331,7 +401,7 @@ def read_runs(folder) -> list[dict] | None:
     """The runs of ``folder`` (``runs.json``), or None when there is no readable log."""
     path = Path(folder) / RUNS
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
+        data = loads_strict(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     runs = data.get("runs") if isinstance(data, dict) else None
