@@ -8,8 +8,15 @@ import pytest
 from test_hostile_bench import base_config, check, invoke, write_toy
 
 from rulelearn.bench import fingerprint, records
-from rulelearn.bench.records import PathPoint, Record, RecordError, load_results, parse
-from rulelearn.bench.store import read_records, scan_records
+from rulelearn.bench.records import (
+    PathPoint,
+    Record,
+    RecordError,
+    load_results,
+    parse,
+    scan_records,
+)
+from rulelearn.bench.store import dumps_record, read_records
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Every committed results folder with records, and the ``table`` options its tables were
@@ -64,7 +71,7 @@ def test_a_unit_record_is_written_in_the_disk_names(tmp_path):
     unit = experiment.plan(cfg)[0]
     raw = experiment.run_unit(unit, experiment.load_data(cfg.datasets[0]))
     assert raw["status"] == "ok" and "literals" not in raw and "clauses" not in raw
-    rec = Record.from_dict(json.loads(records.dumps_record(raw)))
+    rec = Record.from_dict(json.loads(dumps_record(raw)))
     assert rec.literals == raw["n_features"] and rec.clauses == raw["n_clauses"]
     assert rec.code_fingerprint == unit.code_fingerprint == fingerprint.code_fingerprint("cart")
     assert rec.path and rec.path[[p.param for p in rec.path].index(rec.chosen)].literals \
@@ -287,3 +294,31 @@ def test_bench_on_the_committed_paper_folder_stops_before_running_anything(tmp_p
     assert "rerun them with --force or keep them with --reuse-stale" in r.stderr
     assert (folder / "records.jsonl").read_bytes() == \
         (ROOT / "results" / "paper" / "records.jsonl").read_bytes()
+
+
+def test_the_harness_modules_import_each_other_without_a_cycle():
+    """Module-level and function-level imports between rulelearn.bench modules form no cycle
+    (experiment <-> report, records <-> store, ... were cycles)."""
+    import ast
+
+    folder = ROOT / "rulelearn" / "bench"
+    graph = {}
+    for path in folder.glob("*.py"):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "rulelearn.bench":
+                    names.update(a.name for a in node.names)
+                elif node.module.startswith("rulelearn.bench."):
+                    names.add(node.module.rsplit(".", 1)[1])
+        graph[path.stem] = {n for n in names if (folder / f"{n}.py").exists()} - {path.stem}
+
+    def reach(start, node, seen):
+        for nxt in graph.get(node, ()):
+            assert nxt != start, f"import cycle through {start} and {node}"
+            if nxt not in seen:
+                seen.add(nxt)
+                reach(start, nxt, seen)
+
+    for module in graph:
+        reach(module, module, set())

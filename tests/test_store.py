@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rulelearn.bench import store
-from rulelearn.bench.records import latest
+from rulelearn.bench.records import latest, scan_records
 
 
 def done(s) -> set:
@@ -104,7 +104,7 @@ def test_scan_names_damaged_lines(tmp_path):
              '{"key": "d", "status": "ok", "dataset": "d", "label": "cart", "fold": 0, '
              '"test_error": NaN, "train_error": 0, "n_features": 1}', ""]
     (tmp_path / "records.jsonl").write_text("\n".join(lines) + "\n" + '{"key": "torn"')
-    records, bad = store.scan_records(tmp_path)
+    records, bad = scan_records(tmp_path)
     assert [r.key for r in records] == ["a"]
     assert [b.split(":")[0] for b in bad] == ["line 2", "line 3", "line 4", "line 5", "line 6"]
     assert "no valid 'dataset'" in bad[2] and "test_error" in bad[3] and "JSON" in bad[4]

@@ -44,11 +44,13 @@ from rulelearn.bench.fingerprint import (
     unrecorded_message,
 )
 from rulelearn.bench.methods import METHODS
-from rulelearn.bench.records import display_names, dumps_record, latest, non_finite, unit_record
+from rulelearn.bench.records import display_names, latest, scan_records, unit_record
 from rulelearn.bench.store import (
     RecordStore,
     ResultsError,
     RunLog,
+    dumps_record,
+    non_finite,
     os_error,
     run_key,
     unit_params,
@@ -678,7 +680,7 @@ def _units_to_run(store: RecordStore, units, *, force: bool, config=None,
     ``dataset -> (count, {code version: count})`` for those of other code kept by
     ``reuse_stale``.  All units run with ``force``; :class:`ConfigError` (nothing run) when
     done units are of unrecorded code and neither ``force`` nor ``reuse_stale`` is given."""
-    records, damaged = store.scan()
+    records, damaged = scan_records(store.path)
     if damaged:
         raise ResultsError(
             f"{store.path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
@@ -751,7 +753,7 @@ def _unit_costs(store, datasets, todo) -> UnitCosts:
         thresholds = [u.method.params.get("n_thresholds", 10) for u in todo
                       if u.dataset == name]
         weights[name] = len(data.y) * binary_features(data.X, max(thresholds, default=10))
-    records, _ = store.scan()
+    records, _ = scan_records(store.path)
     measured = [(r.dataset, r.label, r.total_seconds) for r in latest(records).values() if r.ok]
     return UnitCosts(weights, measured)
 

@@ -20,9 +20,9 @@ is *damaged* (:func:`record_problem` says why, in one line); a damaged θ path (
 is not an object, or lacks a number) leaves the record usable in the tables and is said in a
 note (:attr:`Record.damage`), never as a traceback.
 
-This module also holds the harness's JSON rules (strict JSON, no NaN or infinity on disk;
-NaN -> ``null`` for JSON output), the one standard-error rule (:func:`sem`: NaN below two
-values) and the one *complete cell* rule (:func:`summarize`).
+This module also holds the one standard-error rule (:func:`sem`: NaN below two values) and
+the one *complete cell* rule (:func:`summarize`); the JSON rules (strict JSON, no NaN or
+infinity on disk; NaN -> ``null`` for JSON output) are :mod:`.store`'s.
 """
 
 from __future__ import annotations
@@ -35,8 +35,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import yaml
 
-from rulelearn._io import to_native
+from rulelearn.bench.store import (
+    RECORDS,
+    ResultsError,
+    loads_strict,
+    os_error,
+    planned_keys,
+    resolved_seeds,
+    total_wall_seconds,
+)
 from rulelearn.errors import RuleLearnError
 
 #: Fields every record has (what a table needs to place it), with their JSON types.
@@ -50,56 +59,6 @@ UNRECORDED = "unrecorded"
 
 class RecordError(RuleLearnError, ValueError):
     """A record that cannot be used (said in one line)."""
-
-
-# ----------------------------------------------------------------------------------------------
-# JSON: strict on disk, NaN -> null for output
-
-
-def _reject_constant(name):
-    raise ValueError(f"{name} is not a number in a record")
-
-
-def loads_strict(text):
-    """``json.loads`` that refuses NaN and infinity (``ValueError``)."""
-    return json.loads(text, parse_constant=_reject_constant)
-
-
-def non_finite(obj, path="") -> str | None:
-    """The path of the first NaN or infinite number in ``obj`` (nested dicts/lists), or None."""
-    if isinstance(obj, (float, np.floating)):
-        return None if math.isfinite(obj) else (path or "value")
-    if isinstance(obj, np.ndarray):
-        obj = obj.tolist()
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            found = non_finite(v, f"{path}.{k}" if path else str(k))
-            if found:
-                return found
-    elif isinstance(obj, (list, tuple)):
-        for i, v in enumerate(obj):
-            found = non_finite(v, f"{path}[{i}]")
-            if found:
-                return found
-    return None
-
-
-def dumps_record(record: dict) -> str:
-    """One strict-JSON line (no NaN or infinity: ``ValueError`` naming the field)."""
-    where = non_finite(record)
-    if where:
-        raise ValueError(f"non-finite value in field '{where}'")
-    return json.dumps(record, sort_keys=True, default=to_native, allow_nan=False) + "\n"
-
-
-def json_value(value):
-    """``value`` for JSON output: NaN (a missing number) becomes None."""
-    return None if isinstance(value, float) and value != value else value
-
-
-def json_rows(frame: pd.DataFrame) -> list[dict]:
-    """A frame's rows as JSON-ready dicts (NaN -> None)."""
-    return [{k: json_value(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -280,6 +239,90 @@ def parse(line: bytes | str) -> Record:
     except ValueError as exc:
         raise RecordError(f"not a JSON record ({str(exc).splitlines()[0][:80]})") from None
     return Record.from_dict(rec)
+
+
+def _parse_lines(path):
+    """``(line number, Record or None, problem or None)`` for each complete line of a file."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / RECORDS
+    if not path.exists():
+        return
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, start=1):
+            if not raw.endswith(b"\n"):
+                return  # a line cut by a kill: not a record
+            if not raw.strip():
+                continue
+            try:
+                yield n, parse(raw), None
+            except RecordError as exc:
+                yield n, None, str(exc)
+
+
+def scan_records(path) -> tuple[list[Record], list[str]]:
+    """The records of a ``records.jsonl`` a table can use, and its damaged lines.
+
+    A line is *damaged* when it is not strict JSON (NaN and infinity included), not an object
+    with a ``key``, lacks a field a table needs (:data:`~.records.RECORD_FIELDS`), or is
+    ``ok`` without valid error rates and size (:func:`~.records.record_problem`); each is
+    described as ``"line 3: ..."``.  A last line without its newline is a write cut by a
+    kill: skipped, and not counted as damage.
+    """
+    out, bad = [], []
+    for n, rec, problem in _parse_lines(path):
+        if problem:
+            bad.append(f"line {n}: {problem}")
+        else:
+            out.append(rec)
+    return out, bad
+
+
+def load_folder(folder: Path):
+    """Records (:class:`~.records.Record`), resolved config and meta of a results folder;
+    :class:`ResultsError` if the tables cannot be built honestly from it.  Also returns notes
+    on what was left out."""
+    hint = f"run 'rulelearn bench CONFIG -o {folder}' first"
+    path = folder / RECORDS
+    if not path.is_file():
+        raise ResultsError(f"no records in {folder}: it has no {RECORDS} ({hint}).")
+    try:
+        records, damaged = scan_records(path)
+    except OSError as exc:
+        raise os_error(exc, "read", path) from None
+    if damaged:
+        raise ResultsError(f"{path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
+                           f"file away or delete those lines.")
+    if not records:
+        raise ResultsError(f"no records in {path} ({hint}).")
+    cpath = folder / "config.yaml"
+    rebuild = (f"rerun 'rulelearn bench CONFIG -o {folder}' to rewrite it (units already done "
+               f"are not recomputed)")
+    try:
+        config = yaml.safe_load(cpath.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsError(f"{folder} has no config.yaml, so which records belong to its "
+                           f"configuration is unknown; {rebuild}.") from None
+    except OSError as exc:
+        raise os_error(exc, "read", cpath) from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ResultsError(f"{cpath} is damaged ({problem}); {rebuild}.") from None
+    notes = []
+    meta = {}
+    mpath = folder / "meta.json"
+    if mpath.exists():
+        try:
+            meta = json.loads(mpath.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            # only the header's run details come from meta.json; the numbers do not
+            meta = {}
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            notes.append(f"{mpath} is unreadable ({reason}); wall time, machine and "
+                         f"date are unknown")
+    return records, config, meta, notes
 
 
 def as_records(records) -> list[Record]:
@@ -501,15 +544,13 @@ def load_results(folder, seeds=None) -> Results:
     (records of another configuration, an unreadable ``meta.json``, damaged θ paths);
     ``info["paper"]`` whether the configuration reproduces the paper.
     """
-    from rulelearn.bench import store
-
     folder = Path(folder)
-    records, config, meta, notes = store.load_folder(folder)
-    keys = store.planned_keys(config, source=str(folder / "config.yaml"))
+    records, config, meta, notes = load_folder(folder)
+    keys = planned_keys(config, source=str(folder / "config.yaml"))
     datasets = [d["name"] for d in config["datasets"]]
     labels = [m["label"] for m in config["methods"]]
     method_names = {m["label"]: m["name"] for m in config["methods"]}
-    planned = store.resolved_seeds(config) or []
+    planned = resolved_seeds(config) or []
     chosen = select(records, keys)
     if seeds is None:
         seeds = planned
@@ -517,9 +558,9 @@ def load_results(folder, seeds=None) -> Results:
         seeds = list(dict.fromkeys(seeds))
         unknown = [s for s in seeds if s not in planned]
         if not seeds:
-            raise store.ResultsError("no seeds given: name some of the configuration's seeds.")
+            raise ResultsError("no seeds given: name some of the configuration's seeds.")
         if unknown:
-            raise store.ResultsError(
+            raise ResultsError(
                 f"seed{'s' if len(unknown) > 1 else ''} {', '.join(map(str, unknown))} "
                 f"{'are' if len(unknown) > 1 else 'is'} not among the seeds of "
                 f"{folder / 'config.yaml'} ({', '.join(map(str, planned))}).")
@@ -533,7 +574,7 @@ def load_results(folder, seeds=None) -> Results:
         notes.extend(r.damage)
     info = {"experiment": config.get("name", folder.name), **meta,
             "paper": is_paper_config(config)}
-    all_runs = store.total_wall_seconds(folder)
+    all_runs = total_wall_seconds(folder)
     if all_runs is not None and "wall_seconds" in info:
         info["wall_seconds_all_runs"] = all_runs
     if "deviations" not in meta or not info["paper"]:
@@ -559,8 +600,6 @@ def select(records, keys: dict) -> list[Record]:
     Records of any other key -- another configuration -- are left out whatever their dataset,
     label and fold.
     """
-    from rulelearn.bench.store import ResultsError
-
     out = []
     for key, rec in latest(as_records(records)).items():
         if key not in keys:

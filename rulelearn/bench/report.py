@@ -44,12 +44,11 @@ from rulelearn._io import atomic_write_text, refuse_link
 from rulelearn.bench.records import (  # noqa: F401 - is_paper_config, summarize: report's API
     display_names,
     is_paper_config,
-    json_value,
     load_results,
     sem,
     summarize,
 )
-from rulelearn.bench.store import ResultsError, os_error
+from rulelearn.bench.store import ResultsError, json_value, os_error
 
 #: Package data of ``rulelearn`` (the reports cite it by that path, so it stays there).
 PAPER_RESULTS = Path(__file__).parent.parent / "paper_results.csv"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import math
 import os
 import threading
 import time
@@ -24,11 +25,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import yaml
+import numpy as np
+import pandas as pd
 
-from rulelearn._io import atomic_write_text, make_folder, open_in_place
+from rulelearn._io import atomic_write_text, make_folder, open_in_place, to_native
 from rulelearn.bench.config import DatasetConfig
-from rulelearn.bench.records import Record, RecordError, dumps_record, loads_strict, parse
 from rulelearn.errors import RuleLearnError
 
 fcntl: Any
@@ -53,6 +54,56 @@ def os_error(exc: OSError, what: str, path=None) -> ResultsError:
     where = path if path is not None else (exc.filename or "")
     reason = exc.strerror or str(exc) or type(exc).__name__
     return ResultsError(f"cannot {what} {where}: {reason}".replace("  ", " "))
+
+
+# ----------------------------------------------------------------------------------------------
+# JSON: strict on disk (records, runs.json), NaN -> null for output
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not a number in a record")
+
+
+def loads_strict(text):
+    """``json.loads`` that refuses NaN and infinity (``ValueError``)."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def non_finite(obj, path="") -> str | None:
+    """The path of the first NaN or infinite number in ``obj`` (nested dicts/lists), or None."""
+    if isinstance(obj, (float, np.floating)):
+        return None if math.isfinite(obj) else (path or "value")
+    if isinstance(obj, np.ndarray):
+        obj = obj.tolist()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            found = non_finite(v, f"{path}.{k}" if path else str(k))
+            if found:
+                return found
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            found = non_finite(v, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def dumps_record(record: dict) -> str:
+    """One strict-JSON line (no NaN or infinity: ``ValueError`` naming the field)."""
+    where = non_finite(record)
+    if where:
+        raise ValueError(f"non-finite value in field '{where}'")
+    return json.dumps(record, sort_keys=True, default=to_native, allow_nan=False) + "\n"
+
+
+def json_value(value):
+    """``value`` for JSON output: NaN (a missing number) becomes None."""
+    return None if isinstance(value, float) and value != value else value
+
+
+def json_rows(frame: pd.DataFrame) -> list[dict]:
+    """A frame's rows as JSON-ready dicts (NaN -> None)."""
+    return [{k: json_value(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
 def run_key(*, dataset: str, label: str, params: dict, fold: int, seed: int, n_outer: int) -> str:
@@ -146,28 +197,9 @@ def _planned_positive(d: DatasetConfig):
 # records.jsonl
 
 
-def _parse_lines(path):
-    """``(line number, Record or None, problem or None)`` for each complete line of a file."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / RECORDS
-    if not path.exists():
-        return
-    with open(path, "rb") as f:
-        for n, raw in enumerate(f, start=1):
-            if not raw.endswith(b"\n"):
-                return  # a line cut by a kill: not a record
-            if not raw.strip():
-                continue
-            try:
-                yield n, parse(raw), None
-            except RecordError as exc:
-                yield n, None, str(exc)
-
-
 def read_records(path) -> list[dict]:
     """The JSON objects with a ``key`` of a ``records.jsonl``, as written (a partial or
-    garbled line is skipped; see :func:`scan_records` for the records a table can use)."""
+    garbled line is skipped; see :func:`~.records.scan_records` for the records a table can use)."""
     path = Path(path)
     if path.is_dir():
         path = path / RECORDS
@@ -185,71 +217,6 @@ def read_records(path) -> list[dict]:
             if isinstance(rec, dict) and isinstance(rec.get("key"), str):
                 out.append(rec)
     return out
-
-
-def scan_records(path) -> tuple[list[Record], list[str]]:
-    """The records of a ``records.jsonl`` a table can use, and its damaged lines.
-
-    A line is *damaged* when it is not strict JSON (NaN and infinity included), not an object
-    with a ``key``, lacks a field a table needs (:data:`~.records.RECORD_FIELDS`), or is
-    ``ok`` without valid error rates and size (:func:`~.records.record_problem`); each is
-    described as ``"line 3: ..."``.  A last line without its newline is a write cut by a
-    kill: skipped, and not counted as damage.
-    """
-    out, bad = [], []
-    for n, rec, problem in _parse_lines(path):
-        if problem:
-            bad.append(f"line {n}: {problem}")
-        else:
-            out.append(rec)
-    return out, bad
-
-
-def load_folder(folder: Path):
-    """Records (:class:`~.records.Record`), resolved config and meta of a results folder;
-    :class:`ResultsError` if the tables cannot be built honestly from it.  Also returns notes
-    on what was left out."""
-    hint = f"run 'rulelearn bench CONFIG -o {folder}' first"
-    path = folder / RECORDS
-    if not path.is_file():
-        raise ResultsError(f"no records in {folder}: it has no {RECORDS} ({hint}).")
-    try:
-        records, damaged = scan_records(path)
-    except OSError as exc:
-        raise os_error(exc, "read", path) from None
-    if damaged:
-        raise ResultsError(f"{path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
-                           f"file away or delete those lines.")
-    if not records:
-        raise ResultsError(f"no records in {path} ({hint}).")
-    cpath = folder / "config.yaml"
-    rebuild = (f"rerun 'rulelearn bench CONFIG -o {folder}' to rewrite it (units already done "
-               f"are not recomputed)")
-    try:
-        config = yaml.safe_load(cpath.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ResultsError(f"{folder} has no config.yaml, so which records belong to its "
-                           f"configuration is unknown; {rebuild}.") from None
-    except OSError as exc:
-        raise os_error(exc, "read", cpath) from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ResultsError(f"{cpath} is damaged ({problem}); {rebuild}.") from None
-    notes = []
-    meta = {}
-    mpath = folder / "meta.json"
-    if mpath.exists():
-        try:
-            meta = json.loads(mpath.read_text(encoding="utf-8"))
-            if not isinstance(meta, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError) as exc:
-            # only the header's run details come from meta.json; the numbers do not
-            meta = {}
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            notes.append(f"{mpath} is unreadable ({reason}); wall time, machine and "
-                         f"date are unknown")
-    return records, config, meta, notes
 
 
 class FolderLock:
@@ -321,9 +288,6 @@ class RecordStore:
 
     def read(self) -> list[dict]:
         return read_records(self.path)
-
-    def scan(self) -> tuple[list[Record], list[str]]:
-        return scan_records(self.path)
 
     @contextmanager
     def locked(self):

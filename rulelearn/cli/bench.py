@@ -134,7 +134,7 @@ def table(results_dir, output, show, as_json, seeds, against):
     from pathlib import Path
 
     from rulelearn.bench import report
-    from rulelearn.bench.records import json_rows
+    from rulelearn.bench.store import json_rows
 
     notes = []
     paths = _write_tables(results_dir, output, notes, seeds=seeds, against=against)
