@@ -218,7 +218,7 @@ def test_a_stale_unit_is_rerun_and_reuse_stale_keeps_it(ws, learner):
     r = run(ws, "-q", "--reuse-stale")
     check(r, 0)
     assert "2 already done, 0 ok" in r.stderr
-    assert "2 units kept from other code versions by --reuse-stale" in r.stderr
+    assert "2 units of toy kept from other code versions by --reuse-stale" in r.stderr
     assert len(read_records(ws / "out")) == 2
     md = (ws / "out" / "table1.md").read_text()
     assert "code: 2 units of other code versions kept by 'bench --reuse-stale'" in md
@@ -276,6 +276,8 @@ def test_a_cell_mixing_code_versions_is_marked(ws):
     cells = [line for line in r.stdout.splitlines() if line.split("|")[1:2] == ["          toy "]]
     assert len(cells) == 2 and all(line.rstrip(" |").endswith("†") for line in cells)
     assert r"$^\dagger$" in (ws / "out" / "table1.tex").read_text()
+    rows = json.loads(invoke("table", ws / "out", "--json").stdout)["rows"]
+    assert len(rows[0]["code_versions"]) == 2
 
 
 def test_committed_folders_have_one_unrecorded_code_version():

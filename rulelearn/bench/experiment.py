@@ -39,6 +39,7 @@ from rulelearn.bench.fingerprint import (
     code_fingerprint,
     data_fingerprint,
     kept_line,
+    kept_versions,
     stale_line,
     staleness,
     unrecorded_message,
@@ -633,9 +634,8 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
                     client = _connect_dask(scheduler)
                 for name, (count, why) in stale.items():
                     warnings.warn(stale_line(name, count, why), UserWarning, stacklevel=2)
-                for name, (count, versions_kept) in kept.items():
-                    warnings.warn(kept_line(name, count, versions_kept), UserWarning,
-                                  stacklevel=2)
+                if kept:
+                    warnings.warn(kept_line(kept), UserWarning, stacklevel=2)
                 started = True
                 summary = _run_locked(config, folder, store, units, todo, datasets, kept, jobs=jobs,
                                       executor=executor, client=client, progress=progress)
@@ -812,11 +812,7 @@ def _write_meta(folder, config, *, wall, all_runs, executor, jobs, units, ran,
             "units": units, "ran": ran, "versions": versions(),
             "deviations": config.protocol_deviations()}
     if kept:  # said in the tables' header
-        versions_kept: dict = {}
-        for _, by_version in kept.values():
-            for version, count in by_version.items():
-                versions_kept[version] = versions_kept.get(version, 0) + count
-        meta["reused_stale"] = versions_kept
+        meta["reused_stale"] = kept_versions(kept)
     atomic_write_text(folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
 
 

@@ -178,11 +178,22 @@ def stale_line(name: str, count: int, why: str) -> str:
     return f"{name}: {units} already done run again: the data changed since they were recorded."
 
 
-def kept_line(name: str, count: int, versions: dict) -> str:
-    """The warning for ``count`` units of dataset ``name`` kept by ``--reuse-stale``."""
-    which = ", ".join(f"{v}: {n}" for v, n in versions.items())
-    return (f"{name}: {_units(count)} kept from other code versions by --reuse-stale "
-            f"({which}); the tables say so.")
+def kept_versions(kept: dict) -> dict:
+    """``code version -> units`` over ``kept`` (``dataset -> (count, {version: count})``)."""
+    out: dict = {}
+    for _, by_version in kept.values():
+        for version, count in by_version.items():
+            out[version] = out.get(version, 0) + count
+    return out
+
+
+def kept_line(kept: dict) -> str:
+    """The one warning for the units ``--reuse-stale`` kept (``dataset -> (count,
+    {code version: count})``)."""
+    count = sum(n for n, _ in kept.values())
+    which = ", ".join(f"{v}: {n}" for v, n in kept_versions(kept).items())
+    return (f"{_units(count)} of {', '.join(kept)} kept from other code versions by "
+            f"--reuse-stale ({which}); the tables say so.")
 
 
 def unrecorded_message(count: int) -> str:

@@ -210,7 +210,8 @@ def summary_json(summary: pd.DataFrame) -> list[dict]:
                     "literals_sem": num(r["literals_sem"]),
                     "features_mean": num(r["distinct_mean"]),
                     "train_error_mean": num(r["train_error_mean"]),
-                    "fit_seconds": num(r["fit_seconds"]), "reason": r["reason"]})
+                    "fit_seconds": num(r["fit_seconds"]), "reason": r["reason"],
+                    "code_versions": list(r["code_versions"])})
     return out
 
 
