@@ -5,8 +5,10 @@
 only that process -- the parent of the workers -- appends.  Each record is one complete line
 written in a single ``write`` call, then fsynced, so a killed run leaves at most one partial
 last line; readers ignore it and the next append (under the lock) cuts it off.  Records never
-hold NaN or infinity (strict JSON).  The latest record of a key wins: a key whose latest
-record is ``ok`` is done, anything else (``failed``, absent) is run again.
+hold NaN or infinity (strict JSON; the harness's JSON helpers are here).  The latest record
+of a key wins: a key whose latest record is ``ok`` is done unless it is stale (its data or
+code changed, :mod:`.fingerprint`), anything else (``failed``, absent) is run again.  Records
+are read back as typed records by :mod:`.records`.
 
 ``runs.json`` keeps the start and the last heartbeat of every run in the folder, so the wall
 time of all runs includes runs that were killed.
