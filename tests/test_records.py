@@ -48,6 +48,9 @@ def test_a_record_round_trips_and_speaks_one_vocabulary():
     assert rec.path == (PathPoint(0.5, 0.2, 0.01, 3, 2, 0.125, 0.25),)
     assert rec.path[0].to_dict() == raw["path"][0]
     assert rec.code_version == records.UNRECORDED and rec.damage == ()
+    made = Record(key="k", status="ok", dataset="d", label="cart", fold=1, literals=4,
+                  clauses=2, test_error=0.5, train_error=0.25, code_fingerprint="code-1")
+    assert made.to_dict()["n_features"] == 4 and Record.from_dict(made.to_dict()) == made
 
 
 @pytest.mark.parametrize("name", sorted(COMMITTED))

@@ -185,8 +185,19 @@ class Record:
                    code_fingerprint=text("code_fingerprint"), damage=damage, raw=rec)
 
     def to_dict(self) -> dict:
-        """The record as written (on-disk names)."""
-        return dict(self.raw)
+        """The record as written (on-disk names): ``raw`` when it was read, else its fields
+        under their on-disk names (:data:`DISK_NAMES`; ``distinct_features`` is not stored,
+        it is read off ``rule_json``)."""
+        if self.raw:
+            return dict(self.raw)
+        out = {name: getattr(self, name) for name in (
+            "key", "status", "dataset", "label", "fold", "seed", "method", "n_outer",
+            "test_error", "train_error", "chosen", "error", "total_seconds", "versions",
+            "data_fingerprint", "code_fingerprint")}
+        out[DISK_NAMES["literals"]] = self.literals
+        out[DISK_NAMES["clauses"]] = self.clauses
+        out["path"] = None if self.path is None else [p.to_dict() for p in self.path]
+        return out
 
 
 def _path_of(rec: dict) -> tuple[tuple[PathPoint, ...] | None, tuple[str, ...]]:
