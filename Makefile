@@ -31,9 +31,11 @@ lint:
 # The benchmark (configs/*.yaml; results in results/<experiment>/). JOBS= sets --jobs;
 # EXP= picks the experiment whose tables make table1 / table2 re-render (default: paper).
 # ONLY="ilpd sonar" restricts make paper to those datasets (Musk takes hours);
-# FORCE=1 recomputes units already in the results (after a change to the learners).
+# FORCE=1 recomputes units already in the results; REUSE_STALE=1 keeps units recorded by other
+# code (a changed learner, or records from before code fingerprints) instead of recomputing them
+# (bench recomputes the former and stops on the latter unless told which).
 BENCH_FLAGS = $(if $(JOBS),--jobs $(JOBS),) $(foreach d,$(ONLY),--only-dataset $(d)) \
-	$(if $(FORCE),--force,)
+	$(if $(FORCE),--force,) $(if $(REUSE_STALE),--reuse-stale,)
 EXP ?= paper
 
 quick:

@@ -13,7 +13,6 @@ from rulelearn.bench.brcg import (
     _quiet,
     brcg_frame,
     conjunction_rule,
-    key_literal,
     literal_key,
 )
 from rulelearn.bench.config import parse_config
@@ -53,7 +52,7 @@ def test_literals_map_to_brcg_column_labels_and_back():
     literals = QuantileBinarizer(n_thresholds=3).fit(toy(missing=True)).literals_
     keys = [literal_key(lit) for lit in literals]
     assert ("age", "==", "NaN") in keys and ("colour", "!=", "red") in keys
-    assert [key_literal(k) for k in keys] == literals
+    assert len(set(keys)) == len(keys)  # one column label per literal
     frame = brcg_frame(np.zeros((2, len(literals)), dtype=np.uint8), literals)
     assert list(frame.columns) == keys
     assert frame.columns.names == ["feature", "operation", "value"]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("matplotlib")
 
-from rulelearn.bench import experiment, plot, report  # noqa: E402
+from rulelearn.bench import experiment, plot, report, store  # noqa: E402
 from rulelearn.bench.config import parse_config  # noqa: E402
 from rulelearn.bench.store import read_records  # noqa: E402
 from rulelearn.cli import main  # noqa: E402
@@ -221,7 +221,7 @@ def _write_results(tmp_path, *, path=True):
     import yaml
 
     (folder / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-    keys = experiment.planned_keys(cfg.to_dict())
+    keys = store.planned_keys(cfg.to_dict())
     lines = []
     for key, (d, label, fold) in keys.items():
         rec = record(d, label.split("[")[0], fold, 0.2, 5, label=label, path=path)

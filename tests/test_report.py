@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from rulelearn.bench import report
+from rulelearn.bench.records import Record, distinct_features
 from rulelearn.bench.store import RecordStore, ResultsError
 
 
@@ -29,7 +30,7 @@ def test_mean_and_sem_in_percent():
     row = s.iloc[0]
     assert row.error_mean == pytest.approx(20.0)
     assert row.error_sem == pytest.approx(10.0 / math.sqrt(3))  # std(ddof=1)=10, / sqrt(3)
-    assert row.features_mean == pytest.approx(4.0)
+    assert row.literals_mean == pytest.approx(4.0)
     t1 = report.table1(s)
     assert list(t1.columns) == ["dataset", "method", "label", "error_mean", "error_sem"]
     assert list(report.table2(s).columns) == ["dataset", "method", "label", "literals_mean",
@@ -213,11 +214,14 @@ def test_distinct_features_sum_each_clauses_features():
     rec = {"n_features": 5, "rule_json": {"form": "dnf", "clauses": [
         [lit("fLength"), {"feature": "fLength", "op": "<=", "value": 9.0}, lit("fAlpha")],
         [lit("fLength"), lit("fSize")]]}}
-    assert report.distinct_features(rec) == 2 + 2
-    assert report.literals_of(rec) == 5
-    assert report.literals_of({**rec, "n_literals": 4}) == 4  # the newer name wins
-    assert report.distinct_features({"n_features": 7, "rule_json": None}) is None
-    assert report.distinct_features({"n_features": 0, "rule_json": {"clauses": []}}) == 0
+    assert distinct_features(rec) == 2 + 2
+    whole = {"key": "k", "status": "ok", "dataset": "d", "label": "bcd", "fold": 0,
+             "test_error": 0.1, "train_error": 0.1, **rec}
+    assert Record.from_dict(whole).literals == 5  # a record's n_features are its literals
+    assert Record.from_dict({**whole, "n_literals": 4}).literals == 4  # the newer name wins
+    assert Record.from_dict(whole).distinct_features == 4
+    assert distinct_features({"n_features": 7, "rule_json": None}) is None
+    assert distinct_features({"n_features": 0, "rule_json": {"clauses": []}}) == 0
 
 
 def test_table2_gives_literals_and_features_and_leaves_baselines_one_count():

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_experiment import without_volatile
 
-from rulelearn.bench import experiment, report
+from rulelearn.bench import experiment, report, store
 from rulelearn.bench.config import MAX_SEEDS, load_config, parse_config
 from rulelearn.bench.store import read_records
 from rulelearn.errors import ConfigError
@@ -72,7 +73,7 @@ def test_a_single_seed_keeps_the_keys_of_the_committed_paper_records():
     pinned = {("wdbc", "bcd[form=dnf,R=5]", 0), ("ilpd", "bcd[form=dnf,R=5]", 1)}
     assert {units[p].key for p in pinned} <= {r["key"] for r in records}
     assert units["ilpd", "bcd[form=dnf,R=5]", 1].key == "525c8ff2ff297126"
-    assert set(experiment.planned_keys(cfg.to_dict())) == {u.key for u in units.values()}
+    assert set(store.planned_keys(cfg.to_dict())) == {u.key for u in units.values()}
 
 
 def test_each_seed_plans_the_units_of_that_single_seed():
@@ -84,8 +85,7 @@ def test_each_seed_plans_the_units_of_that_single_seed():
         assert [(u.key, u.method.label, u.fold) for u in alone] == [
             (u.key, u.method.label, u.fold) for u in many if u.seed == seed]
     resolved = parse_config(text + "seeds: [0, 5]").to_dict()
-    assert set(experiment.planned_keys(resolved)) == {u.key for u in many}
-    assert experiment.planned_seeds(resolved) == {u.key: u.seed for u in many}
+    assert set(store.planned_keys(resolved)) == {u.key for u in many}
 
 
 def test_quick_seeds_repeats_quick_and_shares_its_seed_0_units():
@@ -134,7 +134,7 @@ def test_two_seeds_run_resume_per_seed_and_tabulate(tmp_path):
     assert (s.total, s.ok, s.failed) == (8, 8, 0)
     recs = read_records(folder)
     assert sorted({r["seed"] for r in recs}) == [0, 1]
-    first = {r["key"]: experiment.comparable(r) for r in recs}
+    first = {r["key"]: without_volatile(r) for r in recs}
     # the seeds' splits differ (so do their subsamples): not the same numbers twice
     assert {r["n_train"] for r in recs} == {30}
     by = {(r["seed"], r["label"], r["fold"]): r for r in recs}
@@ -148,14 +148,14 @@ def test_two_seeds_run_resume_per_seed_and_tabulate(tmp_path):
     assert (again.skipped, again.ok) == (4, 4)
     recs = read_records(folder)
     assert len(recs) == 8
-    assert {r["key"]: experiment.comparable(r) for r in recs} == first
+    assert {r["key"]: without_volatile(r) for r in recs} == first
 
     # seed 1 of the two-seed run is the experiment 'seed: 1' alone (same keys, same records)
     alone = tiny_config(tmp_path, seeds="seed: 1", name="one")
     experiment.run(alone, progress=False)
     seed1 = {k: {f: v for f, v in r.items() if f != "experiment"}
              for k, r in first.items() if r["seed"] == 1}
-    assert {r["key"]: {f: v for f, v in experiment.comparable(r).items() if f != "experiment"}
+    assert {r["key"]: {f: v for f, v in without_volatile(r).items() if f != "experiment"}
             for r in read_records(alone.results_dir)} == seed1
 
     # the tables: mean and SEM over the 2 seeds x 2 folds, the per-seed range and means
@@ -207,8 +207,9 @@ def test_a_figure_cell_needs_every_seed_and_fold():
     from rulelearn.bench import plot
 
     def rec(seed, fold):
-        return {"dataset": "d", "label": "bcd", "fold": fold, "n_outer": 2, "seed": seed,
-                "status": "ok"}
+        return {"key": f"{seed}-{fold}", "dataset": "d", "label": "bcd", "fold": fold,
+                "n_outer": 2, "seed": seed, "status": "ok", "test_error": 0.1,
+                "train_error": 0.1, "n_features": 1}
 
     three = [rec(0, 0), rec(0, 1), rec(1, 0)]
     assert plot._complete_cells(three) == set()

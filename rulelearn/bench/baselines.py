@@ -137,7 +137,8 @@ class RipperClassifier(ClassifierMixin, BaseEstimator):
 
 
 def describe(model) -> dict:
-    """The per-run summary of a fitted model: sizes, rule text, solver statistics."""
+    """The per-run summary of a fitted model: sizes (``literals``, ``clauses``), rule text,
+    solver statistics; :func:`~.records.unit_record` writes it into a record."""
     rule = getattr(model, "rule_", None)
     if rule is not None:  # a BooleanRuleClassifier
         stats = dict(getattr(model, "fit_stats_", None) or {})
@@ -145,11 +146,11 @@ def describe(model) -> dict:
             rule_dict = rule.to_dict()
         except Exception:  # noqa: BLE001 - the text is what matters
             rule_dict = None
-        return {"n_features": int(rule.n_literals), "n_clauses": int(rule.n_clauses),
+        return {"literals": int(rule.n_literals), "clauses": int(rule.n_clauses),
                 "rule": str(rule), "rule_json": rule_dict,
                 "n_lp": stats.get("n_lp"), "simplex_iterations": stats.get("simplex_iterations"),
                 "objective": stats.get("objective"), "n_iter": getattr(model, "n_iter_", None)}
-    return {"n_features": int(getattr(model, "n_features_used_", 0)),
-            "n_clauses": int(getattr(model, "n_rules_", 0)),
+    return {"literals": int(getattr(model, "n_features_used_", 0)),
+            "clauses": int(getattr(model, "n_rules_", 0)),
             "rule": getattr(model, "rule_text_", ""), "rule_json": None, "n_lp": None,
             "simplex_iterations": None, "objective": None, "n_iter": None}

@@ -54,18 +54,6 @@ def literal_key(literal: Literal) -> tuple:
     return (literal.feature, literal.op, literal.value)
 
 
-def key_literal(key: tuple) -> Literal:
-    """The literal of a ``(feature, operation, value)`` label; inverse of :func:`literal_key`.
-
-    (Ambiguous only for a categorical value that is the text ``"NaN"``: the fit maps BRCG's
-    conjunctions back by column position, not through this function.)
-    """
-    feature, op, value = key
-    if isinstance(value, str) and value == _MISSING and op in ("==", "!="):
-        return Literal(feature, "is missing" if op == "==" else "is not missing")
-    return Literal(feature, op, value)
-
-
 def brcg_frame(A: np.ndarray, literals: list[Literal]) -> pd.DataFrame:
     """The 0/1 literal matrix ``A`` as BRCG's input: int columns labelled by :func:`literal_key`."""
     columns = pd.MultiIndex.from_tuples([literal_key(lit) for lit in literals],

@@ -24,6 +24,7 @@ from rulelearn._defaults import N_THETAS, THETA_RANGE, log_grid
 from rulelearn._params import check_param, options
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import did_you_mean
+from rulelearn.bench import EXECUTORS
 from rulelearn.bench.methods import METHODS as METHOD_TABLE
 from rulelearn.errors import ConfigError, DataError, ParameterError
 
@@ -45,7 +46,6 @@ TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter
             "compare_to")  # the reference method of paired.md (default: the first method)
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
-EXECUTORS = ("local", "dask")
 
 #: The paper's section 4 protocol; a config that departs from it says so in every table.
 PAPER_PROTOCOL: dict[str, Any] = {"form": "dnf", "R": 5, "max_iter": 100, "n_thresholds": 10,

@@ -30,10 +30,22 @@ from typing import Any
 import numpy as np
 import yaml
 
-from rulelearn._io import atomic_write_text, make_folder, refuse_link, remove_folders, sha256_file
-from rulelearn.bench import baselines, protocol
+from rulelearn._io import atomic_write_text, make_folder, refuse_link, remove_folders
+from rulelearn.bench import EXECUTORS, baselines, protocol
 from rulelearn.bench.config import DatasetConfig, ExperimentConfig, MethodConfig
+from rulelearn.bench.fingerprint import (
+    CODE_REASONS,
+    CODE_UNRECORDED,
+    code_fingerprint,
+    data_fingerprint,
+    kept_line,
+    kept_versions,
+    stale_line,
+    staleness,
+    unrecorded_message,
+)
 from rulelearn.bench.methods import METHODS
+from rulelearn.bench.records import display_names, latest, scan_records, unit_record
 from rulelearn.bench.store import (
     RecordStore,
     ResultsError,
@@ -42,11 +54,10 @@ from rulelearn.bench.store import (
     non_finite,
     os_error,
     run_key,
+    unit_params,
 )
 from rulelearn.errors import ConfigError
 
-#: Fields that change between two runs of the same unit (timings, dates); not part of a result.
-VOLATILE = ("fit_seconds", "tune_seconds", "total_seconds", "finished_at", "host", "versions")
 #: Seconds between two heartbeats of a run in ``runs.json`` (what a killed run may leave out).
 HEARTBEAT_SECONDS = 5.0
 #: Seconds to wait for a dask scheduler to answer before giving up (nothing is run or written).
@@ -65,8 +76,12 @@ class Unit:
     inner_folds: int
     seed: int
     experiment: str
-    #: what the unit's data was when planned (:func:`data_fingerprint`); kept in its record
+    #: what the unit's data was when planned (:func:`~.fingerprint.data_fingerprint`); kept
+    #: in its record
     data_fingerprint: str | None = None
+    #: the code its method's results depend on (:func:`~.fingerprint.code_fingerprint`);
+    #: kept in its record
+    code_fingerprint: str | None = None
 
 
 @dataclass
@@ -92,6 +107,8 @@ class RunSummary:
     #: dataset -> (units run again because their data changed, why); said by a warning as the
     #: run starts
     stale: dict = field(default_factory=dict)
+    #: dataset -> (done units of other code kept by ``reuse_stale``, {code version: count})
+    kept: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
         text = (f"{self.total} units: {self.skipped} already done, {self.ok} ok, "
@@ -128,6 +145,7 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
         datasets = [d for d in datasets if d.name in only_datasets]
     units = []
     prints = {d.name: data_fingerprint(d) for d in datasets}
+    code = {name: code_fingerprint(name) for name in dict.fromkeys(m.name for m in config.methods)}
     for seed in config.seeds:
         for d in datasets:
             for m in config.methods:
@@ -138,146 +156,9 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                     units.append(Unit(key=key, dataset=d.name, method=m, fold=k,
                                       n_outer=config.outer_folds,
                                       inner_folds=config.inner_folds, seed=seed,
-                                      experiment=config.name, data_fingerprint=prints[d.name]))
+                                      experiment=config.name, data_fingerprint=prints[d.name],
+                                      code_fingerprint=code[m.name]))
     return units
-
-
-def data_fingerprint(d: DatasetConfig) -> str | None:
-    """What a dataset's data is, so that records of other data are not reused.
-
-    A CSV dataset: the sha256 of its file (None if it cannot be read).  A registry dataset:
-    the registry's pinned sha256 of its file (one file, one source), else a sha256 of all its
-    sources' pinned checksums, else (bundled) its loader; the loader checks the files against
-    them, so the data cannot change while those do not.  Not part of the run key: records
-    written before fingerprints were kept have none (see :func:`stale_reason`).
-    """
-    if d.path is not None:
-        try:
-            return sha256_file(d.path)
-        except (OSError, ValueError):
-            return None
-    from rulelearn.data import REGISTRY
-
-    spec = REGISTRY.get(d.name)
-    if spec is None:
-        return None
-    return registry_fingerprint(spec)
-
-
-def registry_fingerprint(spec) -> str:
-    """The fingerprint of a registry dataset (see :func:`data_fingerprint`)."""
-    if spec.bundled:
-        return f"bundled:{spec.source.loader}"
-    files = [(s.name, f.file, f.sha256) for s in spec.sources for f in s.files]
-    if len(files) == 1 and files[0][2]:
-        return files[0][2]
-    import hashlib
-
-    return hashlib.sha256(json.dumps(files).encode()).hexdigest()
-
-
-def stale_reason(record: dict, unit: Unit, *, registry: bool) -> str | None:
-    """Why the ``ok`` ``record`` of ``unit`` is not a result for the unit's data now, or None.
-
-    A record without a fingerprint (written before they were kept) of a registry dataset is
-    taken to be of the registry's pinned files, which have not changed; one of a CSV file
-    cannot be told apart from one of another version of the file.
-    """
-    recorded = record.get("data_fingerprint")
-    if recorded is None:
-        return None if registry else "no fingerprint"
-    if unit.data_fingerprint is None or recorded != unit.data_fingerprint:
-        return "data changed"
-    return None
-
-
-def stale_line(name: str, count: int, why: str) -> str:
-    units = "1 unit" if count == 1 else f"{count} units"
-    if why == "no fingerprint":
-        return (f"{name}: {units} already done run again: recorded with no fingerprint of "
-                f"the data (before rulelearn kept one), so a change of the file cannot be "
-                f"ruled out.")
-    return f"{name}: {units} already done run again: the data changed since they were recorded."
-
-
-def unit_params(dataset: dict, method: dict, inner_folds: int) -> dict:
-    """What, besides names, fold, seed and fold count, determines a unit's result (its key)."""
-    return {"method": method, "dataset": dataset,
-            "positive": _planned_positive(DatasetConfig(**dataset)), "inner_folds": inner_folds}
-
-
-def planned_keys(resolved: dict, *, source="config.yaml") -> dict:
-    """``key -> (dataset, label, fold)`` for every unit of a resolved configuration.
-
-    ``resolved`` is what :meth:`ExperimentConfig.to_dict` wrote to a results folder's
-    ``config.yaml``; the keys are those :func:`plan` gives, so a table can keep exactly the
-    records of that configuration.  :class:`ResultsError` if ``resolved`` is not one.
-    """
-    return {key: (d, label, k) for key, d, label, k, _ in _resolved_units(resolved, source)}
-
-
-def planned_seeds(resolved: dict, *, source="config.yaml") -> dict:
-    """``key -> seed`` for every unit of a resolved configuration (as :func:`planned_keys`)."""
-    return {key: seed for key, *_, seed in _resolved_units(resolved, source)}
-
-
-def resolved_seeds(resolved: dict) -> list | None:
-    """The seeds of a resolved configuration (``seeds``, else ``[seed]``); None if invalid."""
-    seeds = resolved.get("seeds", [resolved.get("seed")]) if isinstance(resolved, dict) else None
-    if not isinstance(seeds, list) or not seeds or len(set(map(str, seeds))) < len(seeds):
-        return None
-    if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
-        return None
-    return seeds
-
-
-def _resolved_units(resolved: dict, source) -> list[tuple]:
-    """``(key, dataset, label, fold, seed)`` for every unit of a resolved configuration."""
-    def bad(what):
-        return ResultsError(f"{source} is not a rulelearn results configuration ({what}); "
-                            f"rerun 'rulelearn bench CONFIG -o FOLDER' to rewrite it "
-                            f"(units already done are not recomputed).")
-
-    if not isinstance(resolved, dict):
-        raise bad("not a mapping")
-    for name in ("outer_folds", "inner_folds"):
-        value = resolved.get(name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise bad(f"no valid '{name}'")
-    seeds = resolved_seeds(resolved)
-    if seeds is None or ("seed" in resolved and "seeds" in resolved):
-        raise bad("no valid 'seed' or 'seeds'")
-    datasets, methods = resolved.get("datasets"), resolved.get("methods")
-    if not isinstance(datasets, list) or not datasets or not all(
-            isinstance(d, dict) and isinstance(d.get("name"), str)
-            and set(d) <= set(DatasetConfig.__dataclass_fields__) for d in datasets):
-        raise bad("no valid 'datasets'")
-    method_fields = {"name", "label", "params", "tuned", "grid", "prefer"}
-    if not isinstance(methods, list) or not methods or not all(
-            isinstance(m, dict) and set(m) == method_fields and isinstance(m["label"], str)
-            and isinstance(m["params"], dict) and isinstance(m["grid"], list) for m in methods):
-        raise bad("no valid 'methods'")
-    n_outer = resolved["outer_folds"]
-    units = []
-    for seed in seeds:
-        for d in datasets:
-            for m in methods:
-                params = unit_params(d, m, resolved["inner_folds"])
-                for k in range(n_outer):
-                    key = run_key(dataset=d["name"], label=m["label"], params=params, fold=k,
-                                  seed=seed, n_outer=n_outer)
-                    units.append((key, d["name"], m["label"], k, seed))
-    return units
-
-
-def _planned_positive(d: DatasetConfig):
-    """The positive class a unit will use, so that records of another choice are not reused."""
-    if d.positive is not None or d.path is not None:
-        return d.positive
-    from rulelearn.data import REGISTRY
-
-    spec = REGISTRY.get(d.name)
-    return None if spec is None else spec.positive
 
 
 def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:
@@ -324,19 +205,9 @@ def make_estimator(method: MethodConfig, *, pos_label, random_state):
     return entry.build(method.params, method.grid, pos_label, random_state)
 
 
-def base_record(unit: Unit) -> dict:
-    m = unit.method
-    return {"key": unit.key, "experiment": unit.experiment, "dataset": unit.dataset,
-            "method": m.name, "label": m.label, "params": m.params, "fold": unit.fold,
-            "n_outer": unit.n_outer, "inner_folds": unit.inner_folds, "seed": unit.seed,
-            "tuned_param": m.tuned, "grid": list(m.grid),
-            "data_fingerprint": unit.data_fingerprint}
-
-
 def failed_record(unit: Unit, reason: str) -> dict:
-    rec = base_record(unit)
-    rec.update(status="failed", error=reason, finished_at=_now(), versions=versions())
-    return rec
+    return unit_record(unit, status="failed", error=reason, finished_at=_now(),
+                       versions=versions())
 
 
 def run_unit(unit: Unit, data: PreparedData) -> dict:
@@ -355,11 +226,9 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
                 est, data.X, data.y, train, test, param=m.tuned, grid=m.grid, prefer=m.prefer,
                 inner_folds=unit.inner_folds,
                 seed=protocol.inner_seed(unit.seed, unit.dataset, unit.fold))
-        rec = base_record(unit)
-        rec["warnings"] = sorted({str(w.message) for w in caught})
-        rec.update(baselines.describe(res.model))
-        rec.update(
-            status="ok", error=None, chosen=res.chosen,
+        rec = unit_record(
+            unit, status="ok", warnings=sorted({str(w.message) for w in caught}),
+            **baselines.describe(res.model), error=None, chosen=res.chosen,
             theta=res.chosen if m.tuned == "theta" else None, inner_errors=res.inner_errors,
             test_error=res.test_error, train_error=res.train_error, path=res.path,
             n_train=res.n_train, n_test=res.n_test, positive=data.positive,
@@ -729,11 +598,15 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
 
 
 def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, output=None,
-        force=False, mirror=None, only_datasets=None, progress=True) -> RunSummary:
+        force=False, reuse_stale=False, mirror=None, only_datasets=None,
+        progress=True) -> RunSummary:
     """Run every unit of ``config`` not already done; append their records; return a summary.
 
     ``output`` is the experiment folder (default ``<config.output>/<config.name>``).  Units
-    whose latest record is ``ok`` are skipped unless ``force``; failed ones are retried.  The
+    whose latest record is ``ok`` are skipped unless ``force``, or unless they are stale
+    (:func:`~.fingerprint.staleness`: run again, or kept if ``reuse_stale`` and only the code
+    changed; records of unrecorded code are a :class:`ConfigError` unless ``force`` or
+    ``reuse_stale``); failed ones are retried.  The
     folder is locked for the run (a second run on it is refused); a problem that would doom
     every unit of a dataset or method is a :class:`ConfigError` before any unit runs; any
     ``OSError`` met writing results is a one-line :class:`ResultsError` naming the path.
@@ -753,17 +626,20 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
             except OSError as exc:
                 raise os_error(exc, "create the results folder", folder) from None
             with store.locked():
-                todo, stale = _units_to_run(store, units, force=force, config=config)
+                todo, stale, kept = _units_to_run(store, units, force=force, config=config,
+                                                  reuse_stale=reuse_stale)
                 datasets = preflight(config, todo, executor=executor, scheduler=scheduler,
                                      mirror=mirror)
                 if executor == "dask" and todo:
                     client = _connect_dask(scheduler)
                 for name, (count, why) in stale.items():
                     warnings.warn(stale_line(name, count, why), UserWarning, stacklevel=2)
+                if kept:
+                    warnings.warn(kept_line(kept), UserWarning, stacklevel=2)
                 started = True
-                summary = _run_locked(config, folder, store, units, todo, datasets, jobs=jobs,
+                summary = _run_locked(config, folder, store, units, todo, datasets, kept, jobs=jobs,
                                       executor=executor, client=client, progress=progress)
-                summary.stale = stale
+                summary.stale, summary.kept = stale, kept
                 return summary
     except OSError as exc:
         raise os_error(exc, "write results to", exc.filename or folder) from None
@@ -791,35 +667,51 @@ def _where_to_run(config: ExperimentConfig, executor, scheduler, jobs) -> tuple:
     """``(executor, scheduler, jobs)``: the arguments given, else the config's, else local
     on every core."""
     executor = executor or config.executor
-    if executor not in ("local", "dask"):
-        raise ConfigError(f"executor must be 'local' or 'dask'. Got {executor!r}.")
+    if executor not in EXECUTORS:
+        raise ConfigError(f"executor must be {' or '.join(map(repr, EXECUTORS))}. "
+                          f"Got {executor!r}.")
     return executor, scheduler or config.scheduler, jobs or config.jobs or os.cpu_count() or 1
 
 
-def _units_to_run(store: RecordStore, units, *, force: bool, config=None) -> tuple:
-    """``(todo, stale)``: the units without an ``ok`` latest record of their data now (all of
-    them if ``force``), and ``dataset -> (count, why)`` for the done units that run again
-    because their data changed (:func:`stale_reason`)."""
-    records, damaged = store.scan()
+def _units_to_run(store: RecordStore, units, *, force: bool, config=None,
+                  reuse_stale: bool = False) -> tuple:
+    """``(todo, stale, kept)``: the units to run, ``dataset -> (count, why)`` for the done
+    units that run again because they are stale (:func:`~.fingerprint.staleness`), and
+    ``dataset -> (count, {code version: count})`` for those of other code kept by
+    ``reuse_stale``.  All units run with ``force``; :class:`ConfigError` (nothing run) when
+    done units are of unrecorded code and neither ``force`` nor ``reuse_stale`` is given."""
+    records, damaged = scan_records(store.path)
     if damaged:
         raise ResultsError(
             f"{store.path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
             f"file away or delete those lines, then rerun.")
     if force:
-        return list(units), {}
-    done = {k: r for k, r in _latest(records).items() if r.get("status") == "ok"}
+        return list(units), {}, {}
+    done = {k: r for k, r in latest(records).items() if r.ok}
     csv = {d.name for d in config.datasets if d.path is not None} if config else set()
     todo: list[Unit] = []
     stale: dict = {}
+    kept: dict = {}
+    unrecorded = 0
     for u in units:
         rec = done.get(u.key)
-        why = None if rec is None else stale_reason(rec, u, registry=u.dataset not in csv)
+        why = None if rec is None else staleness(rec, u, registry=u.dataset not in csv)
+        if rec is not None and why in CODE_REASONS and reuse_stale:
+            count, by_version = kept.get(u.dataset, (0, {}))
+            by_version[rec.code_version] = by_version.get(rec.code_version, 0) + 1
+            kept[u.dataset] = (count + 1, by_version)
+            continue
+        if why == CODE_UNRECORDED:
+            unrecorded += 1
+            continue
         if rec is None or why:
             todo.append(u)
         if why:
             count, first = stale.get(u.dataset, (0, why))
             stale[u.dataset] = (count + 1, first)
-    return todo, stale
+    if unrecorded:
+        raise ConfigError(unrecorded_message(unrecorded))
+    return todo, stale, kept
 
 
 def _remove_new_folders(folder: Path, created) -> None:
@@ -831,14 +723,7 @@ def _remove_new_folders(folder: Path, created) -> None:
     remove_folders(created)
 
 
-def _latest(records) -> dict:
-    out: dict = {}
-    for rec in records:
-        out[rec["key"]] = rec
-    return out
-
-
-def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor, client,
+def _run_locked(config, folder, store, units, todo, datasets, kept, *, jobs, executor, client,
                 progress) -> RunSummary:
     t0 = time.perf_counter()
     atomic_write_text(folder / "config.yaml",
@@ -855,7 +740,7 @@ def _run_locked(config, folder, store, units, todo, datasets, *, jobs, executor,
                 tally.record(rec)
     wall = time.perf_counter() - t0
     _write_meta(folder, config, wall=wall, all_runs=runlog.total(), executor=executor,
-                jobs=jobs, units=len(units), ran=len(todo))
+                jobs=jobs, units=len(units), ran=len(todo), kept=kept)
     return RunSummary(folder=folder, total=len(units), skipped=len(units) - len(todo),
                       ok=tally.ok, failed=tally.failed, wall_seconds=wall,
                       failures=tally.failures)
@@ -868,15 +753,12 @@ def _unit_costs(store, datasets, todo) -> UnitCosts:
         thresholds = [u.method.params.get("n_thresholds", 10) for u in todo
                       if u.dataset == name]
         weights[name] = len(data.y) * binary_features(data.X, max(thresholds, default=10))
-    records, _ = store.scan()
-    measured = [(r.get("dataset"), r.get("label"), r.get("total_seconds"))
-                for r in _latest(records).values() if r.get("status") == "ok"]
+    records, _ = scan_records(store.path)
+    measured = [(r.dataset, r.label, r.total_seconds) for r in latest(records).values() if r.ok]
     return UnitCosts(weights, measured)
 
 
 def _display_names(config) -> dict:
-    from rulelearn.bench.report import display_names
-
     return display_names({m.label: m.name for m in config.methods})
 
 
@@ -921,13 +803,16 @@ def _previous_wall_seconds(folder) -> float:
     return previous
 
 
-def _write_meta(folder, config, *, wall, all_runs, executor, jobs, units, ran) -> None:
+def _write_meta(folder, config, *, wall, all_runs, executor, jobs, units, ran,
+                kept=None) -> None:
     meta = {"experiment": config.name, "wall_seconds": wall,
             "wall_seconds_all_runs": all_runs, "finished_at": _now(),
             "executor": executor, "jobs": jobs, "cores": os.cpu_count(),
             "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
             "units": units, "ran": ran, "versions": versions(),
             "deviations": config.protocol_deviations()}
+    if kept:  # said in the tables' header
+        meta["reused_stale"] = kept_versions(kept)
     atomic_write_text(folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
 
 
@@ -939,11 +824,6 @@ def _read_meta(folder) -> dict:
     return meta if isinstance(meta, dict) else {}
 
 
-def comparable(record: dict) -> dict:
-    """A record without its volatile fields (timings, dates, host, versions)."""
-    return {k: v for k, v in record.items() if k not in VOLATILE}
-
-
-__all__ = ["Unit", "PreparedData", "RunSummary", "Terminated", "plan", "planned_keys",
-           "planned_seeds", "preflight", "load_data", "read_data", "subsample", "run_unit", "run",
-           "make_estimator", "comparable", "versions"]
+__all__ = ["Unit", "PreparedData", "RunSummary", "Terminated", "plan", "preflight",
+           "load_data", "read_data", "subsample", "run_unit", "run", "make_estimator",
+           "versions"]

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rulelearn.bench.records import as_records, display_names, load_results, sem, summarize
 from rulelearn.errors import RuleLearnError
 
 #: The LP rule learners, whose tuned parameter is θ.
@@ -53,30 +54,33 @@ def figure_class():
 # records -> tables (pure, no matplotlib)
 
 
-def load_records(folder) -> tuple[list[dict], dict]:
-    """The latest record of each unit ``folder``'s ``config.yaml`` plans, and that config.
+def load_records(folder) -> tuple[list, dict]:
+    """The latest :class:`~rulelearn.bench.records.Record` of each unit ``folder``'s
+    ``config.yaml`` plans, and that config (:func:`~rulelearn.bench.records.load_results`).
 
-    :class:`~rulelearn.bench.store.ResultsError` as for the tables.
+    :class:`~rulelearn.bench.store.ResultsError` as for the tables; each damaged θ path (its
+    entries left out of the figures) is a warning.
     """
-    from rulelearn.bench.experiment import planned_keys
-    from rulelearn.bench.report import _load, select
+    import warnings
 
-    folder = Path(folder)
-    records, config, _, _ = _load(folder)
-    return select(records, planned_keys(config, source=str(folder / "config.yaml"))), config
+    results = load_results(folder)
+    for rec in results.records:
+        for line in rec.damage:
+            warnings.warn(line, UserWarning, stacklevel=2)
+    return results.records, results.config
 
 
 def path_frame(records) -> pd.DataFrame:
     """One row per (record with a path, path entry): the entry's fields, its record's dataset,
     label, method, fold, and whether it is the chosen value."""
     rows = []
-    for rec in records:
-        if rec.get("status") != "ok" or not isinstance(rec.get("path"), list):
+    for rec in as_records(records):
+        if not rec.ok or not rec.path:
             continue
-        for entry in rec["path"]:
-            rows.append({"dataset": rec["dataset"], "label": rec["label"],
-                         "method": rec["method"], "fold": rec["fold"],
-                         "chosen": entry.get("param") == rec.get("chosen"), **entry})
+        for point in rec.path:
+            rows.append({"dataset": rec.dataset, "label": rec.label,
+                         "method": rec.method or rec.label, "fold": rec.fold,
+                         "chosen": point.param == rec.chosen, **point.to_dict()})
     columns = ["dataset", "label", "method", "fold", "chosen", "param", "cv_error", "cv_sem",
                "literals", "clauses", "train_error", "test_error"]
     return pd.DataFrame(rows, columns=columns)
@@ -120,15 +124,15 @@ def _mean(values) -> float:
 
 
 def _sem(values) -> float:
-    v = pd.to_numeric(pd.Series(values), errors="coerce").dropna()
-    return float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else 0.0
+    """:func:`~rulelearn.bench.records.sem` of the numbers among ``values``."""
+    return sem(pd.to_numeric(pd.Series(values), errors="coerce").dropna())
 
 
 def _order(records, field, config_key=None, config=None) -> list:
     if config is not None and config_key:
         return [item["name" if config_key == "datasets" else "label"]
                 for item in config[config_key]]
-    return list(dict.fromkeys(r[field] for r in records))
+    return list(dict.fromkeys(getattr(r, field) for r in records))
 
 
 def _styles(labels) -> dict:
@@ -136,11 +140,12 @@ def _styles(labels) -> dict:
     return {lab: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)]) for i, lab in enumerate(labels)}
 
 
-def _names(labels, records) -> dict:
-    """Display names (``BCD``) of ``labels``, read from the records' ``method`` field."""
-    from rulelearn.bench.report import display_names
-
-    method = {r["label"]: r.get("method", r["label"]) for r in records}
+def _names(labels, records, config=None) -> dict:
+    """Display names (``BCD``) of ``labels``: their method's name in ``config``, else in the
+    records."""
+    method = {r.label: r.method or r.label for r in records}
+    if config is not None:
+        method.update({m["label"]: m["name"] for m in config["methods"]})
     return display_names({lab: method.get(lab, lab) for lab in labels})
 
 
@@ -207,10 +212,9 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     Only complete cells (every outer fold ``ok``) are drawn, as in the tables; each panel
     names the methods it lacks.
     """
-    from rulelearn.bench.experiment import resolved_seeds
-    from rulelearn.bench.report import summarize
+    from rulelearn.bench.store import resolved_seeds
 
-    records = list(records)
+    records = as_records(records)
     if not records:
         raise PlotError("no records to plot")
     datasets = _order(records, "dataset", "datasets", config)
@@ -218,7 +222,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     n_outer = config["outer_folds"] if config else None
     summary = summarize(records, datasets=datasets, labels=labels, n_outer=n_outer,
                         seeds=resolved_seeds(config) if config else None)
-    styles, names = _styles(labels), _names(labels, records)
+    styles, names = _styles(labels), _names(labels, records, config)
     fig = _new_figure(*_panels_size(len(datasets), ncols))
     handles = {}
     folds = int(summary["n_needed"].max()) if len(summary) else 0
@@ -227,11 +231,11 @@ def tradeoff_figure(records, config=None, *, ncols=4):
         done = part[part["complete"]]
         for r in done.itertuples():
             color, marker = styles[r.method]
-            h = ax.errorbar(r.features_mean, r.error_mean, xerr=_zero(r.features_sem),
+            h = ax.errorbar(r.literals_mean, r.error_mean, xerr=_zero(r.literals_sem),
                             yerr=_zero(r.error_sem), fmt=marker, color=color, ms=6,
                             capsize=2, elinewidth=1, label=names[r.method])
             handles.setdefault(r.method, h)
-        _scale(ax, list(done["features_mean"]), "x", floor=1.0)
+        _scale(ax, list(done["literals_mean"]), "x", floor=1.0)
         _name_coinciding(ax, done, names)
         missing = ", ".join(f"{names[r.method]} ({r.reason})"
                             for r in part[~part["complete"]].itertuples())
@@ -252,7 +256,7 @@ def _name_coinciding(ax, cells, names):
     """Name the methods of markers drawn on the same spot (e.g. four empty rules)."""
     spots = {}
     for r in cells.itertuples():
-        spots.setdefault((round(r.features_mean, 1), round(r.error_mean, 1)), []).append(r)
+        spots.setdefault((round(r.literals_mean, 1), round(r.error_mean, 1)), []).append(r)
     for (x, y), same in spots.items():
         if len(same) > 1:
             ax.annotate(" = ".join(names[r.method] for r in same), (x, y), xytext=(8, 8),
@@ -272,13 +276,16 @@ def path_figure(records, config=None, *, paper=None):
     """
     from rulelearn.bench.report import PAPER_ALIASES, paper_results
 
-    records = list(records)
+    records = as_records(records)
     every = _order(records, "label", "methods", config)
-    styles, names = _styles(every), _names(every, records)
-    records = [r for r in records if r.get("method") in LP_METHODS]
+    styles, names = _styles(every), _names(every, records, config)
+    kinds = {r.label: r.method for r in records}
+    if config is not None:
+        kinds.update({m["label"]: m["name"] for m in config["methods"]})
+    records = [r for r in records if kinds.get(r.label) in LP_METHODS]
     datasets = [d for d in _order(records, "dataset", "datasets", config)
-                if any(r["dataset"] == d for r in records)]
-    all_labels = [lab for lab in every if any(r["label"] == lab for r in records)]
+                if any(r.dataset == d for r in records)]
+    all_labels = [lab for lab in every if any(r.label == lab for r in records)]
     summary = path_summary(path_frame(records))
     with_path = [d for d in datasets if (summary["dataset"] == d).any()]
     without = [d for d in datasets if d not in with_path]
@@ -357,20 +364,20 @@ def pareto_figure(records, config=None, *, ncols=4):
     Records without a path contribute their chosen setting only. As in the tables, a method
     is drawn only where every outer fold has a record; each panel names the methods it lacks.
     """
-    records = list(records)
+    records = as_records(records)
     datasets = _order(records, "dataset", "datasets", config)
     labels = _order(records, "label", "methods", config)
     complete = _complete_cells(records, config)
-    lacking = {d: [(lab, sum(r["dataset"] == d and r["label"] == lab and r["status"] == "ok"
-                             for r in records))
+    lacking = {d: [(lab, sum(r.dataset == d and r.label == lab and r.ok for r in records))
                    for lab in labels if (d, lab) not in complete] for d in datasets}
-    need = ((config["outer_folds"] if config else max(int(r.get("n_outer") or 0) for r in records))
+    need = ((config["outer_folds"] if config else max(r.n_outer for r in records))
             * len(_seeds(records, config)))
-    records = [r for r in records if (r["dataset"], r["label"]) in complete]
+    every = records
+    records = [r for r in records if (r.dataset, r.label) in complete]
     if not records:
         raise PlotError("no (dataset, method) with an ok record for every outer fold to plot")
-    datasets = [d for d in datasets if any(r["dataset"] == d for r in records)]
-    styles, names = _styles(labels), _names(labels, records)
+    datasets = [d for d in datasets if any(r.dataset == d for r in records)]
+    styles, names = _styles(labels), _names(labels, every, config)
     points = _pareto_points(records)
     fig = _new_figure(*_panels_size(len(datasets), ncols))
     handles = {}
@@ -413,40 +420,36 @@ def pareto_figure(records, config=None, *, ncols=4):
 
 def _seeds(records, config=None) -> list:
     """The seeds of ``config`` (a resolved one), else those of the records."""
-    from rulelearn.bench.experiment import resolved_seeds
+    from rulelearn.bench.store import resolved_seeds
 
-    return (resolved_seeds(config) if config else None) or sorted(
-        {r.get("seed", 0) for r in records})
+    return (resolved_seeds(config) if config else None) or sorted({r.seed for r in records})
 
 
 def _complete_cells(records, config=None) -> set:
-    """The (dataset, label) pairs with an ``ok`` record for each of their (seed, outer fold)."""
-    folds: dict = {}
-    need: dict = {}
-    n_seeds = len(_seeds(records, config))
-    for r in records:
-        cell = (r["dataset"], r["label"])
-        need[cell] = max(need.get(cell, 0), int(r.get("n_outer") or 0) * n_seeds)
-        if r.get("status") == "ok":
-            folds.setdefault(cell, set()).add((r.get("seed", 0), r["fold"]))
-    return {cell for cell, done in folds.items() if len(done) >= need[cell]}
+    """The complete (dataset, label) cells, as in the tables
+    (:func:`~rulelearn.bench.records.summarize`)."""
+    records = as_records(records)
+    summary = summarize(records, n_outer=config.get("outer_folds") if config else None,
+                        seeds=_seeds(records, config))
+    done = summary[summary["complete"]]
+    return set(zip(done["dataset"], done["method"]))
 
 
 def _pareto_points(records) -> pd.DataFrame:
     """(dataset, label, literals, test_error, from_path) per method and parameter value."""
-    with_path = [r for r in records if isinstance(r.get("path"), list) and r["path"]]
-    summary = path_summary(path_frame(with_path))
+    records = as_records(records)
+    summary = path_summary(path_frame([r for r in records if r.path]))
     rows = [{"dataset": r.dataset, "label": r.label, "literals": r.literals,
              "test_error": r.test_error, "from_path": True} for r in summary.itertuples()]
     seen = set(zip(summary["dataset"], summary["label"]))
     rest: dict = {}
     for r in records:
-        if (r["dataset"], r["label"]) not in seen:
-            rest.setdefault((r["dataset"], r["label"]), []).append(r)
+        if (r.dataset, r.label) not in seen:
+            rest.setdefault((r.dataset, r.label), []).append(r)
     for (d, lab), recs in rest.items():
         rows.append({"dataset": d, "label": lab,
-                     "literals": float(np.mean([r["n_features"] for r in recs])),
-                     "test_error": float(np.mean([r["test_error"] for r in recs])),
+                     "literals": float(np.mean([r.literals for r in recs])),
+                     "test_error": float(np.mean([r.test_error for r in recs])),
                      "from_path": False})
     return pd.DataFrame(rows, columns=["dataset", "label", "literals", "test_error",
                                        "from_path"])

@@ -135,7 +135,7 @@ def evaluate_fold(estimator, X, y, train, test, *, param=None, grid=(), prefer="
         path.append({"param": values[i] if values else None,
                      "cv_error": result.mean_errors[i] if cv else None,
                      "cv_sem": result.sem_errors[i] if cv else None,
-                     "literals": size["n_features"], "clauses": size["n_clauses"],
+                     "literals": size["literals"], "clauses": size["clauses"],
                      "train_error": error_rate(model, X_tr, y_tr),
                      "test_error": error_rate(model, X_te, y_te)})
     chosen = path[result.index]

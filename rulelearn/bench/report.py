@@ -5,8 +5,8 @@
   for CART the split nodes of the tree, for RIPPER the conditions of its rules), and *features*:
   the distinct original features of each clause, summed over the clauses (``t1 < x <= t2`` is
   two literals on one feature, as the paper's Table 2 may count it), read off each record's
-  ``rule_json`` (rule learners only).  Records store the literal count as ``n_features``
-  (older name, kept for the records already written); ``n_literals`` is read first when present.
+  ``rule_json`` (rule learners only).  The records are read as typed
+  :class:`~rulelearn.bench.records.Record` objects (one vocabulary; see :mod:`.records`).
 * A last row with each method's average rank over the datasets (rank 1 = best, i.e. lowest;
   ties share the average rank).  As in the paper, ranks compare the values *as printed*
   (one decimal), so two methods shown as 28.6 tie.  Ranks average over the datasets where
@@ -34,23 +34,21 @@ table says how many.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from rulelearn._io import atomic_write_text, refuse_link
-from rulelearn.bench.store import (
-    RECORDS,
-    ResultsError,
-    latest,
-    os_error,
-    scan_records,
-    total_wall_seconds,
+from rulelearn.bench.records import (  # noqa: F401 - is_paper_config, summarize: report's API
+    display_names,
+    is_paper_config,
+    load_results,
+    sem,
+    summarize,
 )
+from rulelearn.bench.store import ResultsError, json_value, os_error
 
 #: Package data of ``rulelearn`` (the reports cite it by that path, so it stays there).
 PAPER_RESULTS = Path(__file__).parent.parent / "paper_results.csv"
@@ -61,52 +59,6 @@ DECIMALS = 1
 
 # ----------------------------------------------------------------------------------------------
 # records -> summaries (pure)
-
-
-def select(records, keys: dict) -> list[dict]:
-    """The latest record of each unit planned in ``keys`` (``key -> (dataset, label, fold)``).
-
-    Records of any other key -- another configuration -- are left out whatever their dataset,
-    label and fold.
-    """
-    out = []
-    for key, rec in latest(records).items():
-        if key not in keys:
-            continue
-        if (rec.get("dataset"), rec.get("label"), rec.get("fold")) != keys[key]:
-            raise ResultsError(f"record {key!r} is for {rec.get('dataset')} / {rec.get('label')} / "
-                               f"fold {rec.get('fold')} but its key is that of "
-                               f"{' / '.join(map(str, keys[key]))}: the records were edited")
-        out.append(rec)
-    return out
-
-
-def foreign(records, keys: dict) -> int:
-    """How many units have records in ``records`` but are not planned in ``keys``."""
-    return len(set(latest(records)) - set(keys))
-
-
-def literals_of(record: dict) -> int:
-    """The rule size of a record in literals: ``n_literals``, else the older ``n_features``."""
-    value = record.get("n_literals")
-    return record["n_features"] if value is None else value
-
-
-def distinct_features(record: dict) -> int | None:
-    """The distinct original features of each clause of a record's rule, summed over clauses.
-
-    ``fLength > 29.2 AND fLength <= 110 AND fAlpha > 21`` counts 2 where it has 3 literals.
-    None when the record has no ``rule_json`` (CART, RIPPER) or it is not a rule.
-    """
-    rule = record.get("rule_json")
-    if not isinstance(rule, dict) or not isinstance(rule.get("clauses"), list):
-        return None
-    total = 0
-    for clause in rule["clauses"]:
-        if not isinstance(clause, list):
-            return None
-        total += len({lit.get("feature") for lit in clause if isinstance(lit, dict)})
-    return total
 
 
 def agreement_band(ours_sem: float, paper_sem: float) -> float:
@@ -137,98 +89,6 @@ def agrees_with_paper(ours: float, ours_sem: float, paper: float, paper_sem: flo
     if math.isnan(band):
         return None
     return bool(abs(ours - paper) <= band + 1e-9)
-
-
-def is_paper_config(config: dict) -> bool:
-    """Whether a resolved configuration declares itself a reproduction of the paper.
-
-    ``paper: true`` in the config.  A ``config.yaml`` written before that key existed counts
-    as one when it states ``deviations`` (every configuration that did then was one).  Only
-    such a configuration gets ``vs_paper.md``, "Table 1/2" headings and the "deviations from
-    the paper's protocol" line.
-    """
-    if "paper" in config:
-        return config.get("paper") is True
-    return bool(config.get("deviations"))
-
-
-def _sem(values) -> float:
-    values = np.asarray(values, dtype=float)
-    if len(values) < 2:
-        return float("nan")
-    return float(np.std(values, ddof=1) / math.sqrt(len(values)))
-
-
-def summarize(records, *, datasets=None, labels=None, n_outer=None,
-              method_names=None, seeds=None) -> pd.DataFrame:
-    """One row per (dataset, label): fold counts, error and size statistics, failure reason.
-
-    Sizes: ``features_mean`` / ``features_sem`` are the literals (:func:`literals_of`; the
-    column names are older than the word), ``distinct_mean`` the features summed over clauses
-    (:func:`distinct_features`; NaN for CART and RIPPER).
-
-    ``datasets`` / ``labels`` fix the row set and order (default: as first seen);
-    ``n_outer`` is the number of folds a complete cell needs per seed (default: the records'
-    own); ``method_names`` maps a label to its method's name (default: the records'
-    ``method``); ``seeds`` are the seeds a complete cell needs (default: the records' own).
-    Means and SEMs are over all (seed, fold) records; ``error_by_seed`` and
-    ``features_by_seed`` map each seed to its mean over its folds, ``error_by_unit`` each
-    (seed, fold) to its test error % (for :func:`paired_differences`).
-    """
-    records = list(records)
-    if datasets is None:
-        datasets = list(dict.fromkeys(r["dataset"] for r in records))
-    if labels is None:
-        labels = list(dict.fromkeys(r["label"] for r in records))
-    if seeds is None:
-        seeds = sorted({r.get("seed", 0) for r in records}) or [0]
-    method_names = {**{r["label"]: r["method"] for r in records if "method" in r},
-                    **(method_names or {})}
-    rows = []
-    for d in datasets:
-        for lab in labels:
-            recs = [r for r in records if r["dataset"] == d and r["label"] == lab]
-            ok = sorted((r for r in recs if r.get("status") == "ok"),
-                        key=lambda r: (seeds.index(r.get("seed", 0))
-                                       if r.get("seed", 0) in seeds else len(seeds), r["fold"]))
-            bad = [r for r in recs if r.get("status") != "ok"]
-            need = (n_outer or max([r.get("n_outer", 0) for r in recs], default=0)) * len(seeds)
-            complete = bool(ok) and len(ok) >= need
-            err = [100.0 * r["test_error"] for r in ok]
-            feat = [literals_of(r) for r in ok]
-            distinct = [distinct_features(r) for r in ok]
-            has_distinct = complete and all(v is not None for v in distinct)
-            method = method_names.get(lab, lab)
-            done = (f"{len(ok)}/{need} folds done" if len(seeds) == 1 else
-                    f"{len(ok)}/{need} (seed, fold) units done, {len(seeds)} seeds")
-            reason = bad[0].get("error") if bad else ("no records" if not recs else done)
-            by_seed = {s: [r for r in ok if r.get("seed", 0) == s] for s in seeds}
-            rows.append({
-                "dataset": d, "method": lab, "method_name": method, "n_folds": len(ok),
-                "n_needed": need, "complete": complete,
-                "error_mean": float(np.mean(err)) if complete else float("nan"),
-                "error_sem": _sem(err) if complete else float("nan"),
-                "features_mean": float(np.mean(feat)) if complete else float("nan"),
-                "features_sem": _sem(feat) if complete else float("nan"),
-                "distinct_mean": (float(np.mean([v or 0 for v in distinct])) if has_distinct
-                                  else float("nan")),
-                "train_error_mean": float(np.mean([100 * r["train_error"] for r in ok]))
-                if complete else float("nan"),
-                "fit_seconds": float(sum(r.get("total_seconds") or 0 for r in ok)),
-                "reason": None if complete else reason,
-                "n_seeds": len(seeds),
-                "error_by_seed": {s: float(np.mean([100.0 * r["test_error"] for r in rs]))
-                                  for s, rs in by_seed.items() if rs} if complete else {},
-                "features_by_seed": {s: float(np.mean([r["n_features"] for r in rs]))
-                                     for s, rs in by_seed.items() if rs} if complete else {},
-                "error_by_unit": {(r.get("seed", 0), r["fold"]): 100.0 * r["test_error"]
-                                  for r in ok} if complete else {},
-            })
-    return pd.DataFrame(rows, columns=[
-        "dataset", "method", "method_name", "n_folds", "n_needed", "complete", "error_mean",
-        "error_sem", "features_mean", "features_sem", "distinct_mean", "train_error_mean",
-        "fit_seconds", "reason", "n_seeds", "error_by_seed", "features_by_seed",
-        "error_by_unit"])
 
 
 def average_ranks(summary: pd.DataFrame, column: str, *, decimals: int = DECIMALS) -> pd.Series:
@@ -262,7 +122,7 @@ def table1(summary: pd.DataFrame) -> pd.DataFrame:
 
 def table2(summary: pd.DataFrame) -> pd.DataFrame:
     """``table2.csv``: mean literals (and their SEM) and mean features summed over clauses."""
-    out = summary[["dataset", "method", "features_mean", "features_sem",
+    out = summary[["dataset", "method", "literals_mean", "literals_sem",
                    "distinct_mean"]].reset_index(drop=True)
     out.insert(1, "method", _names(summary).to_numpy(), allow_duplicates=True)
     out.columns = ["dataset", "method", "label", "literals_mean", "literals_sem",
@@ -272,32 +132,27 @@ def table2(summary: pd.DataFrame) -> pd.DataFrame:
 
 def ranks_table(summary: pd.DataFrame) -> pd.DataFrame:
     e = average_ranks(summary, "error_mean")
-    f = average_ranks(summary, "features_mean")
+    f = average_ranks(summary, "literals_mean")
     names = display_names(dict(zip(summary["method"], summary["method_name"])))
     return pd.DataFrame({"method": [names[lab] for lab in e.index], "label": e.index,
                          "error_rank": e.to_numpy(),
                          "literals_rank": f.reindex(e.index).to_numpy()})
 
 
-def display_names(method_names: dict) -> dict:
-    """``BCD`` for a method that appears once, its full label otherwise.
-
-    ``method_names`` maps each label to its method's name.
-    """
-    names = list(method_names.values())
-    return {lab: (name.upper() if names.count(name) == 1 else lab)
-            for lab, name in method_names.items()}
-
-
 def _num(v, decimals=DECIMALS) -> str:
     return "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{decimals}f}"
+
+
+#: After a cell whose records come from more than one code version (see :mod:`.fingerprint`).
+MIXED_CODE = " †"
 
 
 def grid(summary: pd.DataFrame, kind: str) -> tuple[list, list[list[str]]]:
     """Header and rows of Table 1 (``kind="error"``) or Table 2 (``"features"``), ranks last.
 
     A Table 2 cell is ``literals / features`` for a rule learner (features: the distinct
-    original features summed over clauses) and the count alone for CART and RIPPER.
+    original features summed over clauses) and the count alone for CART and RIPPER.  A cell
+    whose records come from several code versions ends in :data:`MIXED_CODE`.
     """
     labels = list(dict.fromkeys(summary["method"]))
     names = display_names(dict(zip(summary["method"], summary["method_name"])))
@@ -308,17 +163,19 @@ def grid(summary: pd.DataFrame, kind: str) -> tuple[list, list[list[str]]]:
         row = [d]
         for lab in labels:
             r = cells[(d, lab)]
+            mark = MIXED_CODE if len(r.code_versions) > 1 else ""
             if not r.complete:
                 row.append("missing")
             elif kind == "error":
                 sem = "–" if math.isnan(r.error_sem) else _num(r.error_sem)
-                row.append(f"{_num(r.error_mean)} ({sem})" + _seed_range(r.error_by_seed))
+                row.append(f"{_num(r.error_mean)} ({sem})" + _seed_range(r.error_by_seed)
+                           + mark)
             elif math.isnan(r.distinct_mean):
-                row.append(_num(r.features_mean))
+                row.append(_num(r.literals_mean) + mark)
             else:
-                row.append(f"{_num(r.features_mean)} / {_num(r.distinct_mean)}")
+                row.append(f"{_num(r.literals_mean)} / {_num(r.distinct_mean)}{mark}")
         rows.append(row)
-    ranks = average_ranks(summary, "error_mean" if kind == "error" else "features_mean")
+    ranks = average_ranks(summary, "error_mean" if kind == "error" else "literals_mean")
     rows.append(["Average rank"] + [_num(ranks[lab]) or "–" for lab in labels])
     return ["Dataset"] + [names[lab] for lab in labels], rows
 
@@ -343,16 +200,18 @@ def summary_json(summary: pd.DataFrame) -> list[dict]:
     out = []
     for (_, r), name in zip(summary.iterrows(), names):
         def num(v):
-            return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+            v = json_value(v)
+            return None if v is None else float(v)
         out.append({"dataset": r["dataset"], "method": name, "label": r["method"],
                     "method_name": r["method_name"], "complete": bool(r["complete"]),
                     "n_folds": int(r["n_folds"]), "n_needed": int(r["n_needed"]),
                     "error_mean": num(r["error_mean"]), "error_sem": num(r["error_sem"]),
-                    "literals_mean": num(r["features_mean"]),
-                    "literals_sem": num(r["features_sem"]),
+                    "literals_mean": num(r["literals_mean"]),
+                    "literals_sem": num(r["literals_sem"]),
                     "features_mean": num(r["distinct_mean"]),
                     "train_error_mean": num(r["train_error_mean"]),
-                    "fit_seconds": num(r["fit_seconds"]), "reason": r["reason"]})
+                    "fit_seconds": num(r["fit_seconds"]), "reason": r["reason"],
+                    "code_versions": list(r["code_versions"])})
     return out
 
 
@@ -366,18 +225,19 @@ def _seed_range(by_seed: dict) -> str:
 def seeds_grid(summary: pd.DataFrame, kind: str) -> tuple[list, list[list[str]]]:
     """Header and rows of the per-seed table: each seed's mean of ``kind`` (``"error"`` or
     ``"features"``) per (dataset, method), then the mean over seeds and their range."""
-    seeds = sorted({s for col in ("error_by_seed", "features_by_seed")
+    seeds = sorted({s for col in ("error_by_seed", "literals_by_seed")
                     for d in summary[col] for s in d})
     names = display_names(dict(zip(summary["method"], summary["method_name"])))
     rows = []
     for r in summary.itertuples():
-        by_seed = getattr(r, f"{kind}_by_seed")
+        col = "error" if kind == "error" else "literals"
+        by_seed = getattr(r, f"{col}_by_seed")
         if not r.complete:
             rows.append([r.dataset, names[r.method]] + ["missing"] * (len(seeds) + 2))
             continue
         values = list(by_seed.values())
         rows.append([r.dataset, names[r.method]] + [_num(by_seed.get(s)) for s in seeds]
-                    + [_num(getattr(r, f"{kind}_mean")),
+                    + [_num(getattr(r, f"{col}_mean")),
                        f"{_num(min(values))}–{_num(max(values))}"])
     return (["Dataset", "Method"] + [f"seed {s}" for s in seeds] + ["Mean", "Min–max"]), rows
 
@@ -387,7 +247,7 @@ def seeds_frame(summary: pd.DataFrame) -> pd.DataFrame:
     mean test error and literals (method as a display name, label as the run label)."""
     names = dict(zip(summary["method"], _names(summary)))
     rows = [{"dataset": r.dataset, "method": names[r.method], "label": r.method, "seed": s,
-             "error_mean": r.error_by_seed[s], "literals_mean": r.features_by_seed[s]}
+             "error_mean": r.error_by_seed[s], "literals_mean": r.literals_by_seed[s]}
             for r in summary.itertuples() for s in r.error_by_seed]
     return pd.DataFrame(rows, columns=["dataset", "method", "label", "seed", "error_mean",
                                        "literals_mean"])
@@ -436,11 +296,11 @@ def paired_differences(summary: pd.DataFrame, against: str | None = None) -> pd.
         units = sorted(set(r.error_by_unit) & set(base.error_by_unit))
         diffs = [r.error_by_unit[u] - base.error_by_unit[u] for u in units]
         mean = float(np.mean(diffs)) if diffs else float("nan")
-        sem = _sem(diffs)
-        beyond = len(diffs) > 1 and abs(mean) > 2 * sem
+        diff_sem = sem(diffs)
+        beyond = len(diffs) > 1 and abs(mean) > 2 * diff_sem
         rows.append({"dataset": r.dataset, "method": names[r.method], "label": r.method,
                      "against": names[ref], "n_units": len(diffs), "difference_mean": mean,
-                     "difference_sem": sem,
+                     "difference_sem": diff_sem,
                      "verdict": ("lower" if mean < 0 else "higher") if beyond else ""})
     return pd.DataFrame(rows, columns=["dataset", "method", "label", "against", "n_units",
                                        "difference_mean", "difference_sem", "verdict"])
@@ -514,7 +374,7 @@ def versus_paper(summary: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd
     for r in summary.itertuples():
         pname = PAPER_ALIASES.get(r.dataset, r.dataset)
         for table, col, sem_col in ((1, "error_mean", "error_sem"),
-                                    (2, "features_mean", "features_sem")):
+                                    (2, "literals_mean", "literals_sem")):
             hit = paper[(paper.table == table) & (paper.dataset == pname)
                         & (paper.method == r.method_name)]
             if hit.empty:
@@ -548,7 +408,8 @@ def markdown_table(header, rows) -> str:
 def latex_table(header, rows, caption: str) -> str:
     def esc(s):
         return (str(s).replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%")
-                .replace("&", r"\&").replace("#", r"\#").replace("–", "--"))
+                .replace("&", r"\&").replace("#", r"\#").replace("–", "--")
+                .replace("†", r"$^\dagger$"))
 
     lines = [r"\begin{table}", rf"\caption{{{esc(caption)}}}", r"\begin{center}\begin{small}",
              r"\begin{tabular}{|" + "|".join("c" * len(header)) + "|}", r"\hline",
@@ -559,6 +420,26 @@ def latex_table(header, rows, caption: str) -> str:
         lines.append(" & ".join(esc(c) for c in row) + r" \\\hline")
     lines += [r"\end{tabular}", r"\end{small}\end{center}", r"\end{table}"]
     return "\n".join(lines) + "\n"
+
+
+def code_lines(info: dict, summary: pd.DataFrame) -> list[str]:
+    """Header lines on the code versions of the records (:mod:`.fingerprint`): said when
+    they are several, or when the last ``bench`` kept records of other code
+    (``--reuse-stale``); nothing when every record comes from one version."""
+    lines = []
+    kept = info.get("reused_stale")
+    if isinstance(kept, dict) and kept:
+        which = ", ".join(f"{v}: {n}" for v, n in kept.items())
+        lines.append(f"code: {sum(n for n in kept.values() if isinstance(n, int))} units of "
+                     f"other code versions kept by 'bench --reuse-stale' ({which})")
+    versions = info.get("code_versions") or {}
+    if len(versions) > 1:
+        which = ", ".join(f"{v}: {n} record{'s' if n != 1 else ''}"
+                          for v, n in versions.items())
+        mixed = int(sum(len(v) > 1 for v in summary["code_versions"]))
+        lines.append(f"code versions: {len(versions)} ({which}); {mixed} cell"
+                     f"{'s' if mixed != 1 else ''} mixing them marked{MIXED_CODE}")
+    return lines
 
 
 def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
@@ -599,6 +480,7 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
     elif subset:
         lines.append(f"seed: {seeds[0]}{subset}")
     lines += [f"note: {n}" for n in info.get("notes", [])]
+    lines += code_lines(info, summary)
     missing = summary[~summary["complete"]]
     names = display_names(dict(zip(summary["method"], summary["method_name"])))
     for r in missing.itertuples():
@@ -606,106 +488,11 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _load(folder: Path):
-    """Records, resolved config and meta of a results folder; :class:`ResultsError` if the
-    tables cannot be built honestly from it.  Also returns notes on what was left out."""
-    hint = f"run 'rulelearn bench CONFIG -o {folder}' first"
-    path = folder / RECORDS
-    if not path.is_file():
-        raise ResultsError(f"no records in {folder}: it has no {RECORDS} ({hint}).")
-    try:
-        records, damaged = scan_records(path)
-    except OSError as exc:
-        raise os_error(exc, "read", path) from None
-    if damaged:
-        raise ResultsError(f"{path} has {len(damaged)} damaged line(s) ({damaged[0]}); move the "
-                           f"file away or delete those lines.")
-    if not records:
-        raise ResultsError(f"no records in {path} ({hint}).")
-    cpath = folder / "config.yaml"
-    rebuild = (f"rerun 'rulelearn bench CONFIG -o {folder}' to rewrite it (units already done "
-               f"are not recomputed)")
-    try:
-        config = yaml.safe_load(cpath.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ResultsError(f"{folder} has no config.yaml, so which records belong to its "
-                           f"configuration is unknown; {rebuild}.") from None
-    except OSError as exc:
-        raise os_error(exc, "read", cpath) from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ResultsError(f"{cpath} is damaged ({problem}); {rebuild}.") from None
-    notes = []
-    meta = {}
-    mpath = folder / "meta.json"
-    if mpath.exists():
-        try:
-            meta = json.loads(mpath.read_text(encoding="utf-8"))
-            if not isinstance(meta, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError) as exc:
-            # only the header's run details come from meta.json; the numbers do not
-            meta = {}
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            notes.append(f"{mpath} is unreadable ({reason}); wall time, machine and "
-                         f"date are unknown")
-    return records, config, meta, notes
-
-
 def summary_for(folder, seeds=None) -> tuple[pd.DataFrame, dict]:
-    """The summary of an experiment folder: the records of the units its ``config.yaml`` plans.
-
-    ``seeds`` keeps only those of the configuration's seeds (default: all of them), e.g. the
-    seeds a run still in progress has finished.  ``info["notes"]`` says what was left out
-    (records of another configuration, an unreadable ``meta.json``); ``info["paper"]`` whether
-    the configuration reproduces the paper (:func:`is_paper_config`).
-    """
-    from rulelearn.bench.experiment import planned_keys, resolved_seeds
-
-    folder = Path(folder)
-    records, config, meta, notes = _load(folder)
-    keys = planned_keys(config, source=str(folder / "config.yaml"))
-    datasets = [d["name"] for d in config["datasets"]]
-    labels = [m["label"] for m in config["methods"]]
-    method_names = {m["label"]: m["name"] for m in config["methods"]}
-    n_outer = config["outer_folds"]
-    planned = resolved_seeds(config) or []
-    chosen = select(records, keys)
-    if seeds is None:
-        seeds = planned
-    else:
-        seeds = list(dict.fromkeys(seeds))
-        unknown = [s for s in seeds if s not in planned]
-        if not seeds:
-            raise ResultsError("no seeds given: name some of the configuration's seeds.")
-        if unknown:
-            raise ResultsError(
-                f"seed{'s' if len(unknown) > 1 else ''} {', '.join(map(str, unknown))} "
-                f"{'are' if len(unknown) > 1 else 'is'} not among the seeds of "
-                f"{folder / 'config.yaml'} ({', '.join(map(str, planned))}).")
-        chosen = [r for r in chosen if r.get("seed", 0) in seeds]
-    other = foreign(records, keys)
-    if other:
-        notes.append(f"{other} record{'s' if other > 1 else ''} of another configuration "
-                     f"{'are' if other > 1 else 'is'} ignored (this folder's config.yaml does "
-                     f"not plan {'them' if other > 1 else 'it'})")
-    info = {"experiment": config.get("name", folder.name), **meta,
-            "paper": is_paper_config(config)}
-    all_runs = total_wall_seconds(folder)
-    if all_runs is not None and "wall_seconds" in info:
-        info["wall_seconds_all_runs"] = all_runs
-    if "deviations" not in meta or not info["paper"]:
-        devs = config.get("deviations", [])
-        info["deviations"] = devs if isinstance(devs, list) else []
-    if "versions" not in info:
-        ok = [r for r in chosen if r.get("versions")]
-        info["versions"] = ok[-1]["versions"] if ok else {}
-    info["notes"] = notes
-    info["seeds"] = seeds
-    info["planned_seeds"] = planned
-    info["compare_to"] = config.get("compare_to")
-    return summarize(chosen, datasets=datasets, labels=labels, n_outer=n_outer,
-                     method_names=method_names, seeds=seeds), info
+    """The cells and header information of an experiment folder
+    (:func:`~rulelearn.bench.records.load_results`)."""
+    results = load_results(folder, seeds=seeds)
+    return results.summary, results.info
 
 
 TITLES = {

@@ -5,8 +5,10 @@
 only that process -- the parent of the workers -- appends.  Each record is one complete line
 written in a single ``write`` call, then fsynced, so a killed run leaves at most one partial
 last line; readers ignore it and the next append (under the lock) cuts it off.  Records never
-hold NaN or infinity (strict JSON).  The latest record of a key wins: a key whose latest
-record is ``ok`` is done, anything else (``failed``, absent) is run again.
+hold NaN or infinity (strict JSON; the harness's JSON helpers are here).  The latest record
+of a key wins: a key whose latest record is ``ok`` is done unless it is stale (its data or
+code changed, :mod:`.fingerprint`), anything else (``failed``, absent) is run again.  Records
+are read back as typed records by :mod:`.records`.
 
 ``runs.json`` keeps the start and the last heartbeat of every run in the folder, so the wall
 time of all runs includes runs that were killed.
@@ -26,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from rulelearn._io import atomic_write_text, make_folder, open_in_place, to_native
+from rulelearn.bench.config import DatasetConfig
 from rulelearn.errors import RuleLearnError
 
 fcntl: Any
@@ -41,8 +45,6 @@ LOCK = "records.jsonl.lock"
 RUNS = "runs.json"
 #: Characters of the pid written at the start of the lock file (padded with spaces).
 PID_WIDTH = 20
-#: Fields every record has (what a table needs to place it).
-RECORD_FIELDS = {"key": str, "status": str, "dataset": str, "label": str, "fold": int}
 
 
 class ResultsError(RuleLearnError):
@@ -56,85 +58,17 @@ def os_error(exc: OSError, what: str, path=None) -> ResultsError:
     return ResultsError(f"cannot {what} {where}: {reason}".replace("  ", " "))
 
 
-def run_key(*, dataset: str, label: str, params: dict, fold: int, seed: int, n_outer: int) -> str:
-    """A stable key for one unit; any change to what determines the result changes it."""
-    blob = json.dumps({"dataset": dataset, "label": label, "params": params, "fold": fold,
-                       "seed": seed, "n_outer": n_outer}, sort_keys=True, default=str,
-                      separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+# ----------------------------------------------------------------------------------------------
+# JSON: strict on disk (records, runs.json), NaN -> null for output
 
 
 def _reject_constant(name):
     raise ValueError(f"{name} is not a number in a record")
 
 
-def _load_line(raw: bytes):
-    return json.loads(raw, parse_constant=_reject_constant)
-
-
-def _parse_lines(path):
-    """``(line number, record or None, problem or None)`` for each complete line of a file."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / RECORDS
-    if not path.exists():
-        return
-    with open(path, "rb") as f:
-        for n, raw in enumerate(f, start=1):
-            if not raw.endswith(b"\n"):
-                return  # a line cut by a kill: not a record
-            if not raw.strip():
-                continue
-            try:
-                rec = _load_line(raw)
-            except ValueError as exc:
-                yield n, None, f"not a JSON record ({str(exc).splitlines()[0][:80]})"
-                continue
-            if not isinstance(rec, dict) or not isinstance(rec.get("key"), str):
-                yield n, None, "not a record (no 'key')"
-                continue
-            yield n, rec, None
-
-
-def read_records(path) -> list[dict]:
-    """All complete records of a ``records.jsonl`` (a partial or garbled line is skipped)."""
-    return [rec for _, rec, _ in _parse_lines(path) if rec is not None]
-
-
-def scan_records(path) -> tuple[list[dict], list[str]]:
-    """The records of a ``records.jsonl`` a table can use, and its damaged lines.
-
-    A line is *damaged* when it is not strict JSON (NaN and infinity included), not an object
-    with a ``key``, lacks a field a table needs (:data:`RECORD_FIELDS`), or is ``ok`` without
-    valid error rates; each is described as ``"line 3: ..."``.  A last line without its
-    newline is a write cut by a kill: skipped, and not counted as damage.
-    """
-    out, bad = [], []
-    for n, rec, problem in _parse_lines(path):
-        problem = problem or record_problem(rec)
-        if problem:
-            bad.append(f"line {n}: {problem}")
-        else:
-            out.append(rec)
-    return out, bad
-
-
-def record_problem(rec: dict) -> str | None:
-    """Why ``rec`` cannot be used in a table, or None."""
-    for name, kind in RECORD_FIELDS.items():
-        value = rec.get(name)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            return f"record {rec.get('key')!r} has no valid '{name}'"
-    if rec["status"] == "ok":
-        for name in ("test_error", "train_error"):
-            value = rec.get(name)
-            if (isinstance(value, bool) or not isinstance(value, (int, float))
-                    or not 0 <= value <= 1):
-                return f"record {rec['key']!r} is 'ok' without a valid '{name}' (got {value!r})"
-        value = rec.get("n_features")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-            return f"record {rec['key']!r} is 'ok' without a valid 'n_features' (got {value!r})"
-    return None
+def loads_strict(text):
+    """``json.loads`` that refuses NaN and infinity (``ValueError``)."""
+    return json.loads(text, parse_constant=_reject_constant)
 
 
 def non_finite(obj, path="") -> str | None:
@@ -164,16 +98,127 @@ def dumps_record(record: dict) -> str:
     return json.dumps(record, sort_keys=True, default=to_native, allow_nan=False) + "\n"
 
 
-def latest(records) -> dict:
-    """The latest record of each key, in order of first appearance."""
-    out: dict = {}
-    for rec in records:
-        out[rec["key"]] = rec
+def json_value(value):
+    """``value`` for JSON output: NaN (a missing number) becomes None."""
+    return None if isinstance(value, float) and value != value else value
+
+
+def json_rows(frame: pd.DataFrame) -> list[dict]:
+    """A frame's rows as JSON-ready dicts (NaN -> None)."""
+    return [{k: json_value(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def run_key(*, dataset: str, label: str, params: dict, fold: int, seed: int, n_outer: int) -> str:
+    """A stable key for one unit; any change to what determines the result changes it."""
+    blob = json.dumps({"dataset": dataset, "label": label, "params": params, "fold": fold,
+                       "seed": seed, "n_outer": n_outer}, sort_keys=True, default=str,
+                      separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+# ----------------------------------------------------------------------------------------------
+# the run keys a resolved configuration plans
+
+
+def unit_params(dataset: dict, method: dict, inner_folds: int) -> dict:
+    """What, besides names, fold, seed and fold count, determines a unit's result (its key)."""
+    return {"method": method, "dataset": dataset,
+            "positive": _planned_positive(DatasetConfig(**dataset)), "inner_folds": inner_folds}
+
+
+def planned_keys(resolved: dict, *, source="config.yaml") -> dict:
+    """``key -> (dataset, label, fold)`` for every unit of a resolved configuration.
+
+    ``resolved`` is what :meth:`ExperimentConfig.to_dict` wrote to a results folder's
+    ``config.yaml``; the keys are those :func:`plan` gives, so a table can keep exactly the
+    records of that configuration.  :class:`ResultsError` if ``resolved`` is not one.
+    """
+    return {key: (d, label, k) for key, d, label, k, _ in _resolved_units(resolved, source)}
+
+
+def resolved_seeds(resolved: dict) -> list | None:
+    """The seeds of a resolved configuration (``seeds``, else ``[seed]``); None if invalid."""
+    seeds = resolved.get("seeds", [resolved.get("seed")]) if isinstance(resolved, dict) else None
+    if not isinstance(seeds, list) or not seeds or len(set(map(str, seeds))) < len(seeds):
+        return None
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+        return None
+    return seeds
+
+
+def _resolved_units(resolved: dict, source) -> list[tuple]:
+    """``(key, dataset, label, fold, seed)`` for every unit of a resolved configuration."""
+    def bad(what):
+        return ResultsError(f"{source} is not a rulelearn results configuration ({what}); "
+                            f"rerun 'rulelearn bench CONFIG -o FOLDER' to rewrite it "
+                            f"(units already done are not recomputed).")
+
+    if not isinstance(resolved, dict):
+        raise bad("not a mapping")
+    for name in ("outer_folds", "inner_folds"):
+        value = resolved.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise bad(f"no valid '{name}'")
+    seeds = resolved_seeds(resolved)
+    if seeds is None or ("seed" in resolved and "seeds" in resolved):
+        raise bad("no valid 'seed' or 'seeds'")
+    datasets, methods = resolved.get("datasets"), resolved.get("methods")
+    if not isinstance(datasets, list) or not datasets or not all(
+            isinstance(d, dict) and isinstance(d.get("name"), str)
+            and set(d) <= set(DatasetConfig.__dataclass_fields__) for d in datasets):
+        raise bad("no valid 'datasets'")
+    method_fields = {"name", "label", "params", "tuned", "grid", "prefer"}
+    if not isinstance(methods, list) or not methods or not all(
+            isinstance(m, dict) and set(m) == method_fields and isinstance(m["label"], str)
+            and isinstance(m["params"], dict) and isinstance(m["grid"], list) for m in methods):
+        raise bad("no valid 'methods'")
+    n_outer = resolved["outer_folds"]
+    units = []
+    for seed in seeds:
+        for d in datasets:
+            for m in methods:
+                params = unit_params(d, m, resolved["inner_folds"])
+                for k in range(n_outer):
+                    key = run_key(dataset=d["name"], label=m["label"], params=params, fold=k,
+                                  seed=seed, n_outer=n_outer)
+                    units.append((key, d["name"], m["label"], k, seed))
+    return units
+
+
+def _planned_positive(d: DatasetConfig):
+    """The positive class a unit will use, so that records of another choice are not reused."""
+    if d.positive is not None or d.path is not None:
+        return d.positive
+    from rulelearn.data import REGISTRY
+
+    spec = REGISTRY.get(d.name)
+    return None if spec is None else spec.positive
+
+
+# ----------------------------------------------------------------------------------------------
+# records.jsonl
+
+
+def read_records(path) -> list[dict]:
+    """The JSON objects with a ``key`` of a ``records.jsonl``, as written (a partial or
+    garbled line is skipped; see :func:`~.records.scan_records` for the records a table can use)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / RECORDS
+    if not path.exists():
+        return []
+    out = []
+    with open(path, "rb") as f:
+        for raw in f:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                rec = loads_strict(raw) if raw.strip() else None
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("key"), str):
+                out.append(rec)
     return out
-
-
-def done_keys(records) -> set:
-    return {k for k, r in latest(records).items() if r.get("status") == "ok"}
 
 
 class FolderLock:
@@ -245,15 +290,6 @@ class RecordStore:
 
     def read(self) -> list[dict]:
         return read_records(self.path)
-
-    def scan(self) -> tuple[list[dict], list[str]]:
-        return scan_records(self.path)
-
-    def latest(self) -> dict:
-        return latest(self.read())
-
-    def done(self) -> set:
-        return done_keys(self.read())
 
     @contextmanager
     def locked(self):
@@ -331,7 +367,7 @@ def read_runs(folder) -> list[dict] | None:
     """The runs of ``folder`` (``runs.json``), or None when there is no readable log."""
     path = Path(folder) / RUNS
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
+        data = loads_strict(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     runs = data.get("runs") if isinstance(data, dict) else None

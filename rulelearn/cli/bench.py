@@ -2,38 +2,51 @@
 
 import click
 
+from rulelearn.bench import EXECUTORS
+
 
 @click.command()
 @click.argument("config", type=click.Path(exists=True, dir_okay=False))
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Parallel worker processes (default: the config's, else all cores; "
                    "1 = in-process).")
-@click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
+@click.option("--executor", type=click.Choice(EXECUTORS), default=None,
               help="Where units run (default: the config's, else local processes).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask).")
 @click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
               help="Experiment folder (default: results/<experiment name>).")
 @click.option("--force", is_flag=True, help="Recompute units that are already done.")
+@click.option("--reuse-stale", is_flag=True,
+              help="Keep done units recorded by other code (another version of the learners "
+                   "or of highspy/numpy/scikit-learn, or an unrecorded one) instead of "
+                   "recomputing them; said on stderr and in the tables' header.")
 @click.option("--mirror", metavar="URL_OR_DIR", default=None,
               help="Where to fetch the UCI files from (default: $RULELEARN_MIRROR, else UCI).")
 @click.option("--only-dataset", "only_datasets", multiple=True, metavar="NAME",
               help="Run only this dataset of the config (repeatable).")
 @click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def bench(config, jobs, executor, scheduler, output, force, mirror, only_datasets, no_tables,
-          quiet):
+def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror, only_datasets,
+          no_tables, quiet):
     """Run the experiment of a YAML CONFIG (resumable) and write its tables.
 
     Exits with status 1 when a unit failed (each distinct reason is printed once, with its
-    count); failed units are retried by the next run.
+    count); failed units are retried by the next run.  Units done by other code (a changed
+    learner, another highspy/numpy/scikit-learn) are recomputed unless --reuse-stale; units
+    done before rulelearn recorded its code stop the run before it starts unless --force
+    (recompute) or --reuse-stale (keep).
     """
+    if force and reuse_stale:
+        raise click.UsageError("--force recomputes every unit and --reuse-stale keeps the "
+                               "stale ones: give one of them.")
     from rulelearn.bench import experiment
     from rulelearn.bench.config import load_config
 
     try:
         summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
-                                 scheduler=scheduler, output=output, force=force, mirror=mirror,
+                                 scheduler=scheduler, output=output, force=force,
+                                 reuse_stale=reuse_stale, mirror=mirror,
                                  only_datasets=only_datasets, progress=not quiet)
     except experiment.Terminated:
         click.echo("Terminated: the records so far are saved; run the same command to resume.",
@@ -71,12 +84,6 @@ def _echo_written(folder, paths, *, err):
     names = ", ".join(p.name for p in paths)
     folder = click.format_filename(str(folder)).rstrip("/")
     click.echo(f"results in {folder}/: {names}", err=err)
-
-
-def _json_rows(frame) -> list[dict]:
-    """A frame's rows as JSON-ready dicts (NaN -> None)."""
-    return [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
-            for row in frame.to_dict("records")]
 
 
 def _not_blank(ctx, param, value):
@@ -127,6 +134,7 @@ def table(results_dir, output, show, as_json, seeds, against):
     from pathlib import Path
 
     from rulelearn.bench import report
+    from rulelearn.bench.store import json_rows
 
     notes = []
     paths = _write_tables(results_dir, output, notes, seeds=seeds, against=against)
@@ -136,10 +144,10 @@ def table(results_dir, output, show, as_json, seeds, against):
         ranks = report.ranks_table(summary)
         doc = {"folder": str(results_dir), "experiment": info.get("experiment"),
                "paper": bool(info["paper"]), "rows": report.summary_json(summary),
-               "ranks": _json_rows(ranks), "notes": notes, "files": [str(p) for p in paths]}
+               "ranks": json_rows(ranks), "notes": notes, "files": [str(p) for p in paths]}
         paired = report.paired_for(summary, info, against)
         if paired is not None:
-            doc["paired"] = _json_rows(paired)
+            doc["paired"] = json_rows(paired)
         click.echo(json.dumps(doc, indent=2))
         return
     for i, key in enumerate(show or ("1",)):

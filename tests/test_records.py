@@ -1,0 +1,329 @@
+"""Typed records, the results frame, code fingerprints and stale units."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from test_hostile_bench import base_config, check, invoke, write_toy
+
+from rulelearn.bench import fingerprint, records
+from rulelearn.bench.records import (
+    PathPoint,
+    Record,
+    RecordError,
+    load_results,
+    parse,
+    scan_records,
+)
+from rulelearn.bench.store import dumps_record, read_records
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Every committed results folder with records, and the ``table`` options its tables were
+#: rendered with.
+COMMITTED = {p.parent.name: (["--seeds", "0,1,2,3"] if p.parent.name == "brcg-seeds" else [])
+             for p in sorted((ROOT / "results").glob("*/records.jsonl"))}
+
+
+def good(key="a", **kw):
+    return {"key": key, "status": "ok", "dataset": "d", "label": "bcd", "method": "bcd",
+            "fold": 0, "seed": 0, "n_outer": 1, "test_error": 0.25, "train_error": 0.125,
+            "n_features": 3, "n_clauses": 2, "chosen": 0.5,
+            "path": [{"param": 0.5, "cv_error": 0.2, "cv_sem": 0.01, "literals": 3,
+                      "clauses": 2, "train_error": 0.125, "test_error": 0.25}], **kw}
+
+
+# ----------------------------------------------------------------------------------------------
+# the type
+
+
+def test_a_record_round_trips_and_speaks_one_vocabulary():
+    raw = good(rule_json={"form": "dnf", "clauses": [
+        [{"feature": "x", "op": ">", "value": 1}, {"feature": "x", "op": "<=", "value": 2}],
+        [{"feature": "y", "op": ">", "value": 0}]]})
+    rec = parse(json.dumps(raw))
+    assert rec.to_dict() == raw  # the on-disk names stay as they are
+    assert Record.from_dict(rec.to_dict()) == rec
+    assert (rec.literals, rec.clauses, rec.distinct_features) == (3, 2, 2)
+    assert rec.path == (PathPoint(0.5, 0.2, 0.01, 3, 2, 0.125, 0.25),)
+    assert rec.path[0].to_dict() == raw["path"][0]
+    assert rec.code_version == records.UNRECORDED and rec.damage == ()
+    made = Record(key="k", status="ok", dataset="d", label="cart", fold=1, literals=4,
+                  clauses=2, test_error=0.5, train_error=0.25, code_fingerprint="code-1")
+    assert made.to_dict()["n_features"] == 4 and Record.from_dict(made.to_dict()) == made
+
+
+@pytest.mark.parametrize("name", sorted(COMMITTED))
+def test_every_committed_record_loads_and_round_trips(name):
+    path = ROOT / "results" / name / "records.jsonl"
+    loaded, damaged = scan_records(path)
+    assert damaged == [] and loaded
+    assert [r.to_dict() for r in loaded] == read_records(path)
+    for rec in loaded:
+        assert Record.from_dict(rec.to_dict()) == rec and rec.damage == ()
+        if rec.ok:
+            assert rec.literals == rec.raw["n_features"]
+
+
+def test_a_unit_record_is_written_in_the_disk_names(tmp_path):
+    from test_experiment import make_config
+
+    from rulelearn.bench import experiment
+
+    cfg = make_config(tmp_path)
+    unit = experiment.plan(cfg)[0]
+    raw = experiment.run_unit(unit, experiment.load_data(cfg.datasets[0]))
+    assert raw["status"] == "ok" and "literals" not in raw and "clauses" not in raw
+    rec = Record.from_dict(json.loads(dumps_record(raw)))
+    assert rec.literals == raw["n_features"] and rec.clauses == raw["n_clauses"]
+    assert rec.code_fingerprint == unit.code_fingerprint == fingerprint.code_fingerprint("cart")
+    assert rec.path and rec.path[[p.param for p in rec.path].index(rec.chosen)].literals \
+        == rec.literals
+
+
+@pytest.mark.parametrize("damage, message", [
+    ({"status": 3}, "no valid 'status'"),
+    ({"fold": "one"}, "no valid 'fold'"),
+    ({"seed": "zero"}, "no valid 'seed'"),
+    ({"n_features": None}, "without a valid 'n_features'"),
+    ({"n_literals": -1}, "without a valid 'n_literals'"),
+    ({"test_error": 2}, "without a valid 'test_error'"),
+])
+def test_a_damaged_record_is_a_one_line_reason(damage, message):
+    with pytest.raises(RecordError, match=message):
+        Record.from_dict(good(**damage))
+    with pytest.raises(RecordError, match="not a JSON record"):
+        parse(b'{"key": "a", "test_error": NaN}')
+    with pytest.raises(RecordError, match="no 'key'"):
+        parse(b"[1, 2]")
+
+
+def test_damaged_path_entries_are_left_out_with_a_reason():
+    rec = Record.from_dict(good(path=[3, "text", [1, 2], {"param": 1, "literals": "x",
+                                                         "test_error": 0.1},
+                                      {"literals": 1, "test_error": 0.5, "cv_error": "?"},
+                                      good()["path"][0]]))
+    assert rec.path == (PathPoint(0.5, 0.2, 0.01, 3, 2, 0.125, 0.25),)
+    assert len(rec.damage) == 5 and all("left out of the figures" in d for d in rec.damage)
+    assert "path entry 0 is not an object (got int)" in rec.damage[0]
+    assert "path entry 3 has no valid 'literals'" in rec.damage[3]
+    assert Record.from_dict(good(path="all")).path is None
+    assert "its path is not a list" in Record.from_dict(good(path="all")).damage[0]
+    assert Record.from_dict(good(path=None)).damage == ()
+
+
+def damaged_folder(tmp_path):
+    """A finished run whose θ paths and method fields were damaged by hand."""
+    write_toy(tmp_path)
+    (tmp_path / "c.yaml").write_text(base_config(tmp_path, methods="[bcd]",
+                                                 theta="[0.5, 5.0]", R="2", max_iter="3"))
+    check(invoke("bench", tmp_path / "c.yaml", "-o", tmp_path / "out", "-q"), 0)
+    path = tmp_path / "out" / "records.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    recs[0]["path"] = [1, "two", [3], {"literals": "many"}] + recs[0]["path"]
+    del recs[1]["method"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return tmp_path / "out"
+
+
+def test_a_folder_with_damaged_paths_still_tabulates_and_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = damaged_folder(tmp_path)
+    results = load_results(out)
+    assert all(r.ok for r in results.records) and results.summary["complete"].all()
+    assert sum("left out of the figures" in n for n in results.notes) == 4
+    r = invoke("table", out)
+    check(r, 0)
+    assert "path entry 0 is not an object" in r.stderr
+    r = invoke("plot", out)
+    check(r, 0)
+    assert "warning: record" in r.stderr and (out / "figures" / "paths.png").exists()
+
+
+def test_a_damaged_line_is_one_error_line_not_a_traceback(tmp_path):
+    out = damaged_folder(tmp_path)
+    with open(out / "records.jsonl", "a") as f:
+        f.write(json.dumps(good(key="zz", test_error="high")) + "\n")
+    for command in ("table", "plot"):
+        check(invoke(command, out), 1, "damaged line")
+
+
+# ----------------------------------------------------------------------------------------------
+# the results frame: what the tables print, byte for byte
+
+
+@pytest.mark.parametrize("name", sorted(COMMITTED))
+def test_committed_tables_rerender_byte_identical(name, tmp_path):
+    folder = ROOT / "results" / name
+    r = invoke("table", folder, "-o", tmp_path, *COMMITTED[name])
+    check(r, 0)
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written
+    for file in written:
+        assert (tmp_path / file).read_bytes() == (folder / file).read_bytes(), file
+
+
+def test_one_sem_rule():
+    assert records.sem([1.0]) != records.sem([1.0])  # NaN below two values
+    assert records.sem([1.0, 3.0]) == pytest.approx(1.0)
+
+
+# ----------------------------------------------------------------------------------------------
+# code fingerprints and stale units
+
+
+@pytest.fixture
+def ws(tmp_path):
+    write_toy(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def learner(tmp_path, monkeypatch):
+    """The hashed file set replaced by one file, ``learner.py``, that a test can edit."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "learner.py").write_text("VERSION = 1\n")
+    monkeypatch.setattr(fingerprint, "ROOT", src)
+    monkeypatch.setattr(fingerprint, "CODE_FILES", ("learner.py",))
+    return src / "learner.py"
+
+
+def test_the_code_fingerprint_follows_the_sources_and_the_adapter(learner):
+    before = fingerprint.code_fingerprint("bcd")
+    assert before == fingerprint.code_fingerprint("bcd")
+    learner.write_text("VERSION = 2\n")
+    after = fingerprint.code_fingerprint("bcd")
+    assert after != before and after.startswith("code-")
+    # CART's adapter (baselines.py) is hashed for CART only
+    assert fingerprint.code_fingerprint("cart") != after
+    assert any(p.name == "baselines.py" for p in fingerprint.code_files("cart"))
+    assert not any(p.name == "baselines.py" for p in fingerprint.code_files("bcd"))
+
+
+def test_the_real_file_set_covers_the_learners():
+    names = {p.relative_to(fingerprint.ROOT).as_posix() for p in fingerprint.code_files("bcd")}
+    assert {"lp.py", "binarize.py", "estimator.py", "rules.py"} <= names
+    assert any(n.startswith("learners/") for n in names)
+
+
+def run(ws, *flags):
+    return invoke("bench", ws / "c.yaml", "-o", ws / "out", *flags)
+
+
+def test_a_stale_unit_is_rerun_and_reuse_stale_keeps_it(ws, learner):
+    (ws / "c.yaml").write_text(base_config(ws))
+    check(run(ws, "-q"), 0)
+    first = read_records(ws / "out")
+    assert len({r["code_fingerprint"] for r in first}) == 1
+
+    learner.write_text("VERSION = 2\n")  # a learner changed
+    r = run(ws, "-q", "--reuse-stale")
+    check(r, 0)
+    assert "2 already done, 0 ok" in r.stderr
+    assert "2 units of toy kept from other code versions by --reuse-stale" in r.stderr
+    assert len(read_records(ws / "out")) == 2
+    md = (ws / "out" / "table1.md").read_text()
+    assert "code: 2 units of other code versions kept by 'bench --reuse-stale'" in md
+
+    r = run(ws, "-q")  # by default: rerun
+    check(r, 0)
+    assert "0 already done, 2 ok" in r.stderr and "the code changed" in r.stderr
+    recs = read_records(ws / "out")
+    assert len(recs) == 4 and recs[2]["code_fingerprint"] != recs[0]["code_fingerprint"]
+    assert "kept by" not in (ws / "out" / "table1.md").read_text()
+    r = run(ws, "-q")
+    check(r, 0)
+    assert "2 already done, 0 ok" in r.stderr and "changed" not in r.stderr
+
+
+def _strip_code(folder):
+    path = folder / "records.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "code_fingerprint"})
+                            + "\n" for r in recs))
+    return path.read_bytes()
+
+
+def test_records_of_unrecorded_code_stop_bench_until_told(ws):
+    (ws / "c.yaml").write_text(base_config(ws))
+    check(run(ws, "-q"), 0)
+    before = _strip_code(ws / "out")
+    r = run(ws, "-q")
+    check(r, 1, "2 records from an unrecorded code version")
+    assert "--force" in r.stderr and "--reuse-stale" in r.stderr
+    assert (ws / "out" / "records.jsonl").read_bytes() == before  # nothing was run
+    check(invoke("table", ws / "out"), 0)  # tables never rerun anything
+
+    r = run(ws, "-q", "--reuse-stale")
+    check(r, 0)
+    assert "2 already done" in r.stderr and "unrecorded: 2" in r.stderr
+    assert (ws / "out" / "records.jsonl").read_bytes() == before
+    r = run(ws, "-q", "--force")
+    check(r, 0)
+    assert "2 ok" in r.stderr and len(read_records(ws / "out")) == 4
+    check(run(ws, "-q", "--force", "--reuse-stale"), 2)
+
+
+def test_a_cell_mixing_code_versions_is_marked(ws):
+    (ws / "c.yaml").write_text(base_config(ws))
+    check(run(ws, "-q"), 0)
+    path = ws / "out" / "records.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    recs[0]["code_fingerprint"] = "code-0000000000000000"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    r = invoke("table", ws / "out", "--show", "1", "--show", "2")
+    check(r, 0)
+    assert "code versions: 2 (code-0000000000000000: 1 record, code-" in r.stdout
+    assert "1 cell mixing them marked †" in r.stdout
+    cells = [line for line in r.stdout.splitlines() if line.split("|")[1:2] == ["          toy "]]
+    assert len(cells) == 2 and all(line.rstrip(" |").endswith("†") for line in cells)
+    assert r"$^\dagger$" in (ws / "out" / "table1.tex").read_text()
+    rows = json.loads(invoke("table", ws / "out", "--json").stdout)["rows"]
+    assert len(rows[0]["code_versions"]) == 2
+
+
+def test_committed_folders_have_one_unrecorded_code_version():
+    for name in COMMITTED:
+        results = load_results(ROOT / "results" / name)
+        assert results.info["code_versions"].keys() <= {records.UNRECORDED}, name
+
+
+def test_bench_on_the_committed_paper_folder_stops_before_running_anything(tmp_path):
+    """``bench configs/paper.yaml`` on (a copy of) results/paper: no 45 minutes of silent
+    recomputation, one line naming the two ways on."""
+    folder = tmp_path / "paper"
+    shutil.copytree(ROOT / "results" / "paper", folder)
+    r = invoke("bench", ROOT / "configs" / "paper.yaml", "-o", folder, "-q")
+    check(r, 1, "600 records from an unrecorded code version")
+    assert "rerun them with --force or keep them with --reuse-stale" in r.stderr
+    assert (folder / "records.jsonl").read_bytes() == \
+        (ROOT / "results" / "paper" / "records.jsonl").read_bytes()
+
+
+def test_the_harness_modules_import_each_other_without_a_cycle():
+    """Module-level and function-level imports between rulelearn.bench modules form no cycle
+    (experiment <-> report, records <-> store, ... were cycles)."""
+    import ast
+
+    folder = ROOT / "rulelearn" / "bench"
+    graph = {}
+    for path in folder.glob("*.py"):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "rulelearn.bench":
+                    names.update(a.name for a in node.names)
+                elif node.module.startswith("rulelearn.bench."):
+                    names.add(node.module.rsplit(".", 1)[1])
+        graph[path.stem] = {n for n in names if (folder / f"{n}.py").exists()} - {path.stem}
+
+    def reach(start, node, seen):
+        for nxt in graph.get(node, ()):
+            assert nxt != start, f"import cycle through {start} and {node}"
+            if nxt not in seen:
+                seen.add(nxt)
+                reach(start, nxt, seen)
+
+    for module in graph:
+        reach(module, module, set())
