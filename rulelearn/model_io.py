@@ -330,6 +330,11 @@ def _read_model_document(path: Path) -> dict:
         raise bad(f"not JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
         raise bad("not JSON that can be read: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise bad(f"not JSON that can be read: {_first_clause(exc)}") from None
+    surrogate = _lone_surrogate(doc)
+    if surrogate is not None:
+        raise bad(f"a lone surrogate \\u{ord(surrogate):04x} in a string: not Unicode text")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise bad(f"no \"format\": \"{FORMAT_NAME}\" entry")
     version = doc.get("format_version")
@@ -346,6 +351,29 @@ def _read_model_document(path: Path) -> dict:
             f"this rulelearn {__version__} reads only version {MODEL_FORMAT_VERSION}: fit the "
             f"model again")
     return doc
+
+
+def _first_clause(exc: Exception) -> str:
+    return str(exc).split(";")[0].strip()
+
+
+def _lone_surrogate(value) -> str | None:
+    """The first lone surrogate (``"\\ud800"`` in JSON) in any string of ``value``, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    return item[exc.start]
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _document_rule(doc: dict, bad) -> Rule:

@@ -566,9 +566,10 @@ def simplify(rule: Rule) -> Rule:
     while changed:
         changed = False
         clauses = _drop_subsumed(clauses, dnf)
+        index = _ClauseIndex(clauses)
         for i, first in enumerate(clauses):
-            for j, second in enumerate(clauses):
-                reduced = None if i == j else _resolve(first, second, dnf)
+            for j in index.resolution_candidates(first, i):
+                reduced = _resolve(first, clauses[j], dnf)
                 if reduced is not None:
                     clauses[j] = reduced
                     changed = True
@@ -576,6 +577,51 @@ def simplify(rule: Rule) -> Rule:
             if changed:
                 break
     return Rule(rule.form, tuple(Clause(tuple(c)) for c in clauses))
+
+
+class _ClauseIndex:
+    """Which clauses hold a literal, and which a literal on a column, so that the pairs of
+    clauses :func:`simplify` compares are only those that can interact (linear in the rule's
+    size when clauses share few literals, instead of quadratic in its clauses)."""
+
+    def __init__(self, clauses: list[list[Literal]]):
+        self.n = len(clauses)
+        self.by_literal: dict[Literal, set[int]] = {}
+        self.by_feature: dict[str, set[int]] = {}
+        self.features = [frozenset(lit.feature for lit in c) for c in clauses]
+        for k, clause in enumerate(clauses):
+            for lit in clause:
+                self.by_literal.setdefault(lit, set()).add(k)
+                self.by_feature.setdefault(lit.feature, set()).add(k)
+
+    @staticmethod
+    def _all_of(sets) -> set[int]:
+        sets = sorted(sets, key=len)
+        if not sets:
+            return set()
+        found = set(sets[0])
+        for other in sets[1:]:
+            found = {k for k in found if k in other}
+            if not found:
+                break
+        return found
+
+    def resolution_candidates(self, first: list[Literal], i: int) -> list[int]:
+        """The clauses ``j != i`` that :func:`_resolve` may shorten with ``first``: they hold
+        every literal of ``first`` but one, ``a``, and a literal on ``a``'s column."""
+        distinct = list(dict.fromkeys(first))
+        found: set[int] = set()
+        for a in distinct:
+            found |= self._all_of([self.by_literal.get(x, set()) for x in distinct if x != a]
+                                  + [self.by_feature.get(a.feature, set())])
+        found.discard(i)
+        return sorted(found)
+
+    def covering(self, clause_features: frozenset) -> set[int]:
+        """The clauses whose columns include all of ``clause_features`` (all, when empty)."""
+        if not clause_features:
+            return set(range(self.n))
+        return self._all_of([self.by_feature.get(f, set()) for f in clause_features])
 
 
 def _simplify_clause(literals: list[Literal], dnf: bool) -> list[Literal] | None:
@@ -605,10 +651,18 @@ def _drop_subsumed(clauses: list[list[Literal]], dnf: bool) -> list[list[Literal
             return all(any(implies(a, b) for a in clause) for b in other)
         return all(any(implies(b, a) for a in clause) for b in other)
 
+    # ``redundant(clause, other)`` needs each literal of ``other`` implied by one of ``clause``,
+    # so on a column of ``clause``: only clauses whose columns include ``other``'s are compared.
+    index = _ClauseIndex(clauses)
+    beside: list[list[int]] = [[] for _ in clauses]
+    for j, features in enumerate(index.features):
+        for i in index.covering(features):
+            if i != j:
+                beside[i].append(j)
     kept: list[list[Literal]] = []
     for i, clause in enumerate(clauses):
-        if not any(redundant(clause, other) and not (redundant(other, clause) and j > i)
-                   for j, other in enumerate(clauses) if j != i):
+        if not any(redundant(clause, clauses[j]) and not (redundant(clauses[j], clause) and j > i)
+                   for j in sorted(beside[i])):
             kept.append(clause)
     return kept
 

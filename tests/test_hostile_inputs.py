@@ -361,6 +361,20 @@ MODEL = [
          ["bad missing_values"], {**D, "m.json": model(missing_values=[None])}),
     Case("unknown-top-level-key", ["predict", "m.json", "d.csv"], 0,
          files={**D, "m.json": model(comment="written by hand")}),
+    Case("5000-digit-threshold", ["show", "m.json"], 1, ["not JSON that can be read", "digits"],
+         {"m.json": lambda doc: model()(doc).replace('"value": 0.', '"value": ' + "9" * 5000
+                                                     + ', "x": 0.', 1)}),
+    Case("5000-digit-theta", ["predict", "m.json", "d.csv"], 1, ["digits"],
+         {**D, "m.json": lambda doc: model()(doc).replace('"theta": ', '"theta": ' + "9" * 5000
+                                                          + ', "y": ', 1)}),
+    Case("surrogate-target", ["show", "m.json"], 1, ["lone surrogate \\ud800"],
+         {"m.json": model(target="\ud800")}),
+    Case("surrogate-positive", ["predict", "m.json", "d.csv"], 1, ["lone surrogate"],
+         {**D, "m.json": model(positive="\udfff")}),
+    Case("surrogate-created", ["show", "m.json"], 1, ["lone surrogate"],
+         {"m.json": model(created="2024\ud800")}),
+    Case("surrogate-feature", ["show", "m.json"], 1, ["lone surrogate"],
+         {"m.json": literal(feature="a\ud800")}),
 ]
 
 CACHE = "cache/"
@@ -531,3 +545,140 @@ def test_process_string_threshold_and_utf16_data(tmp_path, model_doc):
 def test_battery_size():
     assert len(CASES) >= 80
     assert get_spec("liver").source.files[0].file == "bupa.data"  # the cases name it
+
+
+# ----------------------------------------------------- second battery: terminals, stdout, files
+
+ESC_LABEL, BIDI_LABEL = "\x1b]0;PWNED\x07", "ok\u202e"
+ESC_COLUMN, C1_TARGET = "c\x1b[2J", "t\x9b"
+RAW_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+def hostile_text_csv():
+    df = planted()
+    df["y"] = df["y"].map({1: ESC_LABEL, 0: BIDI_LABEL})
+    return table(df.rename(columns={"c": ESC_COLUMN, "y": C1_TARGET}))
+
+
+def test_control_characters_from_data_are_printed_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.csv").write_text(hostile_text_csv())
+    runner = CliRunner()
+    outputs = []
+    for args in (["fit", "e.csv", *FAST, "--save", "e.json"], ["show", "e.json"],
+                 ["predict", "e.json", "e.csv", "-o", "p.csv"],
+                 ["fit", "e.csv", *FAST, "--drop", "zz"],  # an error quoting column names
+                 ["fit", "e.csv", "--positive", "nope", *FAST]):
+        result = runner.invoke(main, args)
+        assert "Traceback" not in result.output
+        outputs.append(result.stdout + result.stderr)
+    text = "\n".join(outputs)
+    assert not [c for c in RAW_CONTROLS if c in text], text
+    assert "\\x1b]0;PWNED\\x07" in outputs[0] and "`c\\x1b[2J`" in outputs[1]
+    assert "ok\\u202e" in outputs[1] and "t\\x9b" in outputs[2]
+    assert "c\\x1b[2J" in outputs[3] and outputs[3].startswith("Error:")
+    # files keep the data exact
+    doc = json.loads((tmp_path / "e.json").read_text())
+    assert doc["positive"] == ESC_LABEL and doc["target"] == C1_TARGET
+    written = pd.read_csv(tmp_path / "p.csv", dtype=str)
+    assert set(written["prediction"]) <= {ESC_LABEL, BIDI_LABEL}
+    assert ESC_COLUMN in written.columns
+
+
+def test_warnings_and_log_lines_are_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    df = planted().assign(**{"k\x1b[1m": 1})
+    (tmp_path / "k.csv").write_text(table(df[["k\x1b[1m", "a", "b", "c", "y"]]))
+    result = CliRunner().invoke(main, ["fit", "k.csv", "--rules", "1", "--cv", "2", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "warning: dropped 1 constant or empty column(s): k\\x1b[1m" in result.stderr
+    assert "\x1b" not in result.stderr + result.stdout
+
+
+def test_terminal_text_escapes_controls_and_keeps_the_rest():
+    from rulelearn._utils import terminal_text
+
+    assert terminal_text("a\x1b[31mb\x07\x7f\x85\u2066\u202a\ud800") == \
+        "a\\x1b[31mb\\x07\\x7f\\x85\\u2066\\u202a\\ud800"
+    assert terminal_text("größe\n名前 é") == "größe\n名前 é"
+    assert terminal_text("a\nb\tc", keep="") == "a\\x0ab\\x09c"
+
+
+def run_closed_stdout(tmp_path, *args):
+    """Run the CLI as a process whose standard output is closed (as after ``>&-``)."""
+    env = {k: v for k, v in os.environ.items() if k != "RULELEARN_MIRROR"}
+    env["RULELEARN_DATA"] = str(tmp_path / "cache")
+    return subprocess.run([sys.executable, "-m", "rulelearn.cli", *args], cwd=tmp_path,
+                          stdout=None, stderr=subprocess.PIPE, text=True, timeout=120, env=env,
+                          preexec_fn=lambda: os.close(1))
+
+
+@pytest.mark.parametrize("args", [["fit", "d.csv", *FAST], ["fit", "d.csv", *FAST, "--json"],
+                                  ["show", "m.json"], ["predict", "m.json", "d.csv"],
+                                  ["export", "m.json", "--format", "sql"],
+                                  ["datasets", "list"]],
+                         ids=["fit", "fit-json", "show", "predict", "export", "datasets-list"])
+def test_closed_stdout_is_one_error_line(tmp_path, model_doc, args):
+    (tmp_path / "d.csv").write_text(CSV)
+    (tmp_path / "m.json").write_text(json.dumps(model_doc))
+    result = run_closed_stdout(tmp_path, *args)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "standard output" in errors[0], result.stderr
+
+
+def test_closed_stdout_predict_to_a_file_works(tmp_path, model_doc):
+    (tmp_path / "d.csv").write_text(CSV)
+    (tmp_path / "m.json").write_text(json.dumps(model_doc))
+    result = run_closed_stdout(tmp_path, "predict", "m.json", "d.csv", "-o", "p.csv")
+    assert result.returncode == 0, result.stderr
+    assert "written: p.csv" in result.stderr
+    assert (tmp_path / "p.csv").read_text().splitlines()[0] == "a,b,c,y,prediction"
+
+
+def test_lp_banner_handling_survives_a_closed_stdout(tmp_path):
+    code = ("import sys; assert sys.stdout is None; from rulelearn import lp; "
+            "lp._banner_shown = False; lp._new_highs(); print('ok', file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True,
+                            timeout=60, preexec_fn=lambda: os.close(1))
+    assert result.returncode == 0 and result.stderr.strip() == "ok", result.stderr
+
+
+def test_failing_stdout_write_is_one_error_line(tmp_path, model_doc):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    (tmp_path / "m.json").write_text(json.dumps(model_doc))
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "rulelearn.cli", "show", "m.json"],
+                                cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True,
+                                timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.splitlines() == ["Error: cannot write to standard output: No space "
+                                          "left on device"]
+
+
+def test_show_on_5000_clauses_compares_only_clauses_that_can_interact(tmp_path, model_doc,
+                                                                      monkeypatch):
+    """Each clause on its own column (and one shared): simplify() was quadratic in the clauses
+    (1,000 took 8 s, 5,000 over a minute); counted in literal comparisons, not seconds."""
+    from rulelearn import rules
+
+    doc = json.loads(json.dumps(model_doc))
+    n = 5000
+    doc["rule"]["clauses"] = [[{"feature": f"f{i}", "op": ">", "value": 0.5},
+                               {"feature": "c", "op": "==", "value": f"v{i}"}] for i in range(n)]
+    doc.pop("proba", None)
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    calls = {"n": 0}
+    for name in ("implies", "exclusive", "exhaustive_given"):
+        original = getattr(rules, name)
+
+        def counted(*args, _original=original):
+            calls["n"] += 1
+            return _original(*args)
+        monkeypatch.setattr(rules, name, counted)
+    result = CliRunner().invoke(main, ["show", str(tmp_path / "m.json")])
+    assert result.exit_code == 0, result.output
+    assert f"{n} clauses, {2 * n} literals" in result.output
+    assert calls["n"] < 50 * n, calls
