@@ -6,6 +6,9 @@ The library does the work (:func:`rulelearn.data.read_csv_dataset`,
 the command bodies so that ``rulelearn --help`` is quick.
 """
 
+import contextlib
+import os
+
 import click
 
 from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS
@@ -25,6 +28,31 @@ def _write(path, text):
 
     try:
         write_text_atomic(path, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _writing(path):
+    """A ``write(text)`` into ``path`` that replaces it only when the block succeeds (through a
+    temporary file beside it, as :func:`_write`); an OSError becomes a one-line CLI error."""
+    from pathlib import Path
+
+    from rulelearn._io import replacing
+
+    target = Path(path)
+    try:
+        if target.is_symlink():
+            target = target.resolve()
+        if target.exists() and not target.is_file() and not target.is_dir():  # /dev/null, a pipe
+            with open(target, "w", encoding="utf-8", newline="") as f:
+                yield f.write
+            return
+        with replacing(target, suffix=".part") as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                yield f.write
+                f.flush()
+                os.fsync(f.fileno())
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -379,7 +407,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep):
     standard output stays a clean CSV; with --json it is printed on standard output as JSON
     instead, and the CSV needs -o.
     """
-    from rulelearn.model_io import load_model, predict_csv
+    from rulelearn.model_io import load_model, predict_csv_to
 
     if not column.strip():
         raise click.BadParameter("an empty column name", param_hint="'--column'")
@@ -391,14 +419,13 @@ def predict(model, data, output, column, explain, proba, as_json, sep):
     if output != "-":
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
-    result = predict_csv(loaded, data, column=column, sep=sep,
-                         explain="explanation" if explain else None,
-                         proba="probability" if proba else None)
-    text = result.table.to_csv(index=False, lineterminator="\n")
+    options = {"column": column, "sep": sep, "explain": "explanation" if explain else None,
+               "proba": "probability" if proba else None}
     if output == "-":
-        echo(text, nl=False)
+        result = predict_csv_to(loaded, data, lambda text: write_out(text, nl=False), **options)
     else:
-        _write(output, text)
+        with _writing(output) as write:
+            result = predict_csv_to(loaded, data, write, **options)
     rule = loaded.rule
     if as_json:
         _predict_json(model, loaded, result, output)
