@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rulelearn._labels import default_positive, same_label
+from rulelearn._labels import default_positive, matching_labels
 from rulelearn._utils import closest
 from rulelearn.errors import DataError
 
@@ -357,9 +357,26 @@ def _labels(s: pd.Series) -> np.ndarray:
     values = num.to_numpy()
     if bad.any() or not np.isfinite(values).all():  # "inf" is a name here, not a number
         return s.astype(object).to_numpy()
+    if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 53):
+        return values.astype(np.int64)  # exact: every such float is an integer
     if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 63):
-        return values.astype(np.int64)
+        exact = _exact_integers(s)  # beyond 2**53 a float merges neighbours: read the text
+        if exact is not None:
+            return exact
+        return s.astype(object).to_numpy()  # e.g. 1e20: kept as written, never merged
     return values
+
+
+def _exact_integers(s: pd.Series) -> np.ndarray | None:
+    """The cells of ``s`` as int64 read from their text, or None if one is not an integer."""
+    texts = pd.unique(s.to_numpy())
+    try:
+        exact = {t: int(str(t).strip()) for t in texts}
+    except ValueError:
+        return None
+    if any(not -2 ** 63 <= v < 2 ** 63 for v in exact.values()):
+        return None
+    return np.array([exact[t] for t in s.to_numpy()], dtype=np.int64)
 
 
 def split_features(df: pd.DataFrame, label: str, *, drop=(), categorical=None):
@@ -465,10 +482,16 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
         positive = default_positive(y.tolist())
         reason = f"the minority class ({counts[positive]}/{len(y)})"
     else:
-        match = [k for k in labels if same_label(k, positive)]
+        written = pd.DataFrame({"text": df[target].to_numpy(), "label": y}).drop_duplicates()
+        spellings = dict(zip(written["text"], written["label"]))
+        match = matching_labels(labels, positive, spellings)
         if not match:
             raise DataError(f"positive class {positive!r} is not a value of target {target!r} "
                             f"(values: {', '.join(map(str, labels))})")
+        if len(match) > 1:
+            raise DataError(f"positive class {positive!r} names more than one value of target "
+                            f"{target!r} ({', '.join(map(str, match))}); give one as it is "
+                            "written in the file")
         positive, reason = match[0], "given by the user"
     return Dataset(name=name or path.stem, X=X, y=y, positive=positive, positive_reason=reason,
                    source=str(path), target=str(target))
