@@ -424,6 +424,10 @@ DATASETS = [
          ["neither a folder nor an http(s) URL"], writes=(CACHE,)),
     Case("fetch-mirror-bad-url", ["datasets", "fetch", "liver", "--mirror", "http://[::1"], 1,
          ["Invalid IPv6 URL"], writes=(CACHE,)),
+    Case("fetch-mirror-credentials-bad-port", ["datasets", "fetch", "liver", "--mirror",
+                                               "http://user:s3cr3tpw@host:port/"], 1,
+         ["cannot download http://user:***@host:port/liver/bupa.data", "nonnumeric port"],
+         writes=(CACHE,)),
     Case("fetch-timeout-nan", ["datasets", "fetch", "liver", "--timeout", "nan"], 2,
          ["'--timeout'"]),
     Case("fetch-timeout-negative", ["datasets", "fetch", "liver", "--timeout", "-1"], 2,
@@ -521,6 +525,7 @@ def test_hostile_input(case, tmp_path, monkeypatch, model_doc, read_only, reques
     changed = sorted(name for name in set(before) | set(after)
                      if before.get(name) != after.get(name) and not may_change(name, case.writes))
     assert not changed, f"files changed that should not have: {changed}"
+    assert "s3cr3tpw" not in output
 
 
 # -------------------------------------------------------------------------- real processes
