@@ -309,3 +309,32 @@ def test_fit_plot_draws_the_cv(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["fit", "d.csv", "--plot", "cv.txt"])
     assert r.exit_code == 2 and ".png, .svg or .pdf" in r.stderr
     assert not Path("cv.png").exists() and not Path("cv.txt").exists()
+
+
+DAMAGED_PATHS = {"ints": [1, 2], "text": "abc", "lists": [[1, 2]], "text-entries": ["x"],
+                 "entry-without-param": [{"cv_error": 0.1}],
+                 "text-values": [{"param": "x", "cv_error": "y", "literals": [1]}],
+                 "bool-param": [{"param": True, "cv_error": 0.1}]}
+
+
+@pytest.mark.parametrize("damage", [*DAMAGED_PATHS, "no-method", "int-method"])
+def test_plot_on_damaged_records_warns_naming_the_record(tmp_path, damage):
+    folder = _write_results(tmp_path)
+    lines = (folder / "records.jsonl").read_text().splitlines()
+    rec = json.loads(lines[0])
+    if damage == "no-method":
+        rec.pop("method")
+    elif damage == "int-method":
+        rec["method"] = 3
+    else:
+        rec["path"] = DAMAGED_PATHS[damage]
+    lines[0] = json.dumps(rec)
+    (folder / "records.jsonl").write_text("\n".join(lines) + "\n")
+    r = CliRunner().invoke(main, ["plot", str(folder)])
+    assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception,
+                                                                             SystemExit)
+    assert r.exit_code == 0, r.output
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and rec["key"] in warnings[0], r.stderr
+    assert [Path(line).name for line in r.stdout.split()] == ["tradeoff.png", "paths.png",
+                                                              "pareto.png"]

@@ -66,6 +66,54 @@ def load_records(folder) -> tuple[list[dict], dict]:
     return select(records, planned_keys(config, source=str(folder / "config.yaml"))), config
 
 
+_PATH_NUMBERS = ("cv_error", "cv_sem", "literals", "clauses", "train_error", "test_error")
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _path_problem(path) -> str | None:
+    """What is wrong with a record's θ path (a list of entries), or None."""
+    if not isinstance(path, list):
+        return f"its path is a {type(path).__name__}, not a list"
+    for i, entry in enumerate(path, 1):
+        if not isinstance(entry, dict):
+            return f"path entry {i} is a {type(entry).__name__}, not an object"
+        if "param" not in entry:
+            return f"path entry {i} has no param"
+        if entry["param"] is not None and not _number(entry["param"]):
+            return f"path entry {i} has the param {entry['param']!r}"
+        for name in _PATH_NUMBERS:
+            if entry.get(name) is not None and not _number(entry[name]):
+                return f"path entry {i} has the {name} {entry[name]!r}"
+    return None
+
+
+def checked_records(records) -> list[dict]:
+    """``records`` fit to draw: a record whose θ path is damaged (not a list of entries with
+    numbers) or that names no method (or not as text) keeps its other values, but its path is
+    left out of the figures, with a warning naming the record."""
+    import warnings
+
+    out = []
+    for rec in records:
+        problem = None
+        if not isinstance(rec.get("method"), str):
+            problem = ("it has no method" if "method" not in rec
+                       else f"its method is {rec['method']!r}, not text")
+            rec = {**rec, "method": str(rec.get("label"))}
+        elif "path" in rec and rec["path"] is not None:
+            problem = _path_problem(rec["path"])
+        if problem is not None:
+            key = rec.get("key") or f"{rec.get('dataset')}/{rec.get('label')}/{rec.get('fold')}"
+            warnings.warn(f"record {key}: {problem}; its theta path is left out of the figures",
+                          stacklevel=2)
+            rec = {k: v for k, v in rec.items() if k != "path"}
+        out.append(rec)
+    return out
+
+
 def path_frame(records) -> pd.DataFrame:
     """One row per (record with a path, path entry): the entry's fields, its record's dataset,
     label, method, fold, and whether it is the chosen value."""
@@ -210,7 +258,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     from rulelearn.bench.experiment import resolved_seeds
     from rulelearn.bench.report import summarize
 
-    records = list(records)
+    records = checked_records(records)
     if not records:
         raise PlotError("no records to plot")
     datasets = _order(records, "dataset", "datasets", config)
@@ -272,7 +320,7 @@ def path_figure(records, config=None, *, paper=None):
     """
     from rulelearn.bench.report import PAPER_ALIASES, paper_results
 
-    records = list(records)
+    records = checked_records(records)
     every = _order(records, "label", "methods", config)
     styles, names = _styles(every), _names(every, records)
     records = [r for r in records if r.get("method") in LP_METHODS]
@@ -357,7 +405,7 @@ def pareto_figure(records, config=None, *, ncols=4):
     Records without a path contribute their chosen setting only. As in the tables, a method
     is drawn only where every outer fold has a record; each panel names the methods it lacks.
     """
-    records = list(records)
+    records = checked_records(records)
     datasets = _order(records, "dataset", "datasets", config)
     labels = _order(records, "label", "methods", config)
     complete = _complete_cells(records, config)
