@@ -604,18 +604,19 @@ class _Scoring:
         return added
 
     def _proba(self, clause_held, n) -> np.ndarray:
-        model = self.model
-        if model.proba is None:
+        model, proba = self.model, self.model.proba
+        if proba is None:
             model.predict_proba(pd.DataFrame(columns=model.features))  # its error
+            raise AssertionError("unreachable")
         dnf = model.form == "dnf"
         out = np.full(n, np.nan)
-        for held, value in zip(clause_held, model.proba.clause_precision):
+        for held, value in zip(clause_held, proba.clause_precision):
             decides = held == dnf
             better = np.fmax(out, value) if dnf else np.fmin(out, value)
             out = np.where(decides, better, out)
         decided = ~np.isnan(out)
         positive = decided if dnf else ~decided
-        out = np.where(decided, out, model.proba.default_precision)
+        out = np.where(decided, out, proba.default_precision)
         return np.where(positive, np.maximum(out, 0.5), np.minimum(out, 0.5))
 
     def _count(self, cells, held, columns) -> None:
@@ -658,7 +659,8 @@ class _Columns:
     """The distinct values of each column of ``cells`` (a literal is judged once per value)."""
 
     def __init__(self, cells: pd.DataFrame):
-        self.cells, self.cache = cells, {}
+        self.cells = cells
+        self.cache: dict[str, tuple[np.ndarray, pd.DataFrame]] = {}
 
     def get(self, feature: str):
         """``(codes, values)``: the column is ``values.iloc[codes]``; its last row is missing."""

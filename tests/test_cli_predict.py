@@ -191,6 +191,15 @@ def test_predict_in_chunks_writes_what_the_whole_table_would(tmp_path, name, opt
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
     loaded = load_model(_model_file(tmp_path))
     whole = predict_csv(loaded, path, **options)
+    # the same as the model's own methods on the table's cells
+    from rulelearn.data.parse import DEFAULT_MISSING, read_table
+
+    cells = read_table(path, missing=())
+    cells = cells.mask(cells.isin(list(DEFAULT_MISSING)))
+    assert list(whole.table["prediction"]) == list(loaded.predict(cells))
+    if options:
+        assert list(whole.table["explanation"]) == loaded.explain(cells)
+        assert np.allclose(whole.table["probability"], loaded.predict_proba(cells))
     for size in (50, 333, 1 << 22):
         pieces = []
         streamed = predict_csv_to(loaded, path, pieces.append, chunk_size=size, **options)
