@@ -705,3 +705,17 @@ def test_show_on_5000_clauses_compares_only_clauses_that_can_interact(tmp_path, 
     assert result.exit_code == 0, result.output
     assert f"{n} clauses, {2 * n} literals" in result.output
     assert calls["n"] < 50 * n, calls
+
+
+def test_fit_whose_report_cannot_be_written_still_saves_the_model(tmp_path):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    (tmp_path / "d.csv").write_text(CSV)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "rulelearn.cli", "fit", "d.csv", *FAST,
+                                 "--save", "m.json"], cwd=tmp_path, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.splitlines() == ["saved: m.json", "Error: cannot write to standard "
+                                          "output: No space left on device"]
+    assert json.loads((tmp_path / "m.json").read_text())["target"] == "y"

@@ -14,7 +14,7 @@ import click
 from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS
 from rulelearn._params import options
 from rulelearn._rule_params import RULE_PARAMETERS
-from rulelearn.cli import echo, need_stdout, write_out
+from rulelearn.cli import StdoutError, echo, need_stdout, write_out
 
 #: The estimator's declared options (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
 METHODS = options(RULE_PARAMETERS, "method")
@@ -224,8 +224,13 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         write_out(_fit_json(data, dataset, target, method, model, selection, train_accuracy,
                             save))
         return
-    _echo_fit(data, dataset, target, method, model, selection,
-              given=positive is not None, show_path=show_path, plot_file=plot_file)
+    try:
+        _echo_fit(data, dataset, target, method, model, selection,
+                  given=positive is not None, show_path=show_path, plot_file=plot_file)
+    except StdoutError:  # the report could not be shown: the model is kept all the same
+        if save is not None:
+            _save(save, model, target, dataset, data, missing, selection, err=True)
+        raise
     if save is not None:
         _save(save, model, target, dataset, data, missing, selection, err=False)
 
