@@ -311,30 +311,41 @@ def test_fit_plot_draws_the_cv(tmp_path, monkeypatch):
     assert not Path("cv.png").exists() and not Path("cv.txt").exists()
 
 
-DAMAGED_PATHS = {"ints": [1, 2], "text": "abc", "lists": [[1, 2]], "text-entries": ["x"],
-                 "entry-without-param": [{"cv_error": 0.1}],
-                 "text-values": [{"param": "x", "cv_error": "y", "literals": [1]}],
-                 "bool-param": [{"param": True, "cv_error": 0.1}]}
+DAMAGES = {"ints": [1, 2], "text": "abc", "lists": [[1, 2]], "text-entries": ["x"],
+           "entry-without-param": [{"cv_error": 0.1}],
+           "text-values": [{"param": "x", "cv_error": "y", "literals": [1]}],
+           "no-method": None, "int-method": 3}
 
 
-@pytest.mark.parametrize("damage", [*DAMAGED_PATHS, "no-method", "int-method"])
-def test_plot_on_damaged_records_warns_naming_the_record(tmp_path, damage):
+def test_plot_on_damaged_records_warns_naming_each_record(tmp_path):
+    """A record per damage (paths of ints, text, lists, ...; no method, a number as method):
+    drawn without its path, one warning line naming it; no traceback."""
     folder = _write_results(tmp_path)
     lines = (folder / "records.jsonl").read_text().splitlines()
-    rec = json.loads(lines[0])
-    if damage == "no-method":
-        rec.pop("method")
-    elif damage == "int-method":
-        rec["method"] = 3
-    else:
-        rec["path"] = DAMAGED_PATHS[damage]
-    lines[0] = json.dumps(rec)
+    assert len(lines) == len(DAMAGES)
+    keys = {}
+    for i, (damage, value) in enumerate(DAMAGES.items()):
+        rec = json.loads(lines[i])
+        if damage == "no-method":
+            rec.pop("method")
+        elif damage == "int-method":
+            rec["method"] = value
+        else:
+            rec["path"] = value
+        lines[i] = json.dumps(rec)
+        keys[damage] = rec["key"]
     (folder / "records.jsonl").write_text("\n".join(lines) + "\n")
     r = CliRunner().invoke(main, ["plot", str(folder)])
-    assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception,
-                                                                             SystemExit)
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert r.exit_code == 0, r.output
     warnings = [line for line in r.stderr.splitlines() if line.startswith("warning:")]
-    assert len(warnings) == 1 and rec["key"] in warnings[0], r.stderr
+    assert len(warnings) == len(DAMAGES), r.stderr
+    for damage, key in keys.items():
+        assert sum(f"record {key}:" in line for line in warnings) == 1, (damage, warnings)
     assert [Path(line).name for line in r.stdout.split()] == ["tradeoff.png", "paths.png",
                                                               "pareto.png"]
+
+
+def test_a_bool_param_is_a_damaged_path():
+    assert "param True" in plot._path_problem([{"param": True, "cv_error": 0.1}])
+    assert plot._path_problem([{"param": None, "cv_error": 0.1, "literals": 3}]) is None
