@@ -719,3 +719,94 @@ def test_fit_whose_report_cannot_be_written_still_saves_the_model(tmp_path):
     assert result.stderr.splitlines() == ["saved: m.json", "Error: cannot write to standard "
                                           "output: No space left on device"]
     assert json.loads((tmp_path / "m.json").read_text())["target"] == "y"
+
+
+def _old_simplify_reference(rule):
+    """simplify() as it was before the clause index (pairwise over every two clauses)."""
+    from rulelearn import rules as R
+
+    dnf = rule.form == "dnf"
+
+    def redundant(clause, other):
+        if dnf:
+            return all(any(R.implies(a, b) for a in clause) for b in other)
+        return all(any(R.implies(b, a) for a in clause) for b in other)
+
+    def drop(clauses):
+        return [c for i, c in enumerate(clauses)
+                if not any(redundant(c, o) and not (redundant(o, c) and j > i)
+                           for j, o in enumerate(clauses) if j != i)]
+
+    clauses = [c for c in (R._simplify_clause(list(c.literals), dnf) for c in rule.clauses)
+               if c is not None]
+    changed = True
+    while changed:
+        changed = False
+        clauses = drop(clauses)
+        for i, first in enumerate(clauses):
+            for j, second in enumerate(clauses):
+                reduced = None if i == j else R._resolve(first, second, dnf)
+                if reduced is not None:
+                    clauses[j], changed = reduced, True
+                    break
+            if changed:
+                break
+    return R.Rule(rule.form, tuple(R.Clause(tuple(c)) for c in clauses))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_simplify_with_the_index_equals_the_pairwise_simplify(seed):
+    from rulelearn.rules import Clause, Literal, Rule, simplify
+
+    rng = np.random.default_rng(seed)
+    features = ["a", "b", "c"][: 1 + seed % 3]
+    ops = ["<=", ">", "==", "!=", "is missing", "is not missing"]
+
+    def literal():
+        feature, op = rng.choice(features), rng.choice(ops, p=[.3, .3, .15, .1, .075, .075])
+        if op in ("<=", ">"):
+            return Literal(feature, op, float(rng.integers(0, 4)))
+        if op in ("==", "!="):
+            return Literal(feature, op, str(rng.choice(["x", "y"])))
+        return Literal(feature, op)
+
+    for form in ("dnf", "cnf"):
+        for _ in range(25):
+            clauses = tuple(Clause(tuple(literal() for _ in range(rng.integers(0, 4))))
+                            for _ in range(rng.integers(1, 9)))
+            rule = Rule(form, clauses)
+            assert simplify(rule) == _old_simplify_reference(rule), rule
+
+
+SAME_COLUMNS = {
+    "thresholds": lambda i: [{"feature": "a", "op": ">", "value": i / 1000},
+                             {"feature": "b", "op": "<=", "value": i / 1000}],
+    "equalities": lambda i: [{"feature": "c", "op": "==", "value": f"v{i}"}],
+}
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("shape", sorted(SAME_COLUMNS))
+def test_show_on_5000_clauses_on_the_same_columns(tmp_path, model_doc, shape, form):
+    """Clauses that all share their columns: thresholds are compared in bulk, equalities only
+    with the clauses holding the same literal (or one that completes or excludes it)."""
+    from rulelearn import rules
+
+    doc = json.loads(json.dumps(model_doc))
+    n = 5000
+    doc["rule"] = {"form": form, "clauses": [SAME_COLUMNS[shape](i) for i in range(n)]}
+    doc.pop("proba", None)
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    calls = {"n": 0}
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("implies", "exclusive", "exhaustive_given"):
+            original = getattr(rules, name)
+
+            def counted(*args, _original=original):
+                calls["n"] += 1
+                return _original(*args)
+            mp.setattr(rules, name, counted)
+        result = CliRunner().invoke(main, ["show", str(tmp_path / "m.json")])
+    assert result.exit_code == 0, result.output
+    assert f"{n} clauses" in result.output
+    assert calls["n"] < 50 * n, calls
