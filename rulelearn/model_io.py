@@ -23,6 +23,7 @@ columns the rule uses, by name, from the raw CSV cells.
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 from dataclasses import dataclass, field
@@ -631,8 +632,8 @@ class _Scoring:
         codes, uniques = pd.factorize(cells[model.target], use_na_sentinel=True)
         if not len(uniques):
             return
-        is_pos = np.array([values_equal(u, model.positive) for u in uniques], dtype=bool)
-        is_neg = np.array([values_equal(u, model.negative) for u in uniques], dtype=bool)
+        is_pos = np.array([_names_label(u, model.positive) for u in uniques], dtype=bool)
+        is_neg = np.array([_names_label(u, model.negative) for u in uniques], dtype=bool)
         scored = codes >= 0
         codes, held = codes[scored], held[scored]
         pos, neg = is_pos[codes], is_neg[codes]
@@ -653,6 +654,18 @@ class _Scoring:
         return CsvPrediction(table, column, self.n_rows, self.has_target, accuracy,
                              self.n_scored, self.n_unknown, notes,
                              dict(self.counts) if self.labeled else None)
+
+
+def _names_label(cell, label) -> bool:
+    """A cell's text names ``label``: an integer label is compared exactly with a number's
+    text (as a decimal: floats merge integers beyond 2**53), anything else by
+    :func:`values_equal`."""
+    if isinstance(label, int) and not isinstance(label, bool) and isinstance(cell, str):
+        try:
+            return bool(decimal.Decimal(cell.strip()) == label)
+        except decimal.InvalidOperation:
+            pass
+    return values_equal(cell, label)
 
 
 class _Columns:
