@@ -11,6 +11,37 @@ def same_label(label, value) -> bool:
     return bool(label == value) or str(label) == str(value)
 
 
+def matching_labels(labels, value, spellings=None) -> list:
+    """The labels that ``value`` (a user's spelling, e.g. ``--positive 1.0``) names.
+
+    In this order, the first step that finds any: the labels written exactly ``value`` in the
+    file (``spellings``: ``{text as written: label}``, spaces around ``value`` ignored); the
+    labels :func:`same_label` matches; the numeric labels of the same number (``1.0`` names
+    ``1``). More than one label is an ambiguity for the caller to refuse (two labels of the
+    same float value, such as 2**53 and 2**53 + 1).
+    """
+    text = str(value).strip()
+    if spellings and text in spellings:
+        return [spellings[text]]
+    found = [label for label in labels if same_label(label, value)]
+    if found:
+        return found
+    try:
+        number = float(text)
+    except ValueError:
+        return []
+    out = []
+    for label in labels:
+        if isinstance(label, bool):
+            continue
+        try:
+            if float(label) == number:
+                out.append(label)
+        except (TypeError, ValueError, OverflowError):
+            continue
+    return out
+
+
 def label_order(label):
     """Sort key: numbers by value first, then everything else by its text."""
     if isinstance(label, numbers.Real) and not isinstance(label, bool):

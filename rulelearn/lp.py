@@ -42,15 +42,24 @@ def _new_highs() -> highspy.Highs:
     if _banner_shown:
         highs = highspy.Highs()
     else:
-        sys.stdout.flush()
-        saved = os.dup(1)
+        if sys.stdout is not None:  # None: the process started with descriptor 1 closed
+            try:
+                sys.stdout.flush()
+            except (OSError, ValueError):  # closed or broken: nothing of ours to keep
+                pass
+        try:
+            saved = os.dup(1)
+        except OSError:  # descriptor 1 closed: the banner goes nowhere anyway
+            saved = None
         try:
             with open(os.devnull, "w") as devnull:
-                os.dup2(devnull.fileno(), 1)
+                if saved is not None:
+                    os.dup2(devnull.fileno(), 1)
                 highs = highspy.Highs()
         finally:
-            os.dup2(saved, 1)
-            os.close(saved)
+            if saved is not None:
+                os.dup2(saved, 1)
+                os.close(saved)
         _banner_shown = True
     # Tighter than HiGHS's 1e-7 feasibility tolerances, so that the clause LPs'
     # tie-break costs (1e-5 scale) decide ties the same way on every solve path.

@@ -23,6 +23,7 @@ columns the rule uses, by name, from the raw CSV cells.
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 from dataclasses import dataclass, field
@@ -330,6 +331,11 @@ def _read_model_document(path: Path) -> dict:
         raise bad(f"not JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
         raise bad("not JSON that can be read: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise bad(f"not JSON that can be read: {_first_clause(exc)}") from None
+    surrogate = _lone_surrogate(doc)
+    if surrogate is not None:
+        raise bad(f"a lone surrogate \\u{ord(surrogate):04x} in a string: not Unicode text")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise bad(f"no \"format\": \"{FORMAT_NAME}\" entry")
     version = doc.get("format_version")
@@ -346,6 +352,29 @@ def _read_model_document(path: Path) -> dict:
             f"this rulelearn {__version__} reads only version {MODEL_FORMAT_VERSION}: fit the "
             f"model again")
     return doc
+
+
+def _first_clause(exc: Exception) -> str:
+    return str(exc).split(";")[0].strip()
+
+
+def _lone_surrogate(value) -> str | None:
+    """The first lone surrogate (``"\\ud800"`` in JSON) in any string of ``value``, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    return item[exc.start]
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _document_rule(doc: dict, bad) -> Rule:
@@ -433,72 +462,259 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     class (:meth:`LoadedModel.predict_proba`).
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column`` (or ``explain``, ``proba``).
+
+    :func:`predict_csv_to` does the same for a file of any size, writing as it reads.
     """
-    from rulelearn.data.parse import DEFAULT_MISSING, read_table
+    from rulelearn.data.parse import read_table
 
     path = Path(path)
     table = read_table(path, sep=sep, missing=())
+    names = _added_columns(model, path, table.columns, column, explain, proba)
+    scoring = _Scoring(model, missing_values)
+    added = scoring.add(table[[c for c in table.columns if c in scoring.wanted]], explain, proba)
+    out = table.copy()
+    for name, values in zip(names, added):
+        out[name] = values
+    return scoring.result(out, column)
+
+
+def predict_csv_to(model: LoadedModel, path, write, *, column: str = "prediction",
+                   missing_values=None, sep=None, explain: str | None = None,
+                   proba: str | None = None, chunk_size: int = 1 << 22) -> CsvPrediction:
+    """:func:`predict_csv`, but the CSV text goes to ``write`` (called with pieces of it, in
+    order) as the file is read, about ``chunk_size`` characters at a time, so that memory stays
+    flat however large the file; the result has no ``table``. The text is what
+    ``predict_csv(...).table.to_csv(index=False, lineterminator="\n")`` would be.
+    """
+    from rulelearn.data.parse import read_table_chunks
+
+    path = Path(path)
+    scoring = _Scoring(model, missing_values)
+    columns, chunks = read_table_chunks(path, sep=sep, wanted=scoring.wanted, size=chunk_size)
+    names = _added_columns(model, path, columns, column, explain, proba)
+    write(pd.DataFrame(columns=[*columns, *names]).to_csv(index=False, lineterminator="\n"))
+    for chunk in chunks:
+        added = scoring.add(chunk.cells, explain, proba)
+        if chunk.lines is None:
+            out = chunk.frame.copy()
+            for name, values in zip(names, added):
+                out[name] = values
+            write(out.to_csv(index=False, header=False, lineterminator="\n"))
+        elif chunk.lines:
+            texts = [_as_csv_cells(values) for values in added]
+            if len(texts) == 1:
+                rows = [f"{line},{cell}" for line, cell in zip(chunk.lines, texts[0])]
+            else:
+                rows = [",".join(row) for row in zip(chunk.lines, *texts)]
+            rows.append("")
+            write("\n".join(rows))
+    return scoring.result(None, column)
+
+
+def _added_columns(model, path, columns, column, explain, proba) -> list[str]:
     added = {column: ("prediction", "--column"), explain: ("explanation", "--explain"),
              proba: ("probability", "--proba")}
     for name, (what, option) in added.items():
-        if name is not None and name in table.columns:
+        if name is not None and name in columns:
             raise DataError(f"{path} already has a column {name!r}; choose another name for "
                             f"the {what} column ({option})")
     names = [n for n in (column, explain, proba) if n is not None]
     if len(set(names)) < len(names):
         raise DataError(f"two of the added columns have the same name ({', '.join(names)})")
-    absent = model.missing_columns(table.columns)
+    absent = model.missing_columns(columns)
     if absent:
         raise DataError(f"{path} lacks {_plural(len(absent), 'column')} the rule uses: "
                         f"{', '.join(map(repr, absent))}")
-    if missing_values is None:
-        missing_values = DEFAULT_MISSING if model.missing_values is None else model.missing_values
-    tokens = list(missing_values)
-    cells = table.mask(table.isin(tokens))
-    predicted = model.predict(cells)
-    notes = tuple(_non_numeric_notes(model.rule, cells))
-    has_target = model.target in cells.columns
-    accuracy, n_scored, n_unknown, confusion = None, 0, 0, None
-    if has_target:
-        labels = cells[model.target].to_numpy()
-        scored = ~pd.isna(labels)
-        n_scored = int(scored.sum())
-        if n_scored:
-            right = [values_equal(a, p) for a, p in zip(labels[scored], predicted[scored])]
-            accuracy = float(np.mean(right))
-            n_unknown = sum(not (values_equal(a, model.positive) or
-                                 values_equal(a, model.negative)) for a in labels[scored])
-            confusion = _confusion(model, labels[scored], predicted[scored])
-    out = table.copy()
-    out[column] = predicted
-    if explain is not None:
-        out[explain] = model.explain(cells)
-    if proba is not None:
-        out[proba] = model.predict_proba(cells)
-    return CsvPrediction(out, column, len(out), has_target, accuracy, n_scored, n_unknown, notes,
-                         confusion)
+    return names
 
 
-def _confusion(model: LoadedModel, labels, predicted) -> dict | None:
-    """Counts of (actual, predicted) over the rows labeled with a class of ``model``."""
-    actual_pos = np.array([values_equal(a, model.positive) for a in labels], dtype=bool)
-    actual_neg = np.array([values_equal(a, model.negative) and not p
-                           for a, p in zip(labels, actual_pos)], dtype=bool)
-    said_pos = np.array([p is model.positive for p in predicted], dtype=bool)
-    if not (actual_pos.any() or actual_neg.any()):
-        return None
-    return {"tp": int((actual_pos & said_pos).sum()), "fn": int((actual_pos & ~said_pos).sum()),
-            "fp": int((actual_neg & said_pos).sum()), "tn": int((actual_neg & ~said_pos).sum())}
+def _as_csv_cells(values) -> list[str]:
+    """Each of ``values`` as ``DataFrame.to_csv`` writes it (computed once per distinct value)."""
+    values = np.asarray(values)
+    if values.dtype == object:
+        codes, uniques = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+        column = pd.Series(list(uniques), dtype=object)
+    else:
+        uniques, codes = np.unique(values, return_inverse=True)
+        column = pd.Series(uniques)
+    if not len(column):
+        return []
+    text = pd.DataFrame({"v": column}).to_csv(index=False, header=False, lineterminator="\n")
+    cells = np.array(_csv_rows(text), dtype=object)
+    return list(cells[np.asarray(codes).ravel()])
 
 
-def _non_numeric_notes(rule: Rule, cells: pd.DataFrame):
-    """A note per column that the rule compares with a number but that has non-numeric cells."""
+def _csv_rows(text: str) -> list[str]:
+    """The rows of one-column CSV text (a quoted cell may hold line breaks)."""
+    if '"' not in text:
+        return text.split("\n")[:-1]
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer_rows = []
+    for row in csv.reader(io.StringIO(text, newline="")):
+        out.seek(0)
+        out.truncate()
+        csv.writer(out, lineterminator="").writerow(row)
+        writer_rows.append(out.getvalue())
+    return writer_rows
+
+
+class _Scoring:
+    """Predictions, the accuracy and the confusion counts of ``model`` over chunks of a file."""
+
+    def __init__(self, model: LoadedModel, missing_values):
+        from rulelearn.data.parse import DEFAULT_MISSING
+
+        if missing_values is None:
+            missing_values = (DEFAULT_MISSING if model.missing_values is None
+                              else model.missing_values)
+        self.model, self.tokens = model, list(missing_values)
+        self.wanted = set(model.features) | {model.target}
+        self.n_rows = self.n_scored = self.n_right = self.n_unknown = 0
+        self.has_target = False
+        self.counts = dict.fromkeys(("tp", "fp", "fn", "tn"), 0)
+        self.labeled = False  # a row labeled with a class of the model
+        self.non_numeric: dict[str, list] = {}  # column -> [count, first example]
+
+    def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
+        """The added columns for these rows: predictions, then explanations, probabilities."""
+        model, rule = self.model, self.model.rule
+        cells = cells.mask(cells.isin(self.tokens))
+        columns = _Columns(cells)
+        clause_held = [_clause_held(clause, columns, rule._inner) for clause in rule.clauses]
+        if not clause_held:
+            held = np.full(len(cells), rule.form == "cnf")
+        elif rule.form == "dnf":
+            held = np.logical_or.reduce(clause_held)
+        else:
+            held = np.logical_and.reduce(clause_held)
+        predicted = np.empty(len(cells), dtype=object)
+        predicted[held] = model.positive
+        predicted[~held] = model.negative
+        self._count(cells, held, columns)
+        added = [predicted]
+        if explain is not None:
+            texts = np.array([c.render(rule._inner) for c in rule.clauses]
+                             + ["no clause" if rule.form == "dnf" else "all clauses hold"],
+                             dtype=object)
+            added.append(texts[_deciding(clause_held, rule.form == "dnf", len(cells))])
+        if proba is not None:
+            added.append(self._proba(clause_held, len(cells)))
+        return added
+
+    def _proba(self, clause_held, n) -> np.ndarray:
+        model, proba = self.model, self.model.proba
+        if proba is None:
+            model.predict_proba(pd.DataFrame(columns=model.features))  # its error
+            raise AssertionError("unreachable")
+        dnf = model.form == "dnf"
+        out = np.full(n, np.nan)
+        for held, value in zip(clause_held, proba.clause_precision):
+            decides = held == dnf
+            better = np.fmax(out, value) if dnf else np.fmin(out, value)
+            out = np.where(decides, better, out)
+        decided = ~np.isnan(out)
+        positive = decided if dnf else ~decided
+        out = np.where(decided, out, proba.default_precision)
+        return np.where(positive, np.maximum(out, 0.5), np.minimum(out, 0.5))
+
+    def _count(self, cells, held, columns) -> None:
+        model = self.model
+        self.n_rows += len(cells)
+        for name, (bad, example) in _non_numeric(model.rule, columns).items():
+            entry = self.non_numeric.setdefault(name, [0, example])
+            entry[0] += bad
+        if model.target not in cells.columns:
+            return
+        self.has_target = True
+        codes, uniques = pd.factorize(cells[model.target], use_na_sentinel=True)
+        if not len(uniques):
+            return
+        is_pos = np.array([_names_label(u, model.positive) for u in uniques], dtype=bool)
+        is_neg = np.array([_names_label(u, model.negative) for u in uniques], dtype=bool)
+        scored = codes >= 0
+        codes, held = codes[scored], held[scored]
+        pos, neg = is_pos[codes], is_neg[codes]
+        self.n_scored += int(scored.sum())
+        self.n_right += int(np.where(held, pos, neg).sum())
+        self.n_unknown += int((~pos & ~neg).sum())
+        actual_neg = neg & ~pos
+        self.labeled |= bool(pos.any() or actual_neg.any())
+        for key, count in (("tp", pos & held), ("fn", pos & ~held), ("fp", actual_neg & held),
+                           ("tn", actual_neg & ~held)):
+            self.counts[key] += int(count.sum())
+
+    def result(self, table, column) -> CsvPrediction:
+        notes = tuple(f"column {name!r} has {_plural(bad, 'non-numeric value')} (e.g. "
+                      f"{example!r}), where comparisons with numbers are false"
+                      for name, (bad, example) in self.non_numeric.items() if bad)
+        accuracy = self.n_right / self.n_scored if self.n_scored else None
+        return CsvPrediction(table, column, self.n_rows, self.has_target, accuracy,
+                             self.n_scored, self.n_unknown, notes,
+                             dict(self.counts) if self.labeled else None)
+
+
+def _names_label(cell, label) -> bool:
+    """A cell's text names ``label``: an integer label is compared exactly with a number's
+    text (as a decimal: floats merge integers beyond 2**53), anything else by
+    :func:`values_equal`."""
+    if isinstance(label, int) and not isinstance(label, bool) and isinstance(cell, str):
+        try:
+            return bool(decimal.Decimal(cell.strip()) == label)
+        except decimal.InvalidOperation:
+            pass
+    return values_equal(cell, label)
+
+
+class _Columns:
+    """The distinct values of each column of ``cells`` (a literal is judged once per value)."""
+
+    def __init__(self, cells: pd.DataFrame):
+        self.cells = cells
+        self.cache: dict[str, tuple[np.ndarray, pd.DataFrame]] = {}
+
+    def get(self, feature: str):
+        """``(codes, values)``: the column is ``values.iloc[codes]``; its last row is missing."""
+        if feature not in self.cache:
+            from rulelearn.rules import _column
+
+            codes, uniques = pd.factorize(_column(self.cells, feature), use_na_sentinel=True)
+            values = pd.DataFrame({feature: pd.Series([*uniques, np.nan], dtype=object)})
+            self.cache[feature] = (np.where(codes < 0, len(uniques), codes), values)
+        return self.cache[feature]
+
+
+def _clause_held(clause, columns: _Columns, join: str) -> np.ndarray:
+    n = len(columns.cells)
+    if not clause.literals:
+        return np.full(n, join == "and")
+    held = []
+    for literal in clause.literals:
+        codes, values = columns.get(literal.feature)
+        held.append(literal.evaluate(values)[codes])
+    return np.logical_or.reduce(held) if join == "or" else np.logical_and.reduce(held)
+
+
+def _deciding(clause_held, dnf: bool, n: int) -> np.ndarray:
+    """Per row: the first clause that holds (DNF) / fails (CNF); ``len(clause_held)``: none."""
+    out = np.full(n, len(clause_held))
+    for index in reversed(range(len(clause_held))):
+        out[clause_held[index] if dnf else ~clause_held[index]] = index
+    return out
+
+
+def _non_numeric(rule: Rule, columns: _Columns) -> dict:
+    """Per column the rule compares with a number: (its non-numeric cells, the first of them)."""
+    found = {}
     numeric = dict.fromkeys(lit.feature for clause in rule.clauses for lit in clause.literals
                             if lit.op in ("<=", ">"))
     for name in numeric:
-        column = cells[name]
-        bad = column.notna() & pd.to_numeric(column, errors="coerce").isna()
-        if bad.any():
-            example = column[bad].iloc[0]
-            yield (f"column {name!r} has {_plural(int(bad.sum()), 'non-numeric value')} "
-                   f"(e.g. {example!r}), where comparisons with numbers are false")
+        codes, values = columns.get(name)
+        column = values[name]
+        bad = (column.notna() & pd.to_numeric(column, errors="coerce").isna()).to_numpy()
+        rows = bad[codes]
+        if rows.any():
+            found[name] = (int(rows.sum()), column.iloc[codes[np.argmax(rows)]])
+    return found

@@ -566,9 +566,10 @@ def simplify(rule: Rule) -> Rule:
     while changed:
         changed = False
         clauses = _drop_subsumed(clauses, dnf)
+        index = _ClauseIndex(clauses)
         for i, first in enumerate(clauses):
-            for j, second in enumerate(clauses):
-                reduced = None if i == j else _resolve(first, second, dnf)
+            for j in index.resolution_candidates(first, i, dnf):
+                reduced = _resolve(first, clauses[j], dnf)
                 if reduced is not None:
                     clauses[j] = reduced
                     changed = True
@@ -576,6 +577,61 @@ def simplify(rule: Rule) -> Rule:
             if changed:
                 break
     return Rule(rule.form, tuple(Clause(tuple(c)) for c in clauses))
+
+
+class _ClauseIndex:
+    """Which clauses hold a literal, and which a literal on a column, so that the pairs of
+    clauses :func:`simplify` compares are only those that can interact (linear in the rule's
+    size when clauses share few literals, instead of quadratic in its clauses)."""
+
+    def __init__(self, clauses: list[list[Literal]]):
+        self.n = len(clauses)
+        self.by_literal: dict[Literal, set[int]] = {}
+        self.by_operator: dict[tuple[str, str], set[int]] = {}
+        for k, clause in enumerate(clauses):
+            for lit in clause:
+                self.by_literal.setdefault(lit, set()).add(k)
+                self.by_operator.setdefault((lit.feature, lit.op), set()).add(k)
+
+    @staticmethod
+    def _all_of(sets) -> set[int]:
+        sets = sorted(sets, key=len)
+        if not sets:
+            return set()
+        found = set(sets[0])
+        for other in sets[1:]:
+            found = {k for k in found if k in other}
+            if not found:
+                break
+        return found
+
+    def resolution_candidates(self, first: list[Literal], i: int, dnf: bool) -> list[int]:
+        """The clauses ``j != i`` that :func:`_resolve` may shorten with ``first``: they hold
+        every literal of ``first`` but one, ``a``, and a literal ``b`` on ``a``'s column with an
+        operator that can complete it (:func:`exhaustive_given`) or exclude it
+        (:func:`exclusive`)."""
+        partners = _COMPLETING if dnf else _EXCLUDING
+        distinct = list(dict.fromkeys(first))
+        found: set[int] = set()
+        for a in distinct:
+            with_b: set[int] = set()
+            for op in partners[a.op]:
+                with_b |= self.by_operator.get((a.feature, op), set())
+            found |= self._all_of([self.by_literal.get(x, set()) for x in distinct if x != a]
+                                  + [with_b])
+        found.discard(i)
+        return sorted(found)
+
+
+#: The operators of a literal ``b`` that :func:`exhaustive_given` may pair with ``a`` (by op).
+_COMPLETING = {"==": ("!=",), "!=": ("==",), "<=": (">",), ">": ("<=",),
+               "is missing": ("is not missing",), "is not missing": ("is missing",)}
+#: The operators of a literal ``b`` that :func:`exclusive` may pair with ``a`` (by op).
+_EXCLUDING = {"==": ("!=", "is missing"), "!=": ("==", "is missing"),
+              "<=": (">", "is missing"), ">": ("<=", "is missing"),
+              "is missing": ("<=", ">", "==", "!=", "is not missing"),
+              "is not missing": ("is missing",)}
+
 
 
 def _simplify_clause(literals: list[Literal], dnf: bool) -> list[Literal] | None:
@@ -599,18 +655,147 @@ def _drop_subsumed(clauses: list[list[Literal]], dnf: bool) -> list[list[Literal
 
     DNF: a clause that implies another (each literal of the other is implied by one of its
     own: ``A OR (A AND B)`` is ``A``). CNF: a clause that another implies.
+
+    Only pairs that can be redundant are compared: a literal other than a threshold or ``is
+    not missing`` is implied only by itself, so a clause holding one is compared only with the
+    clauses that hold it too; clauses of thresholds only are compared in bulk (numpy), in
+    groups of the same columns and operators.
     """
     def redundant(clause, other):  # ``clause`` adds nothing beside ``other``
         if dnf:
             return all(any(implies(a, b) for a in clause) for b in other)
         return all(any(implies(b, a) for a in clause) for b in other)
 
+    bulk = _Thresholds(clauses)
+    beside = _pairs_to_compare(clauses, dnf, bulk)
+    dropped = bulk.dropped(dnf)
     kept: list[list[Literal]] = []
     for i, clause in enumerate(clauses):
-        if not any(redundant(clause, other) and not (redundant(other, clause) and j > i)
-                   for j, other in enumerate(clauses) if j != i):
+        if i in dropped:
+            continue
+        if not any(redundant(clause, clauses[j]) and not (redundant(clauses[j], clause) and j > i)
+                   for j in sorted(set(beside[i]))):
             kept.append(clause)
     return kept
+
+
+def _pairs_to_compare(clauses, dnf: bool, bulk: "_Thresholds") -> list[list[int]]:
+    """Per clause ``i``, the clauses ``j`` beside which it may be redundant, or it beside them,
+    but for the pairs ``bulk`` judges."""
+    by_literal: dict[Literal, set[int]] = {}
+    by_feature: dict[str, set[int]] = {}
+    by_feature_other: dict[str, set[int]] = {}  # clauses not in bulk
+    for k, clause in enumerate(clauses):
+        for lit in clause:
+            by_literal.setdefault(lit, set()).add(k)
+            by_feature.setdefault(lit.feature, set()).add(k)
+            if k not in bulk.members:
+                by_feature_other.setdefault(lit.feature, set()).add(k)
+    everyone = set(range(len(clauses)))
+    others = everyone - set(bulk.members)
+    beside: list[list[int]] = [[] for _ in clauses]
+    for j, clause in enumerate(clauses):
+        if not clause:  # an empty clause: every clause is compared with it
+            candidates = everyone
+        elif j in bulk.members:  # the pairs within bulk are judged there
+            candidates = _ClauseIndex._all_of([by_feature_other.get(lit.feature, set())
+                                               for lit in clause])
+        else:
+            candidates = _ClauseIndex._all_of([_partners(lit, dnf, by_literal, by_feature)
+                                               for lit in clause])
+        for i in candidates:
+            if i != j and (i in others or j in others or not clause):
+                beside[i].append(j)
+    return beside
+
+
+def _partners(b: Literal, dnf: bool, by_literal, by_feature) -> set[int]:
+    """The clauses with a literal ``a`` that may imply ``b`` (DNF) or that ``b`` may imply
+    (CNF), by :func:`implies`: ``b`` itself, or one on its column."""
+    if b.op == "is missing" or (dnf and b.op in ("==", "!=")):
+        return by_literal.get(b, set())
+    if b.op in ("==", "!="):  # CNF: b implies itself and "is not missing" on its column
+        return by_literal.get(b, set()) | by_literal.get(Literal(b.feature, "is not missing"),
+                                                         set())
+    return by_feature.get(b.feature, set())
+
+
+class _Thresholds:
+    """The clauses made of ``<=`` / ``>`` literals on numbers only (one per column and operator),
+    grouped by their (column, operator) keys, for :func:`_drop_subsumed` to compare in bulk."""
+
+    def __init__(self, clauses: list[list[Literal]]):
+        self.members: dict[int, tuple] = {}
+        self.groups: dict[tuple, list[int]] = {}
+        self.values: dict[int, dict] = {}
+        for k, clause in enumerate(clauses):
+            if not clause:
+                continue
+            row = {}
+            for lit in clause:
+                value = lit.value
+                if (lit.op not in ("<=", ">") or isinstance(value, bool)
+                        or not isinstance(value, (int, float)) or abs(value) >= 2 ** 53):
+                    break
+                key = (lit.feature, lit.op)
+                if key in row:
+                    break
+                row[key] = float(value) if lit.op == ">" else -float(value)
+            else:
+                keys = tuple(sorted(row))
+                self.members[k] = keys
+                self.groups.setdefault(keys, []).append(k)
+                self.values[k] = row
+
+    def dropped(self, dnf: bool) -> set[int]:
+        """The members that another member makes redundant (see :func:`_drop_subsumed`).
+
+        With each threshold as a number that a stronger literal exceeds (``>`` as it is,
+        ``<=`` negated): in a DNF, clause i is redundant beside j when i has every key of j
+        with a number at least j's; in a CNF, at most j's."""
+        by_key: dict[tuple, set[tuple]] = {}
+        for keys in self.groups:
+            for key in keys:
+                by_key.setdefault(key, set()).add(keys)
+        out: set[int] = set()
+        for keys_i, rows_i in self.groups.items():
+            for keys_j in self._subsets(keys_i, by_key):
+                out |= self._judge(keys_i, rows_i, keys_j, self.groups[keys_j], dnf)
+        return out
+
+    @staticmethod
+    def _subsets(keys_i, by_key) -> list[tuple]:
+        """The groups whose keys are all among ``keys_i``."""
+        found: set[tuple] = set()
+        for key in keys_i:
+            found |= by_key.get(key, set())
+        chosen = set(keys_i)
+        return [keys for keys in found if set(keys) <= chosen]
+
+    def _judge(self, keys_i, rows_i, keys_j, rows_j, dnf) -> set[int]:
+        """The rows of group i that a row of group j makes redundant (ties: the later one)."""
+        import numpy as np
+
+        columns = list(keys_j)
+        wi = np.array([[self.values[r][key] for key in columns] for r in rows_i])
+        wj = np.array([[self.values[r][key] for key in columns] for r in rows_j])
+        ids_i, ids_j = np.array(rows_i), np.array(rows_j)
+        full = set(keys_i) == set(keys_j)  # then j may be redundant beside i as well
+        out: set[int] = set()
+        block = max(1, 4_000_000 // max(1, len(rows_j) * max(1, len(columns))))
+        for start in range(0, len(rows_i), block):
+            a, ids = wi[start:start + block, None, :], ids_i[start:start + block, None]
+            b = wj[None, :, :]
+            if not columns:
+                covers = np.ones((a.shape[0], b.shape[1]), dtype=bool)
+                back = covers
+            else:
+                covers = np.all(a >= b, axis=2) if dnf else np.all(a <= b, axis=2)
+                back = (np.all(b >= a, axis=2) if dnf else np.all(b <= a, axis=2)) if full \
+                    else np.zeros_like(covers)
+            hit = covers & (ids != ids_j[None, :]) & ~(back & (ids_j[None, :] > ids))
+            out.update(int(r) for r in ids[:, 0][hit.any(axis=1)])
+        return out
 
 
 def _resolve(first: list[Literal], second: list[Literal], dnf: bool) -> list[Literal] | None:

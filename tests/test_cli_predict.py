@@ -1,12 +1,17 @@
 """``rulelearn predict --explain`` and the confusion matrix, precision and recall."""
 
 import io
+import json
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from rulelearn import MODEL_FORMAT_VERSION
 from rulelearn.cli import main
+from rulelearn.errors import DataError
+from rulelearn.model_io import load_model
 
 FAST = ["--theta", "0.5", "--rules", "3", "--positive", "yes"]
 
@@ -129,3 +134,108 @@ def test_proba_column_must_be_new(run, tmp_path, data):
     r = run("predict", "m.json", "p.csv", "--proba")
     assert r.exit_code == 1 and "already has a column 'probability'" in r.stderr
     assert "--proba" in r.stderr and "Traceback" not in r.output
+
+
+# ------------------------------------------------------------------ large files, read in chunks
+
+def _model_file(folder):
+    """A DNF model: a > 0.2 OR (c == 'red' AND b <= 0.1), labels 1 / 0, with precisions."""
+    rule = {"form": "dnf", "clauses": [[{"feature": "a", "op": ">", "value": 0.2}],
+                                       [{"feature": "c", "op": "==", "value": "red"},
+                                        {"feature": "b", "op": "<=", "value": 0.1}]]}
+    doc = {"format": "rulelearn-model", "format_version": MODEL_FORMAT_VERSION, "rule": rule,
+           "target": "y", "positive": 1, "negative": 0, "theta": 0.5,
+           "proba": {"clause_precision": [0.9, 0.7], "default_precision": 0.2}}
+    (folder / "m.json").write_text(json.dumps(doc))
+    return folder / "m.json"
+
+
+def _chunked_cases():
+    """Files whose chunked reading must give exactly the table's CSV: quotes with line breaks,
+    a stray quote, spaces around cells, blank lines, short rows, CRLF, semicolons, UTF-16."""
+    rng = np.random.default_rng(3)
+    n = 120
+    df = pd.DataFrame({"a": rng.normal(size=n).round(3), "b": rng.normal(size=n).round(3),
+                       "c": rng.choice(["red", "blue", "gr,een", 'q"uote', "two\nlines"], n),
+                       "y": rng.integers(0, 2, n)})
+    plain = df.assign(c=rng.choice(["red", "blue"], n)).to_csv(index=False)
+    lines = plain.splitlines()
+    return {
+        "plain": plain,
+        "quoted": df.to_csv(index=False),
+        "stray-quote": plain.replace("red", '5"red', 7),
+        "spaces": plain.replace(",", " , ", 40),
+        "blank-lines": "\n".join(line + ("\n" if i % 9 == 4 else "")
+                                 for i, line in enumerate(lines)) + "\n",
+        "short-rows": "\n".join(line.rsplit(",", 1)[0] if i % 11 == 5 else line
+                                for i, line in enumerate(lines)) + "\n",
+        "crlf": plain.replace("\n", "\r\n"),
+        "semicolons": df.to_csv(index=False, sep=";"),
+        "utf16": plain.encode("utf-16"),
+        "missing-cells": plain.replace(",red,", ",NA,", 5).replace(",0.", ",?", 5),
+        "no-final-newline": plain.rstrip("\n"),
+        "non-ascii": plain.replace("blue", "bl\u00e5", 3).replace("red", "red\u00a0", 2),
+        "tabs-and-spaces": plain.replace(",", "\t").replace("\tred", "\t red ", 9),
+        "comma-in-semicolons": plain.replace(",", ";").replace("blue", "bl,ue", 4),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_chunked_cases()))
+@pytest.mark.parametrize("options", [{}, {"explain": "explanation", "proba": "probability"}],
+                         ids=["plain", "explain-proba"])
+def test_predict_in_chunks_writes_what_the_whole_table_would(tmp_path, name, options):
+    from rulelearn.model_io import predict_csv, predict_csv_to
+
+    content = _chunked_cases()[name]
+    path = tmp_path / "x.csv"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    loaded = load_model(_model_file(tmp_path))
+    whole = predict_csv(loaded, path, **options)
+    # the same as the model's own methods on the table's cells
+    from rulelearn.data.parse import DEFAULT_MISSING, read_table
+
+    cells = read_table(path, missing=())
+    cells = cells.mask(cells.isin(list(DEFAULT_MISSING)))
+    assert list(whole.table["prediction"]) == list(loaded.predict(cells))
+    if options:
+        assert list(whole.table["explanation"]) == loaded.explain(cells)
+        assert np.allclose(whole.table["probability"], loaded.predict_proba(cells))
+    for size in (50, 333, 1 << 22):
+        pieces = []
+        streamed = predict_csv_to(loaded, path, pieces.append, chunk_size=size, **options)
+        assert "".join(pieces) == whole.table.to_csv(index=False, lineterminator="\n"), size
+        for field in ("n_rows", "has_target", "accuracy", "n_scored", "n_unknown_labels",
+                      "notes", "confusion"):
+            assert getattr(streamed, field) == getattr(whole, field), (size, field)
+
+
+def test_predict_in_chunks_refuses_rows_of_the_wrong_length_as_the_table_does(tmp_path):
+    from rulelearn.model_io import predict_csv, predict_csv_to
+
+    loaded = load_model(_model_file(tmp_path))
+    rows = ["a,b,c,y"] + [f"{i / 100},0.5,red,1" for i in range(40)]
+    rows[10] += ",1"  # one cell too many ...
+    rows[20] = rows[20].rsplit(",", 1)[0]  # ... and one too few: the same count of commas
+    (tmp_path / "r.csv").write_text("\n".join(rows) + "\n")
+    with pytest.raises(DataError, match="Expected 4 fields in line 11"):
+        predict_csv(loaded, tmp_path / "r.csv")
+    for size in (50, 1 << 22):
+        with pytest.raises(DataError, match="Expected 4 fields in line 11"):
+            predict_csv_to(loaded, tmp_path / "r.csv", lambda text: None, chunk_size=size)
+
+
+def test_predict_chunked_error_midway_leaves_the_output_as_it_was(tmp_path):
+    from rulelearn.model_io import predict_csv_to
+
+    loaded = load_model(_model_file(tmp_path))
+    rows = ["a,b,c,y"] + [f"{i / 100},0.5,red,1" for i in range(300)]
+    rows[250] += ",extra,cells"  # a ragged row far into the file
+    (tmp_path / "r.csv").write_text("\n".join(rows) + "\n")
+    (tmp_path / "out.csv").write_text("before\n")
+    result = CliRunner().invoke(main, ["predict", str(tmp_path / "m.json"),
+                                       str(tmp_path / "r.csv"), "-o", str(tmp_path / "out.csv")])
+    assert result.exit_code == 1 and "Expected 4 fields in line 251" in result.stderr
+    assert (tmp_path / "out.csv").read_text() == "before\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "out.csv", "r.csv"]
+    with pytest.raises(DataError, match="line 251,"):
+        predict_csv_to(loaded, tmp_path / "r.csv", lambda text: None, chunk_size=100)

@@ -1,9 +1,13 @@
 """Fetching into the cache: loopback HTTP (success and faults), local mirrors, cache checks."""
 
+import base64
 import dataclasses
+import functools
+import http.server
 import importlib
 import logging
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -390,3 +394,91 @@ def test_bad_fetch_options_are_one_line(data_env, args, code, words):
 def test_library_fetch_checks_the_timeout(data_env):
     with pytest.raises(RuleLearnError, match="timeout must be a positive, finite number"):
         fetch("liver", timeout=float("nan"))
+
+
+# ------------------------------------------------------------------------ credentials in a URL
+
+class _BasicAuthHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder to requests with the right basic-auth header only (else 401)."""
+
+    def do_GET(self):
+        self.server.seen.append(self.headers.get("Authorization"))
+        if self.headers.get("Authorization") != self.server.expected:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="mirror"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def auth_mirror(mirror_dir):
+    """A loopback server of the mirror that wants user ``me`` and password ``s3cr3t:p@ss``."""
+    handler = functools.partial(_BasicAuthHandler, directory=str(mirror_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    server.expected = "Basic " + base64.b64encode(b"me:s3cr3t:p@ss").decode()
+    server.seen = []
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+SECRET = "s3cr3t%3Ap%40ss"  # s3cr3t:p@ss, percent-encoded
+
+
+def test_credentials_in_a_mirror_url_are_sent_as_basic_auth(auth_mirror, data_env, caplog):
+    port = auth_mirror.server_address[1]
+    with caplog.at_level(logging.DEBUG, logger="rulelearn"):
+        (path,) = fetch("sonar", mirror=f"http://me:{SECRET}@127.0.0.1:{port}/", timeout=5)
+    assert path.is_file() and auth_mirror.seen == [auth_mirror.expected]
+    assert "s3cr3t" not in caplog.text and f"me:***@127.0.0.1:{port}" in caplog.text
+
+
+def test_credentials_are_redacted_in_every_error(auth_mirror, data_env, caplog):
+    port = auth_mirror.server_address[1]
+    with caplog.at_level(logging.DEBUG, logger="rulelearn"):
+        with pytest.raises(FetchError) as wrong:
+            fetch("sonar", mirror=f"http://me:wr0ngpw@127.0.0.1:{port}/", retries=2)
+    assert "HTTP error 401" in str(wrong.value) and "wr0ngpw" not in str(wrong.value)
+    assert f"me:***@127.0.0.1:{port}/sonar/" in str(wrong.value)
+    with socket.socket() as s:  # a port on which nothing listens
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    with caplog.at_level(logging.DEBUG, logger="rulelearn"):
+        with pytest.raises(FetchError) as unreachable:
+            fetch("sonar", mirror=f"http://user:{SECRET}@127.0.0.1:{closed}", retries=2)
+    assert f"cannot reach 127.0.0.1:{closed}" in str(unreachable.value)
+    assert "s3cr3t" not in str(unreachable.value) and "s3cr3t" not in caplog.text
+    assert "wr0ngpw" not in caplog.text
+
+
+def test_credentials_are_redacted_on_the_command_line(auth_mirror, data_env):
+    port = auth_mirror.server_address[1]
+    result = CliRunner().invoke(main, ["-vv", "datasets", "fetch", "sonar", "--mirror",
+                                       f"http://me:wr0ngpw@127.0.0.1:{port}/"])
+    assert result.exit_code == 1 and "wr0ngpw" not in result.output
+    assert "me:***@" in result.stderr
+    result = CliRunner().invoke(main, ["-v", "datasets", "fetch", "sonar", "--mirror",
+                                       f"http://me:{SECRET}@127.0.0.1:{port}/"])
+    assert result.exit_code == 0, result.output
+    assert "s3cr3t" not in result.output
+    result = CliRunner().invoke(main, ["datasets", "fetch", "liver", "--mirror",
+                                       f"ftp://me:{SECRET}@127.0.0.1:{port}/"])
+    assert result.exit_code == 1 and "s3cr3t" not in result.output and "me:***@" in result.output
+
+
+def test_redact():
+    redact = fetch_module.redact
+    assert redact("get https://u:p%40w@h.org:8/x and http://tok@h/y") == \
+        "get https://u:***@h.org:8/x and http://***@h/y"
+    assert redact("https://h.org/a@b") == "https://h.org/a@b"  # an @ in the path is not userinfo
+    assert redact("no url here: a@b") == "no url here: a@b"

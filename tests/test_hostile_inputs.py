@@ -189,6 +189,24 @@ FIT = [
          ["positive class '2'", "values: 0, 1"], D),
     Case("positive-empty", ["fit", "d.csv", *FAST, "--positive", ""], 1,
          ["positive class ''"], D),
+    Case("positive-1.0-written-1.0", ["fit", "x.csv", *FAST, "--positive", "1.0"], 0,
+         files={"x.csv": table(planted().assign(y=planted().y.astype(float)))},
+         out=["positive class 1 (27 rows, given by --positive)"]),
+    Case("positive-1.0-written-1", ["fit", "d.csv", *FAST, "--positive", "1.0"], 0, files=D,
+         out=["positive class 1 (27 rows, given by --positive)"]),
+    Case("positive-0-written-0.0", ["fit", "x.csv", *FAST, "--positive", " 0"], 0,
+         files={"x.csv": table(planted().assign(y=planted().y.astype(float)))},
+         out=["positive class 0 (33 rows, given by --positive)"]),
+    Case("labels-beyond-2**53-stay-apart", ["fit", "x.csv", *FAST], 0,
+         files={"x.csv": table(planted().assign(y=planted().y + 2**53))},
+         out=["positive class 9007199254740993 (27 rows", "negative 9007199254740992"]),
+    Case("positive-ambiguous", ["fit", "x.csv", *FAST, "--positive", "9007199254740992.0"], 1,
+         ["names more than one value", "9007199254740992, 9007199254740993"],
+         {"x.csv": table(planted().assign(y=planted().y + 2**53))}),
+    Case("positive-exact-beyond-2**53", ["fit", "x.csv", *FAST, "--positive",
+                                         "9007199254740992"], 0,
+         files={"x.csv": table(planted().assign(y=planted().y + 2**53))},
+         out=["positive class 9007199254740992 (33 rows, given by --positive)"]),
     Case("drop-target", ["fit", "d.csv", *FAST, "--drop", "y"], 1, ["--drop y", "target"], D),
     Case("drop-unknown", ["fit", "d.csv", *FAST, "--drop", "q"], 1, ["--drop q"], D),
     Case("bool-labels", ["fit", "x.csv", *FAST], 0,
@@ -361,6 +379,20 @@ MODEL = [
          ["bad missing_values"], {**D, "m.json": model(missing_values=[None])}),
     Case("unknown-top-level-key", ["predict", "m.json", "d.csv"], 0,
          files={**D, "m.json": model(comment="written by hand")}),
+    Case("5000-digit-threshold", ["show", "m.json"], 1, ["not JSON that can be read", "digits"],
+         {"m.json": lambda doc: model()(doc).replace('"value": 0.', '"value": ' + "9" * 5000
+                                                     + ', "x": 0.', 1)}),
+    Case("5000-digit-theta", ["predict", "m.json", "d.csv"], 1, ["digits"],
+         {**D, "m.json": lambda doc: model()(doc).replace('"theta": ', '"theta": ' + "9" * 5000
+                                                          + ', "y": ', 1)}),
+    Case("surrogate-target", ["show", "m.json"], 1, ["lone surrogate \\ud800"],
+         {"m.json": model(target="\ud800")}),
+    Case("surrogate-positive", ["predict", "m.json", "d.csv"], 1, ["lone surrogate"],
+         {**D, "m.json": model(positive="\udfff")}),
+    Case("surrogate-created", ["show", "m.json"], 1, ["lone surrogate"],
+         {"m.json": model(created="2024\ud800")}),
+    Case("surrogate-feature", ["show", "m.json"], 1, ["lone surrogate"],
+         {"m.json": literal(feature="a\ud800")}),
 ]
 
 CACHE = "cache/"
@@ -392,6 +424,10 @@ DATASETS = [
          ["neither a folder nor an http(s) URL"], writes=(CACHE,)),
     Case("fetch-mirror-bad-url", ["datasets", "fetch", "liver", "--mirror", "http://[::1"], 1,
          ["Invalid IPv6 URL"], writes=(CACHE,)),
+    Case("fetch-mirror-credentials-bad-port", ["datasets", "fetch", "liver", "--mirror",
+                                               "http://user:s3cr3tpw@host:port/"], 1,
+         ["cannot download http://user:***@host:port/liver/bupa.data", "nonnumeric port"],
+         writes=(CACHE,)),
     Case("fetch-timeout-nan", ["datasets", "fetch", "liver", "--timeout", "nan"], 2,
          ["'--timeout'"]),
     Case("fetch-timeout-negative", ["datasets", "fetch", "liver", "--timeout", "-1"], 2,
@@ -489,6 +525,7 @@ def test_hostile_input(case, tmp_path, monkeypatch, model_doc, read_only, reques
     changed = sorted(name for name in set(before) | set(after)
                      if before.get(name) != after.get(name) and not may_change(name, case.writes))
     assert not changed, f"files changed that should not have: {changed}"
+    assert "s3cr3tpw" not in output
 
 
 # -------------------------------------------------------------------------- real processes
@@ -531,3 +568,245 @@ def test_process_string_threshold_and_utf16_data(tmp_path, model_doc):
 def test_battery_size():
     assert len(CASES) >= 80
     assert get_spec("liver").source.files[0].file == "bupa.data"  # the cases name it
+
+
+# ----------------------------------------------------- second battery: terminals, stdout, files
+
+ESC_LABEL, BIDI_LABEL = "\x1b]0;PWNED\x07", "ok\u202e"
+ESC_COLUMN, C1_TARGET = "c\x1b[2J", "t\x9b"
+RAW_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+def hostile_text_csv():
+    df = planted()
+    df["y"] = df["y"].map({1: ESC_LABEL, 0: BIDI_LABEL})
+    return table(df.rename(columns={"c": ESC_COLUMN, "y": C1_TARGET}))
+
+
+def test_control_characters_from_data_are_printed_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.csv").write_text(hostile_text_csv())
+    runner = CliRunner()
+    outputs = []
+    for args in (["fit", "e.csv", *FAST, "--save", "e.json"], ["show", "e.json"],
+                 ["predict", "e.json", "e.csv", "-o", "p.csv"],
+                 ["fit", "e.csv", *FAST, "--drop", "zz"],  # an error quoting column names
+                 ["fit", "e.csv", "--positive", "nope", *FAST]):
+        result = runner.invoke(main, args)
+        assert "Traceback" not in result.output
+        outputs.append(result.stdout + result.stderr)
+    text = "\n".join(outputs)
+    assert not [c for c in RAW_CONTROLS if c in text], text
+    assert "\\x1b]0;PWNED\\x07" in outputs[0] and "`c\\x1b[2J`" in outputs[1]
+    assert "ok\\u202e" in outputs[1] and "t\\x9b" in outputs[2]
+    assert "c\\x1b[2J" in outputs[3] and outputs[3].startswith("Error:")
+    # files keep the data exact
+    doc = json.loads((tmp_path / "e.json").read_text())
+    assert doc["positive"] == ESC_LABEL and doc["target"] == C1_TARGET
+    written = pd.read_csv(tmp_path / "p.csv", dtype=str)
+    assert set(written["prediction"]) <= {ESC_LABEL, BIDI_LABEL}
+    assert ESC_COLUMN in written.columns
+
+
+def test_warnings_and_log_lines_are_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    df = planted().assign(**{"k\x1b[1m": 1})
+    (tmp_path / "k.csv").write_text(table(df[["k\x1b[1m", "a", "b", "c", "y"]]))
+    result = CliRunner().invoke(main, ["fit", "k.csv", "--rules", "1", "--cv", "2", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "warning: dropped 1 constant or empty column(s): k\\x1b[1m" in result.stderr
+    assert "\x1b" not in result.stderr + result.stdout
+
+
+def test_terminal_text_escapes_controls_and_keeps_the_rest():
+    from rulelearn._utils import terminal_text
+
+    assert terminal_text("a\x1b[31mb\x07\x7f\x85\u2066\u202a\ud800") == \
+        "a\\x1b[31mb\\x07\\x7f\\x85\\u2066\\u202a\\ud800"
+    assert terminal_text("größe\n名前 é") == "größe\n名前 é"
+    assert terminal_text("a\nb\tc", keep="") == "a\\x0ab\\x09c"
+
+
+def run_closed_stdout(tmp_path, *args):
+    """Run the CLI as a process whose standard output is closed (as after ``>&-``)."""
+    env = {k: v for k, v in os.environ.items() if k != "RULELEARN_MIRROR"}
+    env["RULELEARN_DATA"] = str(tmp_path / "cache")
+    return subprocess.run([sys.executable, "-m", "rulelearn.cli", *args], cwd=tmp_path,
+                          stdout=None, stderr=subprocess.PIPE, text=True, timeout=120, env=env,
+                          preexec_fn=lambda: os.close(1))
+
+
+@pytest.mark.parametrize("args", [["fit", "d.csv", *FAST], ["show", "m.json"],
+                                  ["predict", "m.json", "d.csv"],
+                                  ["export", "m.json", "--format", "sql"],
+                                  ["datasets", "list"]],
+                         ids=["fit", "show", "predict", "export", "datasets-list"])
+def test_closed_stdout_is_one_error_line(tmp_path, model_doc, args):
+    (tmp_path / "d.csv").write_text(CSV)
+    (tmp_path / "m.json").write_text(json.dumps(model_doc))
+    result = run_closed_stdout(tmp_path, *args)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "standard output" in errors[0], result.stderr
+
+
+def test_closed_stdout_predict_to_a_file_works(tmp_path, model_doc):
+    (tmp_path / "d.csv").write_text(CSV)
+    (tmp_path / "m.json").write_text(json.dumps(model_doc))
+    result = run_closed_stdout(tmp_path, "predict", "m.json", "d.csv", "-o", "p.csv")
+    assert result.returncode == 0, result.stderr
+    assert "written: p.csv" in result.stderr
+    assert (tmp_path / "p.csv").read_text().splitlines()[0] == "a,b,c,y,prediction"
+
+
+def test_lp_banner_handling_survives_a_closed_stdout(tmp_path):
+    code = ("import sys; assert sys.stdout is None; from rulelearn import lp; "
+            "lp._banner_shown = False; lp._new_highs(); print('ok', file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True,
+                            timeout=60, preexec_fn=lambda: os.close(1))
+    assert result.returncode == 0 and result.stderr.strip() == "ok", result.stderr
+
+
+def test_failing_stdout_write_is_one_error_line(tmp_path, model_doc):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    (tmp_path / "m.json").write_text(json.dumps(model_doc))
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "rulelearn.cli", "show", "m.json"],
+                                cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True,
+                                timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.splitlines() == ["Error: cannot write to standard output: No space "
+                                          "left on device"]
+
+
+def test_show_on_5000_clauses_compares_only_clauses_that_can_interact(tmp_path, model_doc,
+                                                                      monkeypatch):
+    """Each clause on its own column (and one shared): simplify() was quadratic in the clauses
+    (1,000 took 8 s, 5,000 over a minute); counted in literal comparisons, not seconds."""
+    from rulelearn import rules
+
+    doc = json.loads(json.dumps(model_doc))
+    n = 5000
+    doc["rule"]["clauses"] = [[{"feature": f"f{i}", "op": ">", "value": 0.5},
+                               {"feature": "c", "op": "==", "value": f"v{i}"}] for i in range(n)]
+    doc.pop("proba", None)
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    calls = {"n": 0}
+    for name in ("implies", "exclusive", "exhaustive_given"):
+        original = getattr(rules, name)
+
+        def counted(*args, _original=original):
+            calls["n"] += 1
+            return _original(*args)
+        monkeypatch.setattr(rules, name, counted)
+    result = CliRunner().invoke(main, ["show", str(tmp_path / "m.json")])
+    assert result.exit_code == 0, result.output
+    assert f"{n} clauses, {2 * n} literals" in result.output
+    assert calls["n"] < 50 * n, calls
+
+
+def test_fit_whose_report_cannot_be_written_still_saves_the_model(tmp_path):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    (tmp_path / "d.csv").write_text(CSV)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "rulelearn.cli", "fit", "d.csv", *FAST,
+                                 "--save", "m.json"], cwd=tmp_path, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.splitlines() == ["saved: m.json", "Error: cannot write to standard "
+                                          "output: No space left on device"]
+    assert json.loads((tmp_path / "m.json").read_text())["target"] == "y"
+
+
+def _old_simplify_reference(rule):
+    """simplify() as it was before the clause index (pairwise over every two clauses)."""
+    from rulelearn import rules as R
+
+    dnf = rule.form == "dnf"
+
+    def redundant(clause, other):
+        if dnf:
+            return all(any(R.implies(a, b) for a in clause) for b in other)
+        return all(any(R.implies(b, a) for a in clause) for b in other)
+
+    def drop(clauses):
+        return [c for i, c in enumerate(clauses)
+                if not any(redundant(c, o) and not (redundant(o, c) and j > i)
+                           for j, o in enumerate(clauses) if j != i)]
+
+    clauses = [c for c in (R._simplify_clause(list(c.literals), dnf) for c in rule.clauses)
+               if c is not None]
+    changed = True
+    while changed:
+        changed = False
+        clauses = drop(clauses)
+        for i, first in enumerate(clauses):
+            for j, second in enumerate(clauses):
+                reduced = None if i == j else R._resolve(first, second, dnf)
+                if reduced is not None:
+                    clauses[j], changed = reduced, True
+                    break
+            if changed:
+                break
+    return R.Rule(rule.form, tuple(R.Clause(tuple(c)) for c in clauses))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_simplify_with_the_index_equals_the_pairwise_simplify(seed):
+    from rulelearn.rules import Clause, Literal, Rule, simplify
+
+    rng = np.random.default_rng(seed)
+    features = ["a", "b", "c"][: 1 + seed % 3]
+    ops = ["<=", ">", "==", "!=", "is missing", "is not missing"]
+
+    def literal():
+        feature, op = rng.choice(features), rng.choice(ops, p=[.3, .3, .15, .1, .075, .075])
+        if op in ("<=", ">"):
+            return Literal(feature, op, float(rng.integers(0, 4)))
+        if op in ("==", "!="):
+            return Literal(feature, op, str(rng.choice(["x", "y"])))
+        return Literal(feature, op)
+
+    for form in ("dnf", "cnf"):
+        for _ in range(25):
+            clauses = tuple(Clause(tuple(literal() for _ in range(rng.integers(0, 4))))
+                            for _ in range(rng.integers(1, 9)))
+            rule = Rule(form, clauses)
+            assert simplify(rule) == _old_simplify_reference(rule), rule
+
+
+SAME_COLUMNS = {
+    "thresholds": lambda i: [{"feature": "a", "op": ">", "value": i / 1000},
+                             {"feature": "b", "op": "<=", "value": i / 1000}],
+    "equalities": lambda i: [{"feature": "c", "op": "==", "value": f"v{i}"}],
+}
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("shape", sorted(SAME_COLUMNS))
+def test_show_on_5000_clauses_on_the_same_columns(tmp_path, model_doc, shape, form):
+    """Clauses that all share their columns: thresholds are compared in bulk, equalities only
+    with the clauses holding the same literal (or one that completes or excludes it)."""
+    from rulelearn import rules
+
+    doc = json.loads(json.dumps(model_doc))
+    n = 5000
+    doc["rule"] = {"form": form, "clauses": [SAME_COLUMNS[shape](i) for i in range(n)]}
+    doc.pop("proba", None)
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    calls = {"n": 0}
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("implies", "exclusive", "exhaustive_given"):
+            original = getattr(rules, name)
+
+            def counted(*args, _original=original):
+                calls["n"] += 1
+                return _original(*args)
+            mp.setattr(rules, name, counted)
+        result = CliRunner().invoke(main, ["show", str(tmp_path / "m.json")])
+    assert result.exit_code == 0, result.output
+    assert f"{n} clauses" in result.output
+    assert calls["n"] < 50 * n, calls

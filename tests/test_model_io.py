@@ -259,3 +259,14 @@ def test_save_refuses_non_finite_numbers(tmp_path):
                                              "threshold -inf"):
         save_model(model, tmp_path / "m.json", target="y")
     assert not (tmp_path / "m.json").exists()
+
+
+def test_predict_csv_tells_integer_labels_beyond_2_53_apart(tmp_path):
+    rule = {"form": "dnf", "clauses": [[{"feature": "a", "op": ">", "value": 0.5}]]}
+    doc = {"format": "rulelearn-model", "format_version": MODEL_FORMAT_VERSION, "rule": rule,
+           "target": "y", "positive": 2**53 + 1, "negative": 2**53}
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    (tmp_path / "d.csv").write_text(f"a,y\n1,{2**53 + 1}\n0,{2**53}\n1,{2**53}\n0,{2**53}.0\n")
+    out = predict_csv(load_model(tmp_path / "m.json"), tmp_path / "d.csv")
+    assert out.accuracy == 0.75 and out.n_unknown_labels == 0
+    assert out.confusion == {"tp": 1, "fn": 0, "fp": 1, "tn": 2}

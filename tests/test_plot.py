@@ -309,3 +309,40 @@ def test_fit_plot_draws_the_cv(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["fit", "d.csv", "--plot", "cv.txt"])
     assert r.exit_code == 2 and ".png, .svg or .pdf" in r.stderr
     assert not Path("cv.png").exists() and not Path("cv.txt").exists()
+
+
+DAMAGES = {"ints": [1, 2], "text": "abc", "lists": [[1, 2]], "text-entries": ["x"],
+           "entry-without-param": [{"cv_error": 0.1}],
+           "text-values": [{"param": "x", "cv_error": "y", "literals": [1]}],
+           "no-method": None, "int-method": 3}
+
+
+def test_plot_on_damaged_records_warns_naming_each_record(tmp_path):
+    """A record per damage (paths of ints, text, lists, ...; no method, a number as method):
+    drawn without its path, one warning line naming it; no traceback."""
+    folder = _write_results(tmp_path)
+    lines = (folder / "records.jsonl").read_text().splitlines()
+    assert len(lines) == len(DAMAGES)
+    keys = {}
+    for i, (damage, value) in enumerate(DAMAGES.items()):
+        rec = json.loads(lines[i])
+        if damage == "no-method":
+            rec.pop("method")
+        elif damage == "int-method":
+            rec["method"] = value
+        else:
+            rec["path"] = value
+        lines[i] = json.dumps(rec)
+        keys[damage] = rec["key"]
+    (folder / "records.jsonl").write_text("\n".join(lines) + "\n")
+    r = CliRunner().invoke(main, ["plot", str(folder)])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert r.exit_code == 0, r.output
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("warning:")]
+    path_damages = [d for d in DAMAGES if d not in ("no-method", "int-method")]
+    assert len(warnings) == len(path_damages), r.stderr
+    for damage in path_damages:  # one line a record, however many of its entries are damaged
+        assert sum(f"record '{keys[damage]}':" in line for line in warnings) == 1, (damage,
+                                                                                    warnings)
+    assert [Path(line).name for line in r.stdout.split()] == ["tradeoff.png", "paths.png",
+                                                              "pareto.png"]

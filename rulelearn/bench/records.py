@@ -213,9 +213,12 @@ def _path_of(rec: dict) -> tuple[tuple[PathPoint, ...] | None, tuple[str, ...]]:
         try:
             points.append(PathPoint.from_dict(entry))
         except RecordError as exc:
-            damage.append(f"record {rec['key']!r}: path entry {i} {exc}; left out of the "
-                          f"figures")
-    return tuple(points), tuple(damage)
+            damage.append(f"path entry {i} {exc}")
+    if not damage:
+        return tuple(points), ()
+    more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
+    return tuple(points), (f"record {rec['key']!r}: {damage[0]}{more}; the damaged entries are "
+                           "left out of the figures",)
 
 
 def record_problem(rec) -> str | None:

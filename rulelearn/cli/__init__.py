@@ -5,6 +5,12 @@ cannot be read or written), becomes a one-line ``Error: ...`` on stderr with exi
 errors exit with 2 (Click's rule). Warnings reach stderr as one ``warning: ...`` line each, once
 per distinct message, without Python's file and source-line decoration. ``-v`` / ``-vv`` show the
 library's log (cache actions, solver fallbacks; then details) on stderr.
+
+Everything shown on the terminal that may quote data (rules, labels, column names, errors,
+warnings, the log) goes through :func:`echo` or :func:`rulelearn._utils.terminal_text`, so that a
+control character in a file is printed escaped (``\\x1b``), never obeyed; files written keep the
+data exact. A command whose output is standard output refuses to run when it is closed
+(:func:`need_stdout`), and a failed write to it is a one-line error too.
 """
 
 import contextlib
@@ -16,11 +22,64 @@ import warnings
 import click
 
 from rulelearn import __version__
+from rulelearn._utils import terminal_text
 from rulelearn.errors import RuleLearnError
 
 
 def _one_line(text) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+class StdoutError(click.ClickException):
+    """Standard output is closed or cannot be written (EPIPE, EBADF, ...)."""
+
+
+def _stdout_closed() -> bool:
+    stream = sys.stdout
+    if stream is None:  # the process started with file descriptor 1 closed
+        return True
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):  # not a real file (e.g. tests): usable
+        return False
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
+
+
+def need_stdout(what: str = "the output") -> None:
+    """A one-line error, before any work, when standard output (where ``what`` goes) is closed."""
+    if _stdout_closed():
+        raise StdoutError(f"standard output is closed, so {what} cannot be printed; run the "
+                          "command with standard output open (or redirected to a file)")
+
+
+def _stdout_failed(exc: OSError) -> StdoutError:
+    with contextlib.suppress(Exception):  # no second error when Python flushes it at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return StdoutError(f"cannot write to standard output: {exc.strerror or exc}")
+
+
+def echo(text="", *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` of text shown to a person: control characters escaped
+    (:func:`~rulelearn._utils.terminal_text`, line breaks kept); a closed or failing standard
+    output is a :class:`StdoutError`."""
+    write_out(terminal_text(text), err=err, nl=nl)
+
+
+def write_out(text, *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` of ``text`` as it is (data: CSV, JSON, code), with :func:`echo`'s errors."""
+    if err:
+        click.echo(text, err=True, nl=nl)
+        return
+    if sys.stdout is None:
+        raise StdoutError("standard output is closed: nothing can be printed")
+    try:
+        click.echo(text, nl=nl)
+    except OSError as exc:
+        raise _stdout_failed(exc) from None
 
 
 @contextlib.contextmanager
@@ -41,7 +100,7 @@ def warnings_as_lines():
                 return None
             seen.add((category, text))
             kind = "" if category is UserWarning else f"{category.__name__}: "
-            click.echo(f"warning: {kind}{text}", err=True)
+            click.echo(terminal_text(f"warning: {kind}{text}", keep=""), err=True)
             return None
 
         warnings.showwarning = show
@@ -59,15 +118,37 @@ class RuleLearnGroup(click.Group):
     def invoke(self, ctx):
         with warnings_as_lines():
             try:
-                return super().invoke(ctx)
-            except RuleLearnError as exc:
-                raise click.ClickException(_one_line(exc)) from None
-            except BrokenPipeError:  # e.g. `rulelearn predict ... | head`: stop quietly
-                with contextlib.suppress(Exception):
-                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-                raise SystemExit(1) from None
-            except OSError as exc:
-                raise click.ClickException(_os_error(exc)) from None
+                try:
+                    return super().invoke(ctx)
+                except RuleLearnError as exc:
+                    raise click.ClickException(_one_line(exc)) from None
+                except BrokenPipeError as exc:  # e.g. `rulelearn predict ... | head`
+                    raise _stdout_failed(exc) from None
+                except OSError as exc:
+                    raise click.ClickException(_os_error(exc)) from None
+            except click.ClickException as exc:  # it may quote data: shown escaped, one line
+                exc.message = terminal_text(exc.message, keep="")
+                raise
+
+
+class _TerminalFormatter(logging.Formatter):
+    def format(self, record):
+        return terminal_text(super().format(record))
+
+
+def _plug_closed_descriptors() -> None:
+    """Point a closed standard descriptor (0, 1, 2) at /dev/null, so that no file opened later
+    takes its number (and receives what is meant for the terminal). ``sys.stdout`` stays None,
+    so :func:`need_stdout` still knows."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
 
 
 def log_to_stderr(verbose: int):
@@ -77,7 +158,7 @@ def log_to_stderr(verbose: int):
         return lambda: None
     logger = logging.getLogger("rulelearn")
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(_TerminalFormatter("%(levelname)s %(name)s: %(message)s"))
     level = logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
@@ -97,6 +178,7 @@ def log_to_stderr(verbose: int):
 @click.pass_context
 def main(ctx, verbose):
     """Learn interpretable two-level Boolean rules (CNF / DNF) and benchmark rule learners."""
+    _plug_closed_descriptors()
     ctx.call_on_close(log_to_stderr(verbose))
 
 

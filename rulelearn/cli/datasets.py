@@ -7,6 +7,7 @@ import click
 from tabulate import tabulate
 
 from rulelearn import data
+from rulelearn.cli import echo
 
 _MIRROR = click.option(
     "--mirror", metavar="DIR_OR_URL", default=None,
@@ -30,8 +31,8 @@ def list_():
     """Every registered dataset: shape, positive class, cached or not."""
     rows = [(s.name, s.n_rows, s.n_features, s.positive, data.dataset_status(s.name))
             for s in data.REGISTRY.values()]
-    click.echo(tabulate(rows, headers=["name", "rows", "features", "positive", "cached"]))
-    click.echo(f"cache: {data.cache_dir()}")
+    echo(tabulate(rows, headers=["name", "rows", "features", "positive", "cached"]))
+    echo(f"cache: {data.cache_dir()}")
 
 
 @datasets.command()
@@ -47,7 +48,7 @@ def fetch(names, all_, mirror, timeout):
         raise click.UsageError("give dataset names or --all, not both or neither")
     for name in data.REGISTRY if all_ else names:
         paths = data.fetch(name, mirror=mirror, timeout=timeout)
-        click.echo(f"{name}: " + (", ".join(map(str, paths)) or "bundled, nothing to fetch"))
+        echo(f"{name}: " + (", ".join(map(str, paths)) or "bundled, nothing to fetch"))
 
 
 @datasets.command()
@@ -81,4 +82,4 @@ def info(name, mirror):
         ("cached", data.dataset_status(name)),
         ("citation", spec.citation),
     ] + ([("note", spec.note)] if spec.note else [])
-    click.echo(tabulate(rows, tablefmt="plain", maxcolwidths=[None, 90]))
+    echo(tabulate(rows, tablefmt="plain", maxcolwidths=[None, 90]))

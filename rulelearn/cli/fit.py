@@ -6,11 +6,15 @@ The library does the work (:func:`rulelearn.data.read_csv_dataset`,
 the command bodies so that ``rulelearn --help`` is quick.
 """
 
+import contextlib
+import os
+
 import click
 
 from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS
 from rulelearn._params import options
 from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn.cli import StdoutError, echo, need_stdout, write_out
 
 #: The estimator's declared options (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
 METHODS = options(RULE_PARAMETERS, "method")
@@ -24,6 +28,31 @@ def _write(path, text):
 
     try:
         write_text_atomic(path, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _writing(path):
+    """A ``write(text)`` into ``path`` that replaces it only when the block succeeds (through a
+    temporary file beside it, as :func:`_write`); an OSError becomes a one-line CLI error."""
+    from pathlib import Path
+
+    from rulelearn._io import replacing
+
+    target = Path(path)
+    try:
+        if target.is_symlink():
+            target = target.resolve()
+        if target.exists() and not target.is_file() and not target.is_dir():  # /dev/null, a pipe
+            with open(target, "w", encoding="utf-8", newline="") as f:
+                yield f.write
+            return
+        with replacing(target, suffix=".part") as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                yield f.write
+                f.flush()
+                os.fsync(f.fileno())
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -153,6 +182,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     from rulelearn.model_io import accuracy
     from rulelearn.model_selection import fit_select
 
+    need_stdout("the JSON" if as_json else "the rule")  # before the work, not after it
     if save is not None:
         _refuse_overwrite("--save", save, [("input data file", data)])
     cv_runs = None in (form, rules, theta) or len(thresholds) > 1  # several counts: an axis
@@ -164,8 +194,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     target = dataset.target
     dataset = drop_columns(dataset, drop)
     for column in identifier_like_columns(dataset.X):
-        click.echo(f"note: column {column!r} has a different value in every row (an "
-                   f"identifier?); leave it out with --drop {column}", err=True)
+        echo(f"note: column {column!r} has a different value in every row (an "
+             f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
                                       start=start)
@@ -191,11 +221,16 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
             _plot(selection, method, data, plot_file, err=True)
         if save is not None:
             _save(save, model, target, dataset, data, missing, selection, err=True)
-        click.echo(_fit_json(data, dataset, target, method, model, selection, train_accuracy,
-                             save))
+        write_out(_fit_json(data, dataset, target, method, model, selection, train_accuracy,
+                            save))
         return
-    _echo_fit(data, dataset, target, method, model, selection,
-              given=positive is not None, show_path=show_path, plot_file=plot_file)
+    try:
+        _echo_fit(data, dataset, target, method, model, selection,
+                  given=positive is not None, show_path=show_path, plot_file=plot_file)
+    except StdoutError:  # the report could not be shown: the model is kept all the same
+        if save is not None:
+            _save(save, model, target, dataset, data, missing, selection, err=True)
+        raise
     if save is not None:
         _save(save, model, target, dataset, data, missing, selection, err=False)
 
@@ -206,22 +241,22 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
     from rulelearn.model_io import accuracy
 
     rule = model.rule_
-    click.echo(_data_line(data, dataset, target, given=given))
+    echo(_data_line(data, dataset, target, given=given))
     if selection is not None:
         which = "every theta" if show_path else "the best theta per form and R; --path: all"
-        click.echo(f"cross-validation ({which}; * = chosen):")
-        click.echo(selection.table(full=show_path))
-        click.echo(f"chosen: {model.form.upper()}, R = {model.max_rules}, theta = "
+        echo(f"cross-validation ({which}; * = chosen):")
+        echo(selection.table(full=show_path))
+        echo(f"chosen: {model.form.upper()}, R = {model.max_rules}, theta = "
                    f"{model.theta:.3g} {selection.describe()}")
         if plot_file is not None:
             _plot(selection, method, data, plot_file, err=False)
     else:
-        click.echo(f"theta = {model.theta:.3g} (given)")
-    click.echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
+        echo(f"theta = {model.theta:.3g} (given)")
+    echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
     for line in rule_lines(rule, dataset.positive, target):
-        click.echo(line)
-    click.echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
+        echo(line)
+    echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
 
 
 class CVProgress:
@@ -256,7 +291,7 @@ def _plot(selection, method, data, plot_file, *, err):
 
     title = f"{method.upper()} on {click.format_filename(data)}"
     save_figure(selection_figure(selection, title=title), plot_file)
-    click.echo(f"plot: {plot_file}", err=err)
+    echo(f"plot: {plot_file}", err=err)
 
 
 def _save(save, model, target, dataset, data, missing, selection, *, err):
@@ -266,7 +301,7 @@ def _save(save, model, target, dataset, data, missing, selection, *, err):
     if selection is not None:
         extra["cv_selection"] = selection.to_dict()
     _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
-    click.echo(f"saved: {save}", err=err)
+    echo(f"saved: {save}", err=err)
 
 
 def _plain(value):
@@ -377,46 +412,47 @@ def predict(model, data, output, column, explain, proba, as_json, sep):
     standard output stays a clean CSV; with --json it is printed on standard output as JSON
     instead, and the CSV needs -o.
     """
-    from rulelearn.model_io import load_model, predict_csv
+    from rulelearn.model_io import load_model, predict_csv_to
 
     if not column.strip():
         raise click.BadParameter("an empty column name", param_hint="'--column'")
     if as_json and output == "-":
         raise click.UsageError("--json prints the summary on standard output: write the "
                                "predictions to a file with -o FILE")
+    if output == "-" or as_json:
+        need_stdout("the JSON summary" if as_json else "the predictions")
     if output != "-":
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
-    result = predict_csv(loaded, data, column=column, sep=sep,
-                         explain="explanation" if explain else None,
-                         proba="probability" if proba else None)
-    text = result.table.to_csv(index=False, lineterminator="\n")
+    options = {"column": column, "sep": sep, "explain": "explanation" if explain else None,
+               "proba": "probability" if proba else None}
     if output == "-":
-        click.echo(text, nl=False)
+        result = predict_csv_to(loaded, data, lambda text: write_out(text, nl=False), **options)
     else:
-        _write(output, text)
+        with _writing(output) as write:
+            result = predict_csv_to(loaded, data, write, **options)
     rule = loaded.rule
     if as_json:
         _predict_json(model, loaded, result, output)
         return
-    click.echo(f"model: {click.format_filename(model)} ({loaded.form.upper()} rule, "
+    echo(f"model: {click.format_filename(model)} ({loaded.form.upper()} rule, "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}; "
                f"target {loaded.target!r}, positive class {loaded.positive})", err=True)
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
-    click.echo(result.summary(loaded.target), err=True)
+        echo(f"note: {note}", err=True)
+    echo(result.summary(loaded.target), err=True)
     scores = result.scores(loaded.positive, loaded.negative)
     if scores:
-        click.echo(scores, err=True)
+        echo(scores, err=True)
     if output != "-":
-        click.echo(f"written: {output}", err=True)
+        echo(f"written: {output}", err=True)
 
 
 def _predict_json(model, loaded, result, output):
     import json
 
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        echo(f"note: {note}", err=True)
     confusion = None
     if result.confusion:
         confusion = {k: int(result.confusion[k]) for k in ("tp", "fp", "fn", "tn")}
@@ -427,5 +463,5 @@ def _predict_json(model, loaded, result, output):
            "scored_rows": int(result.n_scored), "unknown_labels": int(result.n_unknown_labels),
            "accuracy_percent": None if result.accuracy is None else 100 * float(result.accuracy),
            "confusion": confusion, "notes": list(result.notes), "output": str(output)}
-    click.echo(json.dumps(doc, indent=2, default=_plain))
-    click.echo(f"written: {output}", err=True)
+    write_out(json.dumps(doc, indent=2, default=_plain))
+    echo(f"written: {output}", err=True)

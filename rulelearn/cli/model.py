@@ -6,6 +6,7 @@ The library does the work (:mod:`rulelearn.model_io`, :mod:`rulelearn.export`,
 
 import click
 
+from rulelearn.cli import echo, need_stdout, write_out
 from rulelearn.cli.fit import _count, _refuse_overwrite, _write
 
 FORMATS = ("python", "sql", "pandas")  # kept equal to rulelearn.export.FORMATS (a test checks)
@@ -18,9 +19,10 @@ def show(model):
     from rulelearn.model_io import load_model
     from rulelearn.rules import simplify
 
+    need_stdout("the rule")
     loaded = load_model(model)
     for line in _describe(loaded, simplify(loaded.rule)):
-        click.echo(line)
+        echo(line)
 
 
 def rule_lines(rule, positive, target, simpler=None):
@@ -93,12 +95,12 @@ def export(model, fmt, output):
     loaded = load_model(model)
     text = export_rule(loaded, fmt)
     if output == "-":
-        click.echo(text, nl=False)
+        write_out(text, nl=False)
     else:
         _write(output, text)
     simpler = simplify(loaded.rule)
     if simpler != loaded.rule:
-        click.echo(f"simplified from {loaded.rule.n_literals} to "
-                   f"{_count(simpler.n_literals, 'literal')}", err=True)
+        echo(f"simplified from {loaded.rule.n_literals} to "
+             f"{_count(simpler.n_literals, 'literal')}", err=True)
     if output != "-":
-        click.echo(f"written: {output}", err=True)
+        echo(f"written: {output}", err=True)

@@ -2,6 +2,8 @@
 
 import click
 
+from rulelearn.cli import echo
+
 
 @click.command()
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
@@ -17,4 +19,4 @@ def plot(results_dir, output, fmt):
     from rulelearn.bench import plot as figures
 
     for path in figures.write_figures(results_dir, output, fmt=fmt):
-        click.echo(str(path))
+        echo(str(path))

@@ -8,15 +8,19 @@ no longer matches is deleted and fetched again, never used.
 
 Where files come from (first match wins): the ``mirror`` argument, the ``RULELEARN_MIRROR``
 environment variable, the real URLs of the registry. A mirror is a local folder laid out like the
-cache or a base URL (``<base>/<dataset>/<url-quoted file name>``).
+cache or a base URL (``<base>/<dataset>/<url-quoted file name>``). A URL may carry credentials
+(``https://user:password@host/...``, percent-encoded): they are sent as HTTP basic
+authentication, and shown as ``user:***@host`` in every message and log line (:func:`redact`).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import http.client
 import logging
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -63,6 +67,33 @@ def _is_url(mirror: str) -> bool:
         return urllib.parse.urlsplit(mirror).scheme in ("http", "https")
     except ValueError:  # malformed, e.g. "http://[::1": downloading says so
         return mirror.lower().startswith(("http://", "https://"))
+
+
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*:/{1,2})(?P<user>[^/?#@\s:]*)"
+                       r"(?::(?P<password>[^/?#\s]*))?@(?=[^/?#\s@]*(?:[/?#\s]|$))")
+
+
+def redact(text) -> str:
+    """``text`` with the credentials of every URL in it hidden: ``user:***@host`` (``***@host``
+    for a user name alone, which may be a token)."""
+    def hide(match):
+        user = match["user"]
+        shown = f"{user}:***" if match["password"] is not None and user else "***"
+        return f"{match['scheme']}{shown}@"
+    return _USERINFO.sub(hide, str(text))
+
+
+def _credentials(url: str) -> tuple[str, str | None]:
+    """``url`` without its user information, and the ``Authorization`` header it asks for
+    (HTTP basic, user and password percent-decoded), or None."""
+    parts = urllib.parse.urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    pair = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}"
+    token = base64.b64encode(pair.encode("utf-8")).decode("ascii")
+    return urllib.parse.urlunsplit(parts._replace(netloc=hostport)), f"Basic {token}"
 
 
 def sha256(path) -> str:
@@ -155,7 +186,7 @@ def fetch_source(name, *, mirror=None, cache_dir=None, timeout=30.0, retries=3):
             return source, [_fetch_file(spec, source, f, root, mirror, timeout, retries)
                             for f in source.files]
         except FetchError as exc:
-            errors.append((source, exc))
+            errors.append((source, type(exc)(redact(exc))))
     if len(errors) == 1:
         raise errors[0][1]
     parts = [f"{source.name}: {str(exc).removesuffix('; ' + _HINT)}" for source, exc in errors]
@@ -269,7 +300,7 @@ def _fetch_file(spec, source, f: SourceFile, root: Path, mirror, timeout, retrie
             os.replace(tmp, target)
         except OSError as exc:
             raise _cannot_write(root, exc) from None
-        log.info("cached %s from %s (%s)", target, origin,
+        log.info("cached %s from %s (%s)", target, redact(origin),
                  "sha256 checked" if f.sha256 is not None else "verified by parsing")
         if f.sha256 is None:
             _write_pin(target, got)
@@ -295,7 +326,7 @@ def _verify_by_parsing(spec, source, f, tmp: Path) -> None:
 def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
     if not folder.is_dir():
         if "://" in str(folder) or ":/" in str(folder):
-            raise FetchError(f"mirror {folder} is neither a folder nor an http(s) URL")
+            raise FetchError(f"mirror {redact(folder)} is neither a folder nor an http(s) URL")
         what = "is not a folder" if folder.exists() else "does not exist"
         raise FetchError(f"mirror folder {folder} {what}")
     src = folder / name / file
@@ -308,9 +339,12 @@ def _copy_from_folder(folder: Path, name: str, file: str, out) -> None:
         raise FetchError(f"cannot copy {src} into the cache: {_reason(exc)}") from None
 
 
-def _get_once(url: str, out, timeout: float) -> None:
-    """One GET of ``url`` into ``out``; a body shorter than its Content-Length is an error."""
+def _get_once(url: str, out, timeout: float, authorization: str | None = None) -> None:
+    """One GET of ``url`` into ``out``; a body shorter than its Content-Length is an error.
+    ``authorization``: an ``Authorization`` header, not passed on to a redirect."""
     request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+    if authorization is not None:
+        request.add_unredirected_header("Authorization", authorization)
     with urllib.request.urlopen(request, timeout=timeout) as response:
         expected = response.headers.get("Content-Length")
         size = 0
@@ -329,27 +363,34 @@ def _unreachable(exc: urllib.error.URLError, host: str, timeout: float, hint: st
 
 
 def _download(url: str, out, timeout: float, retries: int) -> None:
-    """GET ``url`` into the open file ``out``; retry connection faults, not HTTP 4xx."""
+    """GET ``url`` into the open file ``out``; retry connection faults, not HTTP 4xx.
+
+    Credentials in ``url`` are sent as basic authentication; messages show ``url`` redacted.
+    """
+    shown = redact(url)
     try:
-        host, hint = urllib.parse.urlsplit(url).netloc, _HINT
+        url, authorization = _credentials(url)
+        host, hint = urllib.parse.urlsplit(shown).netloc.rpartition("@")[2], _HINT
     except ValueError as exc:
-        raise FetchError(f"cannot download {url}: {exc}") from None
+        raise FetchError(f"cannot download {shown}: {redact(exc)}") from None
     attempts = max(1, int(retries))
     for attempt in range(1, attempts + 1):
         out.seek(0)
         out.truncate()
         try:
-            _get_once(url, out, timeout)
+            _get_once(url, out, timeout, authorization)
             return
         except urllib.error.HTTPError as exc:
-            error = FetchError(f"HTTP error {exc.code} ({exc.reason}) for {url}")
+            error = FetchError(f"HTTP error {exc.code} ({exc.reason}) for {shown}")
             if exc.code < 500:
                 raise error from None
         except (TimeoutError, socket.timeout):
-            error = FetchError(f"timed out after {timeout:g} s reading {url} "
+            error = FetchError(f"timed out after {timeout:g} s reading {shown} "
                                f"({attempts} attempt{'s' * (attempts > 1)}); {hint}")
+        except (http.client.InvalidURL, ValueError) as exc:  # a malformed URL: no retry
+            raise FetchError(f"cannot download {shown}: {redact(exc)}") from None
         except (http.client.IncompleteRead, http.client.HTTPException, ConnectionError) as exc:
-            error = FetchError(f"connection to {host} dropped while downloading {url} "
+            error = FetchError(f"connection to {host} dropped while downloading {shown} "
                                f"({attempts} attempt{'s' * (attempts > 1)}): "
                                f"{type(exc).__name__}; {hint}")
         except urllib.error.URLError as exc:
@@ -357,9 +398,7 @@ def _download(url: str, out, timeout: float, retries: int) -> None:
             if isinstance(exc.reason, socket.gaierror):  # name lookup failed: retry is moot
                 break
         except OSError as exc:
-            error = FetchError(f"cannot download {url}: {exc}; {hint}")
-        except ValueError as exc:  # a malformed URL (e.g. from --mirror)
-            raise FetchError(f"cannot download {url}: {exc}") from None
+            error = FetchError(f"cannot download {shown}: {redact(exc)}; {hint}")
         if attempt < attempts:
             delay = RETRY_BACKOFF * 2 ** (attempt - 1)
             log.info("download attempt %d of %d failed: %s; trying again in %g s", attempt,

@@ -12,6 +12,7 @@ import csv
 import gzip
 import importlib
 import io
+import itertools
 import zlib
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -20,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rulelearn._labels import default_positive, same_label
+from rulelearn._labels import default_positive, matching_labels
 from rulelearn._utils import closest
 from rulelearn.errors import DataError
 
@@ -117,6 +118,18 @@ def decode_text(raw: bytes, name: str = "data") -> str:
 
     Raises DataError naming the problem for a binary file or text in another encoding.
     """
+    encoding = _encoding(raw, name)
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise _undecodable(name, encoding, raw, exc, 0) from None
+    if "\x00" in text:
+        raise _nul_bytes(name)
+    return text
+
+
+def _encoding(raw: bytes, name: str) -> str:
+    """The codec of a file that starts with ``raw`` (see :func:`decode_text`)."""
     encoding = next((codec for bom, codec in _BOMS if raw.startswith(bom)), None)
     if encoding is None:
         head = raw[:4096]
@@ -127,21 +140,90 @@ def decode_text(raw: bytes, name: str = "data") -> str:
         elif half >= 2 and even >= 0.5 * half and odd == 0:
             encoding = "utf-16-be"
         elif b"\x00" in raw:
-            raise DataError(f"{name} is not a text file (it holds NUL bytes); rulelearn reads "
-                            "CSV text in UTF-8 or UTF-16")
+            raise _nul_bytes(name)
         else:
             encoding = "utf-8"
+    return encoding
+
+
+def _nul_bytes(name) -> DataError:
+    return DataError(f"{name} is not a text file (it holds NUL bytes); rulelearn reads CSV text "
+                     "in UTF-8 or UTF-16")
+
+
+def _undecodable(name, encoding, raw, exc, lines_before) -> DataError:
+    line = lines_before + raw[:exc.start].count(b"\n") + 1
+    shown = encoding.upper().replace("-SIG", "")
+    return DataError(f"{name} is not {shown} text: byte 0x{raw[exc.start]:02x} on line {line} "
+                     f"cannot be decoded; save the file as UTF-8 (or UTF-16) text")
+
+
+def iter_text(path, *, block: int = 1 << 22):
+    """The text of the file at ``path`` (decoded as :func:`decode_text` does, with its errors),
+    in pieces of about ``block`` bytes: memory stays flat however large the file."""
+    import codecs as _codecs
+
+    name = str(path)
     try:
-        text = raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        shown = encoding.upper().replace("-SIG", "")
-        raise DataError(f"{name} is not {shown} text: byte 0x{raw[exc.start]:02x} on line {line} "
-                        f"cannot be decoded; save the file as UTF-8 (or UTF-16) text") from None
-    if "\x00" in text:
-        raise DataError(f"{name} is not a text file (it holds NUL bytes); rulelearn reads CSV "
-                        "text in UTF-8 or UTF-16")
-    return text
+        f = open(path, "rb")
+    except FileNotFoundError:
+        raise DataError(f"cannot read {path}: no such file") from None
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with f:
+        try:
+            raw = f.read(max(block, 4096))
+        except OSError as exc:  # e.g. a folder
+            raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+        encoding = _encoding(raw, name)
+        decoder = _codecs.getincrementaldecoder(encoding)(errors="strict")
+        lines_before = 0
+        while True:
+            final = not raw
+            try:
+                text = decoder.decode(raw, final)
+            except UnicodeDecodeError as exc:
+                raise _undecodable(name, encoding, raw, exc, lines_before) from None
+            if "\x00" in text:
+                raise _nul_bytes(name)
+            lines_before += raw.count(b"\n")
+            if text:
+                yield text
+            if final:
+                return
+            raw = f.read(block)
+
+
+def iter_records(texts, *, size: int = 1 << 22):
+    """Pieces of at least ``size`` characters (but the last) of the text pieces ``texts``,
+    each ending at a line break outside quotes, as far as the count of ``"`` tells (an even
+    count before it). A piece may still end inside a quoted cell when the file has a stray
+    quote; the reader then joins it to the next (:meth:`CsvChunks`)."""
+    buffer = ""
+    for text in texts:
+        buffer += text
+        if len(buffer) < size:
+            continue
+        cut = _cut(buffer)
+        if cut:
+            yield buffer[:cut]
+            buffer = buffer[cut:]
+    if buffer:
+        yield buffer
+
+
+def _cut(text: str) -> int:
+    """Where to end a piece of ``text``: after its last line break outside quotes (0: none)."""
+    end = len(text)
+    quoted = '"' in text
+    for _ in range(64):
+        pos = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end))
+        if pos < 0:
+            return 0
+        if not quoted or text.count('"', 0, pos) % 2 == 0:
+            return pos + 1
+        end = pos
+    return 0
 
 
 def sniff_separator(text: str) -> str:
@@ -275,9 +357,26 @@ def _labels(s: pd.Series) -> np.ndarray:
     values = num.to_numpy()
     if bad.any() or not np.isfinite(values).all():  # "inf" is a name here, not a number
         return s.astype(object).to_numpy()
+    if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 53):
+        return values.astype(np.int64)  # exact: every such float is an integer
     if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 63):
-        return values.astype(np.int64)
+        exact = _exact_integers(s)  # beyond 2**53 a float merges neighbours: read the text
+        if exact is not None:
+            return exact
+        return s.astype(object).to_numpy()  # e.g. 1e20: kept as written, never merged
     return values
+
+
+def _exact_integers(s: pd.Series) -> np.ndarray | None:
+    """The cells of ``s`` as int64 read from their text, or None if one is not an integer."""
+    texts = pd.unique(s.to_numpy())
+    try:
+        exact = {t: int(str(t).strip()) for t in texts}
+    except ValueError:
+        return None
+    if any(not -2 ** 63 <= v < 2 ** 63 for v in exact.values()):
+        return None
+    return np.array([exact[t] for t in s.to_numpy()], dtype=np.int64)
 
 
 def split_features(df: pd.DataFrame, label: str, *, drop=(), categorical=None):
@@ -383,10 +482,16 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
         positive = default_positive(y.tolist())
         reason = f"the minority class ({counts[positive]}/{len(y)})"
     else:
-        match = [k for k in labels if same_label(k, positive)]
+        written = pd.DataFrame({"text": df[target].to_numpy(), "label": y}).drop_duplicates()
+        spellings = dict(zip(written["text"], written["label"]))
+        match = matching_labels(labels, positive, spellings)
         if not match:
             raise DataError(f"positive class {positive!r} is not a value of target {target!r} "
                             f"(values: {', '.join(map(str, labels))})")
+        if len(match) > 1:
+            raise DataError(f"positive class {positive!r} names more than one value of target "
+                            f"{target!r} ({', '.join(map(str, match))}); give one as it is "
+                            "written in the file")
         positive, reason = match[0], "given by the user"
     return Dataset(name=name or path.stem, X=X, y=y, positive=positive, positive_reason=reason,
                    source=str(path), target=str(target))
@@ -416,3 +521,167 @@ def identifier_like_columns(X: pd.DataFrame) -> list:
     return [c for c in X.columns
             if len(X) >= 20 and not pd.api.types.is_numeric_dtype(X[c])
             and X[c].nunique(dropna=False) == len(X)]
+
+
+# --------------------------------------------------------------------------- large files, chunked
+
+@dataclass(frozen=True)
+class TableChunk:
+    """Consecutive rows of a file read by :func:`read_table_chunks`.
+
+    ``cells``: the ``wanted`` columns as stripped strings (missing tokens not applied).
+    ``frame``: every column as stripped strings, as :func:`read_table` reads them; None when
+    ``lines`` holds the rows as ``frame.to_csv(header=False, index=False)`` would write them,
+    made from their text (no quotes, every row complete: see ``_as_written``), which is much
+    faster than reading and writing every cell.
+    """
+
+    cells: pd.DataFrame
+    frame: pd.DataFrame | None
+    lines: list[str] | None
+
+
+#: Every character ``str.strip`` removes but the space and the line feed, ASCII ones first.
+_SPACE = ("\t\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+          "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+def _as_written(text: str, sep: str, n_columns: int) -> tuple[list[str], bool] | None:
+    """The rows of ``text`` as ``DataFrame.to_csv`` would write them back (cells stripped,
+    commas between them), and whether a cell has spaces to strip; or None when that needs the
+    general reader: quotes, a carriage return, a comma in a cell of a file with another
+    separator, a row without exactly ``n_columns`` cells."""
+    if '"' in text or "\r" in text or n_columns < 2 or (sep != "," and "," in text):
+        return None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if "" in lines:  # blank lines are skipped by the reader
+        lines = [line for line in lines if line]
+    if lines and set(map(str.count, lines, itertools.repeat(sep, len(lines)))) != {n_columns - 1}:
+        return None
+    spaces = _SPACE[:_SPACE.index("\x85")] if text.isascii() else _SPACE
+    plain = not (" " + sep in text or sep + " " in text or " \n" in text or "\n " in text
+                 or text.startswith(" ") or text.rstrip("\n").endswith(" ")
+                 or any(c in text for c in spaces if c != sep))
+    if plain and sep == ",":
+        return lines, False
+    return [",".join([cell.strip() for cell in line.split(sep)]) for line in lines], not plain
+
+
+def read_table_chunks(path, *, sep=None, wanted=None, size: int = 1 << 22):
+    """``(columns, chunks)`` of the CSV file at ``path`` (header row required), read piece by
+    piece so that memory stays flat: ``chunks`` yields :class:`TableChunk` of about ``size``
+    characters each. The text, separator and header are read as :func:`read_table` reads them,
+    with its errors; ``wanted``: the columns of ``cells`` (default: all)."""
+    name = str(path)
+    pieces = _Peek(iter_records(iter_text(path), size=size))
+    first = next(pieces, "")
+    sep = sniff_separator(first) if sep is None else sep
+    options = {"sep": sep, "dtype": str, "na_filter": False, "index_col": False,
+               "skipinitialspace": True}
+    try:
+        head = pd.read_csv(io.StringIO(first, newline=""), header=None, nrows=1,
+                           keep_default_na=False, **{k: v for k, v in options.items()
+                                                      if k not in ("na_filter", "index_col")})
+    except pd.errors.EmptyDataError:
+        raise DataError(f"{name} is empty") from None
+    except (pd.errors.ParserError, ValueError, csv.Error) as exc:
+        raise DataError(f"cannot parse {name}: {str(exc).strip().splitlines()[-1]}") from None
+    columns = [str(c).strip() for c in head.iloc[0]]
+    repeated = sorted({c for c in columns if columns.count(c) > 1})
+    if repeated:
+        raise DataError(f"{name}: the header repeats column name(s) "
+                        f"{', '.join(map(repr, repeated))}; rename them")
+    wanted = list(columns) if wanted is None else [c for c in columns if c in set(wanted)]
+
+    def chunks():
+        rest = _after_header(first, sep, columns)
+        stream = [first if rest is None else rest]
+        header_in = rest is None
+        lines_before, pending = int(not header_in), ""
+        for piece in _chain(stream, pieces):
+            text = pending + piece
+            if not header_in and not text.strip():
+                lines_before += text.count("\n")
+                continue
+            try:
+                chunk = _parse_chunk(text, columns, wanted, options, header_in)
+            except (pd.errors.ParserError, ValueError, csv.Error) as exc:
+                if '"' in text and len(text) < 1 << 28 and not _is_last(pieces):
+                    pending = text  # ended inside a quoted cell (a stray quote): read on
+                    continue
+                raise DataError(f"cannot parse {name}: {_shift_lines(exc, lines_before)}") \
+                    from None
+            pending, header_in = "", False
+            lines_before += text.count("\n")
+            yield chunk
+        if pending:
+            raise DataError(f"cannot parse {name}: a quoted cell is never closed")
+
+    return columns, chunks()
+
+
+class _Peek:
+    """An iterator that can tell whether it is exhausted."""
+
+    def __init__(self, items):
+        self.items, self.next = iter(items), None
+        self._advance()
+
+    def _advance(self):
+        self.next = next(self.items, _Peek)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.next is _Peek:
+            raise StopIteration
+        value = self.next
+        self._advance()
+        return value
+
+
+def _chain(first, rest):
+    yield from first
+    yield from rest
+
+
+def _is_last(pieces) -> bool:
+    return isinstance(pieces, _Peek) and pieces.next is _Peek
+
+
+def _after_header(text: str, sep: str, columns) -> str | None:
+    """``text`` without its first line when that is the plain header ``columns``, else None."""
+    end = text.find("\n")
+    line = text[:end]
+    if end < 0 or '"' in line or "\r" in line or [c.strip() for c in line.split(sep)] != columns:
+        return None
+    return text[end + 1:]
+
+
+def _parse_chunk(text, columns, wanted, options, header_in) -> TableChunk:
+    source = io.StringIO(text, newline="")
+    header = {"header": 0} if header_in else {"header": None, "names": columns}
+    written = None if header_in or not wanted else _as_written(text, options["sep"],
+                                                               len(columns))
+    if written is not None:  # the rows' text is known: read the wanted cells only
+        lines, spaced = written
+        cells = pd.read_csv(source, usecols=wanted, **header, **options)[wanted]
+        if len(cells) == len(lines):  # else e.g. rows the reader skips: the general way
+            if spaced:
+                cells = cells.apply(lambda s: s.str.strip())
+            return TableChunk(cells.astype(object), None, lines)
+        source.seek(0)
+    frame = pd.read_csv(source, **header, **options)
+    frame.columns = columns
+    frame = frame.apply(lambda s: s.str.strip()).astype(object)
+    return TableChunk(frame[wanted], frame, None)
+
+
+def _shift_lines(exc, lines_before: int) -> str:
+    import re
+
+    message = str(exc).strip().splitlines()[-1]
+    return re.sub(r"line (\d+)", lambda m: f"line {int(m.group(1)) + lines_before}", message)
