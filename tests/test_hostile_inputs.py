@@ -810,3 +810,18 @@ def test_show_on_5000_clauses_on_the_same_columns(tmp_path, model_doc, shape, fo
     assert result.exit_code == 0, result.output
     assert f"{n} clauses" in result.output
     assert calls["n"] < 50 * n, calls
+
+
+def test_closed_stdout_bench_saves_its_results_then_says_one_error_line(tmp_path):
+    """bench's results are files: they are all written, then the table it would print is one
+    Error: line (exit 1), not a silent exit 0."""
+    config = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
+    text = config.read_text().replace("output: results", f"output: {tmp_path / 'out'}")
+    (tmp_path / "smoke.yaml").write_text(text.replace("  - cart: {max_depth: [1, 2, 3]}\n", ""))
+    result = run_closed_stdout(tmp_path, "bench", "smoke.yaml", "-q")
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "standard output" in errors[0], result.stderr
+    assert (tmp_path / "out" / "smoke" / "table1.md").is_file()
+    assert len((tmp_path / "out" / "smoke" / "records.jsonl").read_text().splitlines()) == 3

@@ -3,6 +3,7 @@
 import click
 
 from rulelearn.bench import EXECUTORS
+from rulelearn.cli import echo, write_out
 
 
 @click.command()
@@ -49,10 +50,10 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
                                  reuse_stale=reuse_stale, mirror=mirror,
                                  only_datasets=only_datasets, progress=not quiet)
     except experiment.Terminated:
-        click.echo("Terminated: the records so far are saved; run the same command to resume.",
+        echo("Terminated: the records so far are saved; run the same command to resume.",
                    err=True)
         raise
-    click.echo(str(summary), err=True)
+    echo(str(summary), err=True)
     if not no_tables:
         paths = _write_tables(summary.folder, None)
         _echo_file(summary.folder / "table1.md")
@@ -71,19 +72,19 @@ def _write_tables(folder, output, notes=None, seeds=None, against=None):
     paths = report.write_tables(folder, output=output, notes=notes, seeds=seeds,
                                 against=against)
     for note in notes:
-        click.echo(f"Warning: {note}", err=True)
+        echo(f"Warning: {note}", err=True)
     return paths
 
 
 def _echo_file(path):
-    click.echo(path.read_text(encoding="utf-8").rstrip("\n"))
+    echo(path.read_text(encoding="utf-8").rstrip("\n"))
 
 
 def _echo_written(folder, paths, *, err):
     """``results in FOLDER/: table1.md, ...``: where the files are."""
     names = ", ".join(p.name for p in paths)
     folder = click.format_filename(str(folder)).rstrip("/")
-    click.echo(f"results in {folder}/: {names}", err=err)
+    echo(f"results in {folder}/: {names}", err=err)
 
 
 def _not_blank(ctx, param, value):
@@ -148,7 +149,7 @@ def table(results_dir, output, show, as_json, seeds, against):
         paired = report.paired_for(summary, info, against)
         if paired is not None:
             doc["paired"] = json_rows(paired)
-        click.echo(json.dumps(doc, indent=2))
+        write_out(json.dumps(doc, indent=2))
         return
     for i, key in enumerate(show or ("1",)):
         path = where / SHOW[key]
@@ -160,6 +161,6 @@ def table(results_dir, output, show, as_json, seeds, against):
                 f"{results_dir} is not a reproduction of the paper (its config.yaml has no "
                 f"'paper: true'), so it has no comparison with the paper's numbers.")
         if i:
-            click.echo()
+            echo()
         _echo_file(path)
     _echo_written(where, paths, err=True)
