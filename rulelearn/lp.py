@@ -1,4 +1,4 @@
-"""The LP core of the learners; with :mod:`rulelearn.certify` (its pricing MIP), the only module that imports ``highspy``.
+"""The LP core: with :mod:`rulelearn.certify` (its pricing MIP), the only highspy importer.
 
 A :class:`LinearProgram` is built once, in one ``passModel`` call, from
 column-wise (CSC) numpy arrays. When only the column costs or the row bounds
