@@ -152,6 +152,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             problem = CNFProblem.from_data(A, positive, sample_weight)
         else:
             problem = CNFProblem.from_data(1 - A, ~positive, sample_weight)
+        del A  # the binarized matrix lives on in the problem only
         n_rows = len(y) if sample_weight is None else int(np.count_nonzero(sample_weight))
         solver = ClauseSolver(problem, disable_cost=self.disable_cost,
                               exact=self.clause_solver == "mip", time_limit=self.time_limit,

@@ -485,3 +485,19 @@ def test_unique_rows_equal_numpys_on_zero_one_and_other_values(seed):
         expected, expected_inverse = np.unique(matrix, axis=0, return_inverse=True)
         assert np.array_equal(unique, expected)
         assert np.array_equal(inverse, expected_inverse.ravel())
+
+
+def test_blocked_column_sums_equal_the_whole_product(monkeypatch):
+    import rulelearn.learners.problem as problem_module
+    from rulelearn.learners.rounding import single_feature_sums
+
+    _, _, problem = random_problem(5, n=300, d=7, merge=False)
+    weights = np.random.default_rng(0).integers(0, 4, len(problem.w_neg)).astype(float)
+    whole = single_feature_sums(problem, weights)
+    monkeypatch.setattr(problem_module, "_BLOCK_ROWS", 16)
+    monkeypatch.setattr(problem_module, "BLOCK_ABOVE", 10)
+    import rulelearn.learners.rounding as rounding_module
+    monkeypatch.setattr(rounding_module, "BLOCK_ABOVE", 10)
+    assert np.array_equal(single_feature_sums(problem, weights), whole)  # integer weights: exact
+    assert np.array_equal(problem_module.weighted_column_sums(weights, problem.A_neg[:, :-1]),
+                          whole)
