@@ -336,3 +336,23 @@ def test_progress_names_the_finer_count_for_its_folds():
                    progress=lambda *args, **kwargs: calls.append((args, kwargs)))
     assert calls == ([(("dnf", 1, k, 3), {}) for k in (1, 2, 3)]
                      + [(("dnf", 1, k, 3), {"thresholds": 3}) for k in (1, 2, 3)])
+
+
+# ------------------------------------------------------------------- worker processes
+
+def test_two_worker_processes_give_the_selection_of_one():
+    X, y = binary_cnf()
+    est = BooleanRuleClassifier(pos_label=1)
+    calls = []
+    one = select_setting(est, X, y, thetas=(0.01, 0.5, 5), cv=3)
+    two = select_setting(est, X, y, thetas=(0.01, 0.5, 5), cv=3, n_jobs=2,
+                         progress=lambda form, r, done, total: calls.append((form, r, done)))
+    assert two == one and two.skipped == one.skipped
+    # each (form, R) tried reports its 3 folds
+    assert sorted(calls) == sorted((r.form, r.max_rules, d) for r in one.rows[::3]
+                                   for d in (1, 2, 3))
+    model, _ = fit_select(est, X, y, thetas=(0.5,), rules=(3,), cv=3, n_jobs=2)
+    assert str(model.rule_) == str(fit_select(est, X, y, thetas=(0.5,), rules=(3,),
+                                              cv=3)[0].rule_)
+    with pytest.raises(ParameterError):
+        select_setting(est, X, y, n_jobs=0)
