@@ -150,6 +150,7 @@ class ClauseSolver:
         self.lp_seed = lp_seed
         #: rows the tree start is grown on (None: all): sampled only when the LP is
         self.start_rows = None if self.lp_sizes[0] is None else TREE_ROWS
+        self.starts: dict = {}  # start rules' θ-free parts (the tree's leaves), per key
         self._stages: dict[int, tuple] = {}  # stage -> (LP problem, ClauseLP, cover)
         self.stage = 0
         self.tie_break = tie_break_costs(problem)

@@ -77,10 +77,14 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
     if start == "sc":
         W = set_cover(solver, theta, max_rules).W
     elif start == "tree":
-        from rulelearn.learners.starts import tree_start
+        from rulelearn.learners.starts import tree_leaves, tree_start
 
+        key = ("tree", max_rules, solver.start_rows)
+        if key not in solver.starts:  # the tree does not depend on θ: grown once per path
+            solver.starts[key] = tree_leaves(solver.problem, max_rules,
+                                             max_rows=solver.start_rows)
         W = tree_start(solver.problem, max_rules, theta, solver.disable_cost,
-                       max_rows=solver.start_rows)
+                       leaves=solver.starts[key])
     else:
         raise ParameterError(f"start must be one of {STARTS}, got {start!r}")
     objective = cnf_objective(solver.problem, W, theta, solver.disable_cost)
