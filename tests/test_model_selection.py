@@ -356,3 +356,25 @@ def test_two_worker_processes_give_the_selection_of_one():
                                               cv=3)[0].rule_)
     with pytest.raises(ParameterError):
         select_setting(est, X, y, n_jobs=0)
+
+
+def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
+    from rulelearn.model_selection import cv_sample
+
+    X, y = planted(n=120, seed=3)
+    rows = cv_sample(y, 60, seed=0)
+    assert len(rows) == 60 and np.all(np.diff(rows) > 0)
+    assert abs(y[rows].mean() - y.mean()) <= 1 / 60  # stratified
+    assert cv_sample(y, 120) is None and cv_sample(y, None) is None
+    est = BooleanRuleClassifier(pos_label=1)
+    grid = dict(thetas=(0.1, 2.0), rules=(1, 3), cv=3)
+    model, selection = fit_select(est, X, y, cv_rows=60, cv_params={"max_iter": 5}, **grid)
+    alone = select_setting(est.set_params(max_iter=5), X.iloc[rows], y[rows], **grid)
+    assert selection.rows == alone.rows and selection.chosen == alone.chosen
+    assert selection.cv_rows == 60 and "sample of 60 rows" in selection.describe()
+    assert model.max_iter == 100  # the final fit: the estimator's own parameters, every row
+    refit = BooleanRuleClassifier(pos_label=1).set_params(**selection.best.setting).fit(X, y)
+    assert str(model.rule_) == str(refit.rule_)
+    everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, cv_rows=500, **grid)[1]
+    assert everything.cv_rows is None
+    assert everything == select_setting(BooleanRuleClassifier(pos_label=1), X, y, **grid)
