@@ -375,6 +375,18 @@ def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
     assert model.max_iter == 100  # the final fit: the estimator's own parameters, every row
     refit = BooleanRuleClassifier(pos_label=1).set_params(**selection.best.setting).fit(X, y)
     assert str(model.rule_) == str(refit.rule_)
-    everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, cv_rows=500, **grid)[1]
+    everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, **grid)[1]  # auto: all
     assert everything.cv_rows is None
     assert everything == select_setting(BooleanRuleClassifier(pos_label=1), X, y, **grid)
+
+
+def test_the_automatic_cv_sample_starts_above_every_dataset_of_the_paper():
+    from rulelearn.model_selection import CV_ROWS, CV_SAMPLE_ABOVE
+
+    assert CV_SAMPLE_ABOVE >= 19_020  # MAGIC, all of it
+    y = np.arange(CV_SAMPLE_ABOVE + 1) % 3 == 0
+    X = pd.DataFrame({"a": y.astype(int)})
+    model, selection = fit_select(BooleanRuleClassifier(pos_label=True), X, y, thetas=(1.0,),
+                                  rules=(1,), forms=("dnf",), cv=2)
+    assert selection.cv_rows == CV_ROWS and str(model.rule_) == "a == 1"
+    assert model.lp_rows == "auto"  # the final fit: the estimator's own LP
