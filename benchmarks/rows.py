@@ -37,6 +37,7 @@ from tabulate import tabulate
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 HEADING = "## Rows: fit's cost on a generated table"
+CENSUS_HEADING = "## Rows: the default fit on a census-shaped table"
 SIZES = (10_000, 100_000, 1_000_000)
 DEFAULT_FIT_SIZES = (10_000, 100_000)  # the default fit on 1M: with --default-sizes
 KINDS = ("one setting", "default fit", "CART")
@@ -154,12 +155,18 @@ def main(argv=None):
     parser.add_argument("--default-sizes", default=",".join(map(str, DEFAULT_FIT_SIZES)),
                         help="the sizes at which the default fit (CV) is measured too")
     parser.add_argument("--quick", action="store_true", help="10k and 100k rows only")
+    parser.add_argument("--census", action="store_true",
+                        help="only the default fit and CART on a generated table of the census "
+                             "(Adult) shape, 32,561 rows (its own section)")
     parser.add_argument("--data", default=None, help="folder for the CSV files (kept)")
     parser.add_argument("--output", default="results/perf/perf.md")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
         print(json.dumps(_measure(*args.measure)))
+        return
+    if args.census:
+        _census(args)
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.quick:
@@ -171,6 +178,32 @@ def main(argv=None):
     from perf import _write_section
 
     _write_section(args.output, HEADING, render(rows, time.perf_counter() - start))
+
+
+def _census(args) -> None:
+    from perf import _write_section
+    from rows_data import CENSUS_ROWS, make_census
+
+    start = time.perf_counter()
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(args.data or scratch, "census.csv")
+        if not os.path.exists(path):
+            make_census().to_csv(path, index=False)
+        for kind in ("default fit", "CART"):
+            figures = measure(kind, path)
+            rows.append({"rows": CENSUS_ROWS, "what": kind, "wall s": round(figures["wall"], 1),
+                         "CPU s": round(figures["cpu"], 1),
+                         "peak MiB": round(figures["peak MiB"]),
+                         "training %": round(100 * figures["accuracy"], 2),
+                         "literals": figures.get("literals", ""),
+                         "setting": figures.get("setting", "")})
+            print(rows[-1], flush=True)
+    text = "\n".join([CENSUS_HEADING, "", f"`python benchmarks/rows.py --census` "
+                      f"({time.perf_counter() - start:.0f} s wall): `rows_data.make_census` "
+                      f"(6 integer, 8 categorical columns of 2-42 levels), figures as above.", "",
+                      tabulate(rows, headers="keys", tablefmt="github"), ""])
+    _write_section(args.output, CENSUS_HEADING, text + "\n")
 
 
 if __name__ == "__main__":
