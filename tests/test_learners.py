@@ -501,3 +501,17 @@ def test_blocked_column_sums_equal_the_whole_product(monkeypatch):
     assert np.array_equal(single_feature_sums(problem, weights), whole)  # integer weights: exact
     assert np.array_equal(problem_module.weighted_column_sums(weights, problem.A_neg[:, :-1]),
                           whole)
+
+
+def test_the_single_precision_sums_of_integer_weights_are_the_double_ones(monkeypatch):
+    import rulelearn.learners.clause as clause_module
+    from rulelearn.learners.rounding import single_feature_sums
+
+    _, _, problem = random_problem(7, n=400, d=8, merge=False)
+    weights = np.random.default_rng(1).integers(0, 5, len(problem.w_neg)).astype(float)
+    expected = single_feature_sums(problem, weights)
+    monkeypatch.setattr(clause_module, "BLOCK_ABOVE", 10)  # take the large-problem path
+    solver = ClauseSolver(problem)
+    assert np.array_equal(solver._negative_sums(weights)[1], expected)
+    halves = weights + 0.5  # not integers: the double-precision sums
+    assert np.array_equal(solver._negative_sums(halves)[1], single_feature_sums(problem, halves))

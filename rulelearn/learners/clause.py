@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulelearn.learners.formulation import ClauseLP, positive_cover, screened_features
-from rulelearn.learners.problem import CNFProblem, clause_objective
+from rulelearn.learners.problem import BLOCK_ABOVE, CNFProblem, clause_objective
 from rulelearn.learners.rounding import (
     no_worse_than_trivial,
     normalize,
@@ -70,6 +70,12 @@ def tie_break_costs(problem: CNFProblem) -> np.ndarray:
     weights = np.concatenate([problem.w_pos, problem.w_neg])
     scale = min(1.0, float(weights.min())) if len(weights) else 1.0
     return TIE_BREAK * scale * np.asarray(np.random.default_rng(20160623).uniform(1.0, 2.0, n_cols))
+
+
+def _exact_in_single(weights: np.ndarray) -> bool:
+    """Non-negative integer weights whose total is below 2^24 (exact sums in float32)."""
+    return bool(np.all(weights == np.round(weights)) and weights.min(initial=0.0) >= 0
+                and weights.sum() < 2.0**24)
 
 
 def sample_sizes(n_pos: int, lp_rows) -> tuple:
@@ -243,8 +249,14 @@ class ClauseSolver:
         """
         kept = None if weights_key is None else self._neg_sums.get(weights_key)
         if kept is None:
-            kept = ((neg_weight.astype(np.float32) @ self.problem.A_neg).astype(np.float64),
-                    single_feature_sums(self.problem, neg_weight))
+            costs = (neg_weight.astype(np.float32) @ self.problem.A_neg).astype(np.float64)
+            if self.problem.A_neg.size > BLOCK_ABOVE and _exact_in_single(neg_weight):
+                # integer weights summing below 2^24: every partial sum of the single-precision
+                # product is exact, so it equals the double one (1M rows: 3.4 s per weight
+                # vector of block conversions saved)
+                kept = (costs, costs[:-1].copy())
+            else:
+                kept = (costs, single_feature_sums(self.problem, neg_weight))
             if weights_key is not None and len(self._neg_sums) < 2_000:
                 self._neg_sums[weights_key] = kept
         return kept
