@@ -70,9 +70,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         use all rows. An int ``m``: the LP is built on a random sample of ``m`` of its rows
         (the positives of the CNF problem, weights scaled to their total), and BCD / AM go
         on with samples of 2m, 4m, 8m and 16m rows while the larger sample lowers the
-        objective on all rows; a tree start is then grown on 20,000 sampled rows. None:
-        every row (the paper's LP). "auto": None up to :data:`LP_SAMPLE_ABOVE` training
-        rows (so none of the paper's datasets is sampled), 1,000 above.
+        objective on all rows (SC and OCRL use the first sample only); a tree start is then
+        grown on 20,000 sampled rows. None: every row (the paper's LP). "auto": None up to
+        :data:`LP_SAMPLE_ABOVE` training rows (so none of the paper's datasets is sampled),
+        1,000 above.
 
     Attributes
     ----------
