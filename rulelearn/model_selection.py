@@ -433,11 +433,15 @@ def _workers(n_jobs) -> int:
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
-def _fold_scores(template, X, y, train, valid, thetas) -> list:
-    """One fold of :func:`cv_scores` (θ path on ``train``, scores on ``valid``), in a worker."""
-    models = fit_candidates(template, take_rows(X, train), y[train], "theta", thetas)
-    X_valid, y_valid = take_rows(X, valid), y[valid]
-    return [_error_and_size(model, X_valid, y_valid) for model in models]
+def _fold_scores(template, X, y, train, valid, thetas) -> tuple[list, list]:
+    """One fold of :func:`cv_scores` (θ path on ``train``, scores on ``valid``), in a worker;
+    with the warnings it raised (message, category), for the parent to raise again."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        models = fit_candidates(template, take_rows(X, train), y[train], "theta", thetas)
+        X_valid, y_valid = take_rows(X, valid), y[valid]
+        scores = [_error_and_size(model, X_valid, y_valid) for model in models]
+    return scores, [(str(w.message), w.category) for w in caught]
 
 
 def _parallel_evaluator(estimator, X, y, folds, thetas, progress, n, workers):
@@ -456,7 +460,9 @@ def _parallel_evaluator(estimator, X, y, folds, thetas, progress, n, workers):
             delayed(_fold_scores)(templates[cell], X, y, *folds[fold], thetas)
             for cell, fold in tasks)
         scores: dict = {cell: [] for cell in cells}
-        for (cell, _), result in zip(tasks, results):
+        for (cell, _), (result, raised) in zip(tasks, results):
+            for message, category in raised:  # as if the fold had run here
+                warnings.warn(message, category, stacklevel=2)
             scores[cell].append(result)
             if progress is not None:
                 progress(cell[0], cell[1], len(scores[cell]), k)

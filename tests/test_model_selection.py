@@ -390,3 +390,11 @@ def test_the_automatic_cv_sample_starts_above_every_dataset_of_the_paper():
                                   rules=(1,), forms=("dnf",), cv=2)
     assert selection.cv_rows == CV_ROWS and str(model.rule_) == "a == 1"
     assert model.lp_rows == "auto"  # the final fit: the estimator's own LP
+
+
+def test_warnings_of_worker_processes_are_raised_in_the_caller():
+    X, y = planted(n=60, seed=2)
+    X = X.assign(k=1)  # a constant column: every fold's binarizer warns
+    with pytest.warns(UserWarning, match="constant or empty column"):
+        select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(1.0,), rules=(1,),
+                       forms=("dnf",), cv=2, n_jobs=2)
