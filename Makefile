@@ -64,6 +64,8 @@ table1:
 table2:
 	$(RULELEARN) table results/$(EXP) --show 2
 
-# Speed benchmark (not a test): fast path vs the straightforward loop, MAGIC scaling, peak memory.
+# Speed benchmark (not a test): fast path vs the straightforward loop, MAGIC scaling, peak memory;
+# then the rows section (generated tables of 10k, 100k and 1M rows; ROWS="--quick" for 10k, 100k).
 perf:
 	RULELEARN_MIRROR=$(MIRROR) $(PY) benchmarks/perf.py
+	$(PY) benchmarks/rows.py $(ROWS)

@@ -26,4 +26,5 @@ RULE_PARAMETERS: dict[str, list] = {
     "theta": [Interval(numbers.Real, 0, finite=True)],
     "disable_cost": [Interval(numbers.Real, 0, finite=True)],
     "time_limit": [Interval(numbers.Real, 0)],
+    "lp_rows": [Options("auto"), None, Interval(numbers.Integral, 1)],
 }

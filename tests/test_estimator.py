@@ -78,7 +78,7 @@ def test_get_set_params_and_clone():
     assert params["theta"] == 2.5 and params["form"] == "cnf" and params["method"] == "bcd"
     assert set(params) == {"method", "form", "max_rules", "theta", "max_iter", "n_thresholds",
                            "pos_label", "binarize", "disable_cost", "clause_solver", "time_limit",
-                           "start"}
+                           "start", "lp_rows"}
     assert model.set_params(theta=0.5) is model and model.theta == 0.5
     model.fit(TABLE, TARGET)
     copy = clone(model)
@@ -423,3 +423,21 @@ def test_a_column_vector_y_warns_and_is_raveled():
     with pytest.warns(DataConversionWarning):
         model = small().fit(TABLE, TARGET.reshape(-1, 1))
     assert str(model.rule_) == str(small().fit(TABLE, TARGET).rule_)
+
+
+def test_lp_rows_samples_the_clause_lp_only_when_asked_or_above_the_threshold():
+    from rulelearn.errors import ParameterError
+    from rulelearn.estimator import LP_SAMPLE_ABOVE, lp_sample_sizes
+
+    assert lp_sample_sizes("auto", LP_SAMPLE_ABOVE) is None  # no dataset of the paper is sampled
+    assert lp_sample_sizes("auto", LP_SAMPLE_ABOVE + 1) == (1000, 2000, 4000, 8000, 16000)
+    assert lp_sample_sizes(None, 10**7) is None and lp_sample_sizes(3, 10) == (3, 6, 12, 24, 48)
+    auto = BooleanRuleClassifier(theta=0.5).fit(TABLE, TARGET)
+    full = BooleanRuleClassifier(theta=0.5, lp_rows=None).fit(TABLE, TARGET)
+    assert str(auto.rule_) == str(full.rule_)
+    assert auto.fit_stats_["lp_rows"] == full.fit_stats_["lp_rows"]
+    sampled = BooleanRuleClassifier(theta=0.5, lp_rows=2).fit(TABLE, TARGET)
+    assert sampled.fit_stats_["lp_rows"][0] == 2
+    for bad in (0, "all", 1.5):
+        with pytest.raises(ParameterError):
+            BooleanRuleClassifier(lp_rows=bad).fit(TABLE, TARGET)

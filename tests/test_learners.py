@@ -413,3 +413,105 @@ def test_learners_run_with_single_threaded_blas(monkeypatch):
     _, _, problem = random_problem(0)
     run_learner("spy", ClauseSolver(problem), 0.5, max_rules=2)
     assert seen and set(seen) == {1}
+
+
+# ------------------------------------------------------------- a clause LP on sampled rows
+
+def test_sample_sizes_end_at_every_row():
+    from rulelearn.learners.clause import sample_sizes
+
+    assert sample_sizes(100, None) == (None,)
+    assert sample_sizes(100, 40) == (40,)
+    assert sample_sizes(100, (10, 20, 40, 80, 160)) == (10, 20, 40, 80, None)
+    assert sample_sizes(100, (100, 200)) == (None,)
+    with pytest.raises(ValueError):
+        sample_sizes(100, (0,))
+
+
+def test_sampled_positives_keep_the_total_weight_and_draw_rows_of_the_problem():
+    from rulelearn.learners.clause import sampled_positives
+
+    _, _, problem = random_problem(3, n=80, d=5, merge=False)
+    sample = sampled_positives(problem, 7, seed=1)
+    assert len(sample.w_pos) == 7
+    assert sample.w_pos.sum() == pytest.approx(problem.w_pos.sum(), rel=1e-12)
+    rows = {row.tobytes() for row in problem.A_pos}
+    assert all(row.tobytes() in rows for row in sample.A_pos)
+    assert sampled_positives(problem, len(problem.w_pos), seed=1) is problem
+
+
+@pytest.mark.parametrize("method", ["bcd", "am"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_sample_of_every_row_is_the_full_lp(method, seed):
+    _, _, problem = random_problem(seed, n=40, d=6)
+    n_pos = len(problem.w_pos)
+    full = run_learner(method, ClauseSolver(problem), 0.3, max_rules=3, start="best")
+    for lp_rows in (n_pos, (n_pos, 2 * n_pos), 10 * n_pos):
+        solver = ClauseSolver(problem, lp_rows=lp_rows)
+        assert solver.n_stages == 1 and solver.lp_problem is problem
+        sampled = run_learner(method, solver, 0.3, max_rules=3, start="best")
+        assert np.array_equal(sampled.W, full.W) and sampled.objective == full.objective
+
+
+@pytest.mark.parametrize("method", ["bcd", "am"])
+@pytest.mark.parametrize("start", ["sc", "tree", "best"])
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sampled_lp_never_ends_above_its_start_nor_the_trivial_rules(method, start, seed):
+    A, y, problem = random_problem(seed, n=60, d=6, merge=False)
+    solver = ClauseSolver(problem, lp_rows=(3, 6, 12))
+    assert solver.n_stages == 3
+    solver.start_rows = 20  # the tree start on a sample as well
+    result = run_learner(method, solver, 0.2, max_rules=3, start=start)
+    assert result.objective == pytest.approx(cnf_objective(problem, result.W, 0.2), abs=1e-9)
+    assert result.objective == pytest.approx(direct_objective(A, y, result.W, 0.2), abs=1e-9)
+    assert all(b <= a + 1e-9 for a, b in zip(result.history, result.history[1:]))
+    if start == "sc":  # the SC rule of the same (first) sample
+        first = ClauseSolver(problem, lp_rows=3)
+        assert result.objective <= set_cover(first, 0.2, 3).objective + 1e-9
+    if start != "tree":  # from SC (also in "best"): no higher than always true / false
+        assert result.objective <= min(problem.w_neg.sum(), problem.w_pos.sum()) + 1e-9
+    assert solver.stage == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_unique_rows_equal_numpys_on_zero_one_and_other_values(seed):
+    from rulelearn.learners.problem import unique_rows
+
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, 2, size=(200, 1 + seed * 3), dtype=np.uint8)
+    rows = np.vstack([rows, rows[::3]])
+    for matrix in (rows, rows * np.uint8(3)):  # packed bits, and np.unique for other values
+        unique, inverse = unique_rows(matrix)
+        expected, expected_inverse = np.unique(matrix, axis=0, return_inverse=True)
+        assert np.array_equal(unique, expected)
+        assert np.array_equal(inverse, expected_inverse.ravel())
+
+
+def test_blocked_column_sums_equal_the_whole_product(monkeypatch):
+    import rulelearn.learners.problem as problem_module
+    from rulelearn.learners.rounding import single_feature_sums
+
+    _, _, problem = random_problem(5, n=300, d=7, merge=False)
+    weights = np.random.default_rng(0).integers(0, 4, len(problem.w_neg)).astype(float)
+    whole = single_feature_sums(problem, weights)
+    monkeypatch.setattr(problem_module, "_BLOCK_ROWS", 16)
+    monkeypatch.setattr(problem_module, "BLOCK_ABOVE", 10)
+    import rulelearn.learners.rounding as rounding_module
+    monkeypatch.setattr(rounding_module, "BLOCK_ABOVE", 10)
+    assert np.array_equal(single_feature_sums(problem, weights), whole)  # integer weights: exact
+    assert np.array_equal(problem_module.weighted_column_sums(weights, problem.A_neg[:, :-1]),
+                          whole)
+
+
+def test_the_single_precision_sums_of_integer_weights_are_the_double_ones(monkeypatch):
+    import rulelearn.learners.clause as clause_module
+    from rulelearn.learners.rounding import single_feature_sums
+
+    _, _, problem = random_problem(7, n=400, d=8, merge=False)
+    weights = np.random.default_rng(1).integers(0, 5, len(problem.w_neg)).astype(float)
+    expected = single_feature_sums(problem, weights)
+    monkeypatch.setattr(clause_module, "BLOCK_ABOVE", 10)  # take the large-problem path
+    solver = ClauseSolver(problem)
+    assert np.array_equal(solver._negative_sums(weights)[1], expected)
+    halves = weights + 0.5  # not integers: the double-precision sums
+    assert np.array_equal(solver._negative_sums(halves)[1], single_feature_sums(problem, halves))

@@ -336,3 +336,65 @@ def test_progress_names_the_finer_count_for_its_folds():
                    progress=lambda *args, **kwargs: calls.append((args, kwargs)))
     assert calls == ([(("dnf", 1, k, 3), {}) for k in (1, 2, 3)]
                      + [(("dnf", 1, k, 3), {"thresholds": 3}) for k in (1, 2, 3)])
+
+
+# ------------------------------------------------------------------- worker processes
+
+def test_two_worker_processes_give_the_selection_of_one():
+    X, y = binary_cnf()
+    est = BooleanRuleClassifier(pos_label=1)
+    calls = []
+    one = select_setting(est, X, y, thetas=(0.01, 0.5, 5), cv=3)
+    two = select_setting(est, X, y, thetas=(0.01, 0.5, 5), cv=3, n_jobs=2,
+                         progress=lambda form, r, done, total: calls.append((form, r, done)))
+    assert two == one and two.skipped == one.skipped
+    # each (form, R) tried reports its 3 folds
+    assert sorted(calls) == sorted((r.form, r.max_rules, d) for r in one.rows[::3]
+                                   for d in (1, 2, 3))
+    model, _ = fit_select(est, X, y, thetas=(0.5,), rules=(3,), cv=3, n_jobs=2)
+    assert str(model.rule_) == str(fit_select(est, X, y, thetas=(0.5,), rules=(3,),
+                                              cv=3)[0].rule_)
+    with pytest.raises(ParameterError):
+        select_setting(est, X, y, n_jobs=0)
+
+
+def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
+    from rulelearn.model_selection import cv_sample
+
+    X, y = planted(n=120, seed=3)
+    rows = cv_sample(y, 60, seed=0)
+    assert len(rows) == 60 and np.all(np.diff(rows) > 0)
+    assert abs(y[rows].mean() - y.mean()) <= 1 / 60  # stratified
+    assert cv_sample(y, 120) is None and cv_sample(y, None) is None
+    est = BooleanRuleClassifier(pos_label=1)
+    grid = dict(thetas=(0.1, 2.0), rules=(1, 3), cv=3)
+    model, selection = fit_select(est, X, y, cv_rows=60, cv_params={"max_iter": 5}, **grid)
+    alone = select_setting(est.set_params(max_iter=5), X.iloc[rows], y[rows], **grid)
+    assert selection.rows == alone.rows and selection.chosen == alone.chosen
+    assert selection.cv_rows == 60 and "sample of 60 rows" in selection.describe()
+    assert model.max_iter == 100  # the final fit: the estimator's own parameters, every row
+    refit = BooleanRuleClassifier(pos_label=1).set_params(**selection.best.setting).fit(X, y)
+    assert str(model.rule_) == str(refit.rule_)
+    everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, **grid)[1]  # auto: all
+    assert everything.cv_rows is None
+    assert everything == select_setting(BooleanRuleClassifier(pos_label=1), X, y, **grid)
+
+
+def test_the_automatic_cv_sample_starts_above_every_dataset_of_the_paper():
+    from rulelearn.model_selection import CV_ROWS, CV_SAMPLE_ABOVE
+
+    assert CV_SAMPLE_ABOVE >= 19_020  # MAGIC, all of it
+    y = np.arange(CV_SAMPLE_ABOVE + 1) % 3 == 0
+    X = pd.DataFrame({"a": y.astype(int)})
+    model, selection = fit_select(BooleanRuleClassifier(pos_label=True), X, y, thetas=(1.0,),
+                                  rules=(1,), forms=("dnf",), cv=2)
+    assert selection.cv_rows == CV_ROWS and str(model.rule_) == "a == 1"
+    assert model.lp_rows == "auto"  # the final fit: the estimator's own LP
+
+
+def test_warnings_of_worker_processes_are_raised_in_the_caller():
+    X, y = planted(n=60, seed=2)
+    X = X.assign(k=1)  # a constant column: every fold's binarizer warns
+    with pytest.warns(UserWarning, match="constant or empty column"):
+        select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(1.0,), rules=(1,),
+                       forms=("dnf",), cv=2, n_jobs=2)

@@ -160,6 +160,9 @@ def _refuse_overwrite(option, path, inputs):
                    "file (.png, .svg or .pdf; needs rulelearn[plot]).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
               help="Seed of the CV folds.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes for the CV folds (default: every core; 1 = in-process). "
+                   "The same result whatever the number.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
 @click.option("--json", "as_json", is_flag=True,
@@ -168,7 +171,7 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
 @_SEP
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
-        thresholds, cv, seed, show_path, plot_file, save, as_json, quiet, sep):
+        thresholds, cv, seed, jobs, show_path, plot_file, save, as_json, quiet, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -207,7 +210,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                 forms=DEFAULT_FORMS if form is None else (form,),
                 rules=DEFAULT_RULES if rules is None else (rules,),
                 thetas=DEFAULT_THETAS if theta is None else (theta,),
-                thresholds=thresholds if len(thresholds) > 1 else None, progress=progress)
+                thresholds=thresholds if len(thresholds) > 1 else None, progress=progress,
+                n_jobs=-1 if jobs is None else jobs)
         finally:
             if progress is not None:
                 progress.close()

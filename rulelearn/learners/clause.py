@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulelearn.learners.formulation import ClauseLP, positive_cover, screened_features
-from rulelearn.learners.problem import CNFProblem, clause_objective
+from rulelearn.learners.problem import BLOCK_ABOVE, CNFProblem, clause_objective
 from rulelearn.learners.rounding import (
     no_worse_than_trivial,
     normalize,
@@ -38,6 +38,7 @@ from rulelearn.learners.rounding import (
 )
 
 TIE_BREAK = 1e-5  # ε: the tie-break costs ε to 2ε per unit of w_j (one sample weighs 1)
+TREE_ROWS = 20_000  # a sampled LP's tree start (starts.tree_start) is grown on this many rows
 W_DECIMALS = 6  # LP values of w are snapped to this grid before rounding (solver noise ~1e-9)
 
 
@@ -71,6 +72,49 @@ def tie_break_costs(problem: CNFProblem) -> np.ndarray:
     return TIE_BREAK * scale * np.asarray(np.random.default_rng(20160623).uniform(1.0, 2.0, n_cols))
 
 
+def _exact_in_single(weights: np.ndarray) -> bool:
+    """Non-negative integer weights whose total is below 2^24 (exact sums in float32)."""
+    return bool(np.all(weights == np.round(weights)) and weights.min(initial=0.0) >= 0
+                and weights.sum() < 2.0**24)
+
+
+def sample_sizes(n_pos: int, lp_rows) -> tuple:
+    """The clause LP's sample sizes, stage by stage, for ``n_pos`` positive rows.
+
+    ``lp_rows``: None (one stage: every row), an int (one stage of at most that many rows)
+    or increasing ints (one stage each). A size of ``n_pos`` or more is every row (``None``)
+    and ends the schedule.
+    """
+    sizes = [lp_rows] if lp_rows is None or isinstance(lp_rows, (int, np.integer)) else lp_rows
+    stages: list = []
+    for size in sizes:
+        if size is None or int(size) >= n_pos:
+            stages.append(None)
+            break
+        if int(size) < 1:
+            raise ValueError(f"a sample size of the clause LP must be >= 1, got {size}")
+        stages.append(int(size))
+    return tuple(stages)
+
+
+def sampled_positives(problem: CNFProblem, n_rows: int | None, seed: int = 0) -> CNFProblem:
+    """``problem`` with at most ``n_rows`` of its positive rows, for the clause LP only.
+
+    The rows are drawn uniformly at random (without replacement, from ``seed``), and their
+    weights scaled so that the sample's total positive weight is the problem's. Only the LP
+    sees the sample: the negative weight sums (the LP's costs), the rounding and every
+    objective are computed on all rows, so the LP only proposes clauses. ``None`` or at
+    least all rows: ``problem`` itself.
+    """
+    n_pos = len(problem.w_pos)
+    if n_rows is None or n_rows >= n_pos:
+        return problem
+    rows = np.sort(np.random.default_rng(seed).choice(n_pos, n_rows, replace=False))
+    weights = problem.w_pos[rows]
+    weights = weights * (float(problem.w_pos.sum()) / float(weights.sum()))
+    return CNFProblem(problem.A_pos[rows], weights, problem.A_neg[:0], problem.w_neg[:0])
+
+
 class ClauseSolver:
     """Learns one clause for given negative weights and θ, reusing one HiGHS model.
 
@@ -98,24 +142,60 @@ class ClauseSolver:
     def __init__(self, problem: CNFProblem, *, disable_cost: float = 0.0, exact: bool = False,
                  time_limit: float | None = 60.0, warm: bool = False, formulation: str = "auto",
                  warm_across_theta: bool = True, screen: bool = True,
-                 carry_working_set: bool = True, row_generation: bool = True):
+                 carry_working_set: bool = True, row_generation: bool = True,
+                 lp_rows=None, lp_seed: int = 0):
         self.problem = problem
         self.warm = warm
         self.disable_cost = float(disable_cost)
         self.exact = exact
         self.warm_across_theta = warm_across_theta and not exact
-        self._lp = ClauseLP(problem, formulation, exact, time_limit if exact else None,
-                            carry=carry_working_set, row_generation=row_generation)
+        self._lp_options: dict = dict(formulation=formulation, exact=exact,
+                                time_limit=time_limit if exact else None,
+                                carry=carry_working_set, row_generation=row_generation)
+        self.lp_sizes = sample_sizes(len(problem.w_pos), None if exact else lp_rows)
+        self.lp_seed = lp_seed
+        #: rows the tree start is grown on (None: all): sampled only when the LP is
+        self.start_rows = None if self.lp_sizes[0] is None else TREE_ROWS
+        self.starts: dict = {}  # start rules' θ-free parts (the tree's leaves), per key
+        self._stages: dict[int, tuple] = {}  # stage -> (LP problem, ClauseLP, cover)
+        self.stage = 0
         self.tie_break = tie_break_costs(problem)
         self.screen = screen and not exact
-        self._cover = positive_cover(problem) if self.screen else None
         self.n_screened = 0  # features left out of an LP by screening, summed over LPs
         self.cache_hits = 0
         self.warm_starts = 0  # LPs started from a basis kept for the same negative weights
         self._cache: dict = {}
-        self._bases: dict = {}  # negative weights -> the final basis of their last solve
+        self._bases: dict = {}  # (stage, negative weights) -> the final basis of their last solve
         # negative weights -> (their column sums, the rounding's single-feature sums)
         self._neg_sums: dict = {}
+
+    @property
+    def n_stages(self) -> int:
+        """Sample sizes the clause LP can be asked at (1: one LP, on a sample or on all rows)."""
+        return len(self.lp_sizes)
+
+    def _stage(self, stage: int) -> tuple:
+        if stage not in self._stages:
+            size = self.lp_sizes[stage]
+            lp_problem = sampled_positives(self.problem, size, self.lp_seed)
+            self._stages[stage] = (lp_problem, ClauseLP(lp_problem, **self._lp_options),
+                                   positive_cover(lp_problem) if self.screen else None)
+        return self._stages[stage]
+
+    @property
+    def lp_problem(self) -> CNFProblem:
+        """The problem the current stage's LP is built on (its positives may be a sample)."""
+        return self._stage(self.stage)[0]
+
+    @property
+    def _lp(self) -> ClauseLP:
+        return self._stage(self.stage)[1]
+
+    @_lp.setter
+    def _lp(self, lp: ClauseLP) -> None:
+        """Replace the current stage's LP (a benchmark's reference loop builds its own)."""
+        lp_problem, _, cover = self._stage(self.stage)
+        self._stages[self.stage] = (lp_problem, lp, cover)
 
     @property
     def formulation(self) -> str:
@@ -123,29 +203,30 @@ class ClauseSolver:
 
     @property
     def n_solves(self) -> int:
-        return self._lp.n_solves
+        return sum(lp.n_solves for _, lp, _ in self._stages.values())
 
     @property
     def total_iterations(self) -> int:
-        return self._lp.total_iterations
+        return sum(lp.total_iterations for _, lp, _ in self._stages.values())
+
+    def _sifted_total(self, name: str) -> int:
+        return sum(getattr(lp._sifted, name) for _, lp, _ in self._stages.values()
+                   if lp._sifted is not None)
 
     @property
     def n_rows_added(self) -> int:
         """Sifted dual only: features added to its restricted models over every LP (else 0)."""
-        sifted = self._lp._sifted
-        return 0 if sifted is None else sifted.n_rows_added
+        return self._sifted_total("n_rows_added")
 
     @property
     def n_positives_added(self) -> int:
         """Sifted dual only: positives added to its restricted models over every LP (else 0)."""
-        sifted = self._lp._sifted
-        return 0 if sifted is None else sifted.n_positives_added
+        return self._sifted_total("n_positives_added")
 
     @property
     def n_rounds(self) -> int:
         """Sifted dual only: HiGHS runs over every LP (several per LP as rows enter; else 0)."""
-        sifted = self._lp._sifted
-        return 0 if sifted is None else sifted.n_rounds
+        return self._sifted_total("n_rounds")
 
     def column_costs(self, neg_weight: np.ndarray, theta: float, weights_key=None) -> np.ndarray:
         """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight.
@@ -168,8 +249,14 @@ class ClauseSolver:
         """
         kept = None if weights_key is None else self._neg_sums.get(weights_key)
         if kept is None:
-            kept = ((neg_weight.astype(np.float32) @ self.problem.A_neg).astype(np.float64),
-                    single_feature_sums(self.problem, neg_weight))
+            costs = (neg_weight.astype(np.float32) @ self.problem.A_neg).astype(np.float64)
+            if self.problem.A_neg.size > BLOCK_ABOVE and _exact_in_single(neg_weight):
+                # integer weights summing below 2^24: every partial sum of the single-precision
+                # product is exact, so it equals the double one (1M rows: 3.4 s per weight
+                # vector of block conversions saved)
+                kept = (costs, costs[:-1].copy())
+            else:
+                kept = (costs, single_feature_sums(self.problem, neg_weight))
             if weights_key is not None and len(self._neg_sums) < 2_000:
                 self._neg_sums[weights_key] = kept
         return kept
@@ -181,21 +268,23 @@ class ClauseSolver:
         (:func:`round_best_threshold`); the LP does not depend on it.
         """
         weights_key = neg_weight.tobytes()
-        key = (weights_key, float(theta), None if cap is None else np.asarray(cap).tobytes())
+        key = (self.stage, weights_key, float(theta),
+               None if cap is None else np.asarray(cap).tobytes())
         if key in self._cache:
             self.cache_hits += 1
             return self._cache[key]
-        start = self._bases.get(weights_key) if self.warm_across_theta else None
+        start = self._bases.get((self.stage, weights_key)) if self.warm_across_theta else None
         self.warm_starts += start is not None
         costs = self.column_costs(neg_weight, theta, weights_key) + self.tie_break
         neg_sums = self._negative_sums(neg_weight, weights_key)[1]
         screened = None
-        if self._cover is not None:
-            screened = screened_features(costs, *self._cover)
+        cover = self._stage(self.stage)[2]
+        if cover is not None:
+            screened = screened_features(costs, *cover)
             self.n_screened += int(screened.sum())
         solution = self._lp.solve(costs, self.warm, start, screened)
         if self.warm_across_theta and len(self._bases) < 2_000:
-            self._bases[weights_key] = solution.basis
+            self._bases[(self.stage, weights_key)] = solution.basis
         w = np.round(solution.w, W_DECIMALS)
         lp_value = solution.value - float(self.tie_break @ solution.w)
         if self.exact:

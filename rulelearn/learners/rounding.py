@@ -14,7 +14,14 @@ import weakref
 
 import numpy as np
 
-from rulelearn.learners.problem import CNFProblem, clause_objective, disabled_clause, sparsity
+from rulelearn.learners.problem import (
+    BLOCK_ABOVE,
+    CNFProblem,
+    clause_objective,
+    disabled_clause,
+    sparsity,
+    weighted_column_sums,
+)
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +117,8 @@ def best_single_feature(problem: CNFProblem, neg_weight: np.ndarray, theta: floa
 
 def single_feature_sums(problem: CNFProblem, neg_weight: np.ndarray) -> np.ndarray:
     """Per feature (always-true excluded), the negative weight it accepts alone."""
+    if problem.A_neg.size > BLOCK_ABOVE:
+        return weighted_column_sums(neg_weight, problem.A_neg[:, :-1])
     return neg_weight @ problem.neg_features_double
 
 
@@ -127,7 +136,7 @@ def _uncovered(problem: CNFProblem) -> np.ndarray:
     if kept is not None and kept[0]() is problem.A_pos and kept[1]() is problem.w_pos:
         return kept[2]
     A_pos = problem.A_pos[:, :-1]
-    uncovered = float(problem.w_pos.sum()) - problem.w_pos @ A_pos.astype(np.float64)
+    uncovered = float(problem.w_pos.sum()) - weighted_column_sums(problem.w_pos, A_pos)
     if len(_UNCOVERED) >= 8:
         _UNCOVERED.clear()
     _UNCOVERED[key] = (weakref.ref(problem.A_pos), weakref.ref(problem.w_pos), uncovered)

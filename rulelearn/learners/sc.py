@@ -63,6 +63,12 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
     and keep the lower objective (the SC descent on ties). Stops when a step does not
     lower the objective (or proposes nothing), or after ``max_iter`` steps; the objective
     never increases.
+
+    When the solver's clause LP works on samples of the positives (``solver.n_stages`` > 1,
+    :func:`~rulelearn.learners.clause.sample_sizes`), the start and the first descent use
+    the first (smallest) sample; then the descent goes on with the next sample for as long
+    as the previous larger sample lowered the objective (on all rows). Every step is still
+    judged on all rows.
     """
     if start == "best":
         results = [descend(solver, theta, max_rules, max_iter, step, s) for s in ("sc", "tree")]
@@ -71,18 +77,29 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
     if start == "sc":
         W = set_cover(solver, theta, max_rules).W
     elif start == "tree":
-        from rulelearn.learners.starts import tree_start
+        from rulelearn.learners.starts import tree_leaves, tree_start
 
-        W = tree_start(solver.problem, max_rules, theta, solver.disable_cost)
+        key = ("tree", max_rules, solver.start_rows)
+        if key not in solver.starts:  # the tree does not depend on θ: grown once per path
+            solver.starts[key] = tree_leaves(solver.problem, max_rules,
+                                             max_rows=solver.start_rows)
+        W = tree_start(solver.problem, max_rules, theta, solver.disable_cost,
+                       leaves=solver.starts[key])
     else:
         raise ParameterError(f"start must be one of {STARTS}, got {start!r}")
     objective = cnf_objective(solver.problem, W, theta, solver.disable_cost)
     W, history, n_iter = W.copy(), [objective], 0
-    while n_iter < max_iter:
-        proposal = step(W)
-        n_iter += 1
-        if proposal is None or proposal[0] >= objective - 1e-9:
-            break
-        objective, W = proposal
-        history.append(objective)
+    for stage in range(solver.n_stages):
+        solver.stage = stage
+        before = objective
+        while n_iter < max_iter:
+            proposal = step(W)
+            n_iter += 1
+            if proposal is None or proposal[0] >= objective - 1e-9:
+                break
+            objective, W = proposal
+            history.append(objective)
+        if stage > 0 and objective >= before - 1e-9:
+            break  # the larger sample did not help: no larger one is tried
+    solver.stage = 0
     return LearnResult(W, objective, n_iter=n_iter, history=history)

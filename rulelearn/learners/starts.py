@@ -19,12 +19,49 @@ from rulelearn.learners.problem import CNFProblem, cnf_objective, disabled_claus
 
 
 def tree_start(problem: CNFProblem, max_rules: int, theta: float, disable_cost: float,
-               seed: int = 0) -> np.ndarray:
-    """A clause matrix (``max_rules`` rows) from a tree's negative leaves."""
+               seed: int = 0, max_rows: int | None = None, leaves=None) -> np.ndarray:
+    """A clause matrix (``max_rules`` rows) from a tree's negative leaves.
+
+    ``max_rows``: the tree is grown on a stratified random sample of at most that many rows
+    (each class in proportion, weights scaled to the class's total); the objective that
+    decides between its leaves' clauses and the disabled clause stays on all rows.
+    ``leaves``: :func:`tree_leaves` of the same problem, ``max_rules``, ``seed`` and
+    ``max_rows`` if already known (the tree does not depend on θ: a θ path grows it once).
+    """
     n = problem.n_features
-    A = np.vstack([problem.A_pos[:, :n], problem.A_neg[:, :n]])
-    y = np.concatenate([np.ones(len(problem.A_pos), bool), np.zeros(len(problem.A_neg), bool)])
-    weight = np.concatenate([problem.w_pos, problem.w_neg])
+    W = tree_leaves(problem, max_rules, seed, max_rows) if leaves is None else leaves
+    # a leaf clause may cost more than it saves: keep the better of each and the disabled one
+    current = cnf_objective(problem, W, theta, disable_cost)
+    for r in range(len(W)):
+        if W[r, -1]:
+            continue
+        trial = W.copy()
+        trial[r] = disabled_clause(n)
+        value = cnf_objective(problem, trial, theta, disable_cost)
+        if value < current - 1e-9:
+            W, current = trial, value
+    return W
+
+
+def tree_leaves(problem: CNFProblem, max_rules: int, seed: int = 0,
+                max_rows: int | None = None) -> np.ndarray:
+    """The clauses of a tree's ``max_rules`` heaviest negative leaves (the rest disabled)."""
+    n = problem.n_features
+    parts: list = [(problem.A_pos, problem.w_pos), (problem.A_neg, problem.w_neg)]
+    n_rows = len(problem.w_pos) + len(problem.w_neg)
+    if max_rows is not None and n_rows > max_rows:
+        rng = np.random.default_rng(seed)
+        sampled = []
+        for matrix, w in parts:
+            size = min(len(w), max(1, round(max_rows * len(w) / n_rows))) if len(w) else 0
+            picked = np.sort(rng.choice(len(w), size, replace=False))
+            kept = w[picked]
+            scale = float(w.sum()) / max(float(kept.sum()), 1e-300)
+            sampled.append((matrix[picked], kept * scale))
+        parts = sampled
+    A = np.vstack([matrix[:, :n] for matrix, _ in parts])
+    y = np.concatenate([np.ones(len(parts[0][1]), bool), np.zeros(len(parts[1][1]), bool)])
+    weight = np.concatenate([parts[0][1], parts[1][1]])
     rows = [disabled_clause(n)] * max_rules
     if n == 0 or len(problem.A_neg) == 0 or len(problem.A_pos) == 0:
         return np.array(rows, dtype=bool)
@@ -49,18 +86,7 @@ def tree_start(problem: CNFProblem, max_rules: int, theta: float, disable_cost: 
     leaves.sort(key=lambda item: -item[0])
     for r, (_, clause) in enumerate(leaves[:max_rules]):
         rows[r] = clause
-    W = np.array(rows, dtype=bool)
-    # a leaf clause may cost more than it saves: keep the better of each and the disabled one
-    current = cnf_objective(problem, W, theta, disable_cost)
-    for r in range(len(W)):
-        if W[r, -1]:
-            continue
-        trial = W.copy()
-        trial[r] = disabled_clause(n)
-        value = cnf_objective(problem, trial, theta, disable_cost)
-        if value < current - 1e-9:
-            W, current = trial, value
-    return W
+    return np.array(rows, dtype=bool)
 
 
 def _clause_rejecting(path, partner, n) -> np.ndarray:

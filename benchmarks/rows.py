@@ -1,0 +1,211 @@
+"""Rows benchmark (``make perf``'s rows section, ``python benchmarks/rows.py``): how fit's cost
+grows with the number of rows, on a generated table (:mod:`rows_data`: 14 numeric and 6
+categorical columns, a three-term DNF with 5 % of the labels flipped).
+
+For each size (10k, 100k, 1M rows by default): the table is written to a CSV file, then each
+measurement runs in a fresh process that reads the file and fits:
+
+- ``one setting``: ``BooleanRuleClassifier(form="dnf", max_rules=5, theta=1, start="best")``,
+  what ``rulelearn fit --form dnf -R 5 --theta 1`` fits;
+- ``default fit``: :func:`rulelearn.model_selection.fit_select` with ``rulelearn fit``'s
+  defaults (2 forms x R in 1, 3, 5, 10 x 8 θ, 5-fold CV, start "best", every core);
+- ``CART``: scikit-learn's ``DecisionTreeClassifier(max_depth=6)`` on the one-hot table, for a
+  ratio.
+
+Per measurement: wall seconds, CPU seconds (user + system of the process and the worker
+processes it waited for), peak RSS of the largest process, LPs and simplex iterations (the
+final fit's), training accuracy. The fitted growth exponent (time ~ rows^k) is given between
+consecutive sizes. Writes its section of ``results/perf/perf.md``. Not a test: nothing here
+asserts a time. ``--quick``: 10k and 100k only, no default fit on 1M.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from tabulate import tabulate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+HEADING = "## Rows: fit's cost on a generated table"
+CENSUS_HEADING = "## Rows: the default fit on a census-shaped table"
+SIZES = (10_000, 100_000, 1_000_000)
+DEFAULT_FIT_SIZES = (10_000, 100_000)  # the default fit on 1M: with --default-sizes
+KINDS = ("one setting", "default fit", "CART")
+
+
+def _measure(kind: str, path: str) -> dict:
+    """In the measured process: read ``path``, fit, return the figures of the fit."""
+    import pandas as pd
+
+    start = time.perf_counter()
+    frame = pd.read_csv(path)
+    X, y = frame.drop(columns="label"), frame["label"]
+    out: dict = {}
+    if kind == "CART":
+        from sklearn.tree import DecisionTreeClassifier
+
+        onehot = pd.get_dummies(X, dtype=np.uint8)
+        tree = DecisionTreeClassifier(max_depth=6, random_state=0).fit(onehot, y)
+        out["accuracy"] = float(tree.score(onehot, y))
+    else:
+        from rulelearn.estimator import BooleanRuleClassifier
+
+        estimator = BooleanRuleClassifier(start="best", pos_label="yes")
+        if kind == "one setting":
+            model = estimator.set_params(form="dnf", max_rules=5, theta=1.0).fit(X, y)
+        else:
+            from joblib.externals.loky import get_reusable_executor
+
+            from rulelearn.model_selection import fit_select
+
+            model, selection = fit_select(estimator, X, y, n_jobs=-1)
+            get_reusable_executor().shutdown(wait=True)  # workers reaped: their CPU counted
+            out["setting"] = f"{selection.best.form} R={selection.best.max_rules} " \
+                             f"θ={selection.best.theta:.3g}"
+        stats = model.fit_stats_
+        out.update(accuracy=float(model.score(X, y)), LPs=stats["n_lp"],
+                   iterations=stats["simplex_iterations"], objective=stats["objective"],
+                   lp_rows=stats["lp_rows"], literals=model.rule_.n_literals)
+    out["wall"] = time.perf_counter() - start
+    return out
+
+
+def measure(kind: str, path: str) -> dict:
+    """One measurement in a fresh process: its figures plus CPU seconds and peak RSS."""
+    process = subprocess.Popen([sys.executable, __file__, "--measure", kind, path],
+                               stdout=subprocess.PIPE, env=os.environ.copy())
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        raise RuntimeError(f"{kind} on {path} failed (status {status})")
+    figures = json.loads(output.decode().strip().splitlines()[-1])
+    figures["cpu"] = usage.ru_utime + usage.ru_stime
+    figures["peak MiB"] = usage.ru_maxrss / 1024  # the largest process of the tree
+    return figures
+
+
+def exponents(rows, kind: str, key: str) -> list[str]:
+    """``a→b: k`` for consecutive sizes of ``kind``: time ~ rows^k."""
+    points = [(r["rows"], r[key]) for r in rows if r["what"] == kind]
+    return [f"{a:,}→{b:,}: {np.log(tb / ta) / np.log(b / a):.2f}"
+            for (a, ta), (b, tb) in zip(points, points[1:]) if ta > 0 and tb > 0]
+
+
+def run(sizes, default_sizes, folder) -> list[dict]:
+    from rows_data import write_table
+
+    rows = []
+    for n in sizes:
+        path = os.path.join(folder, f"rows{n}.csv")
+        if not os.path.exists(path):
+            write_table(path, n)
+        for kind in KINDS:
+            if kind == "default fit" and n not in default_sizes:
+                continue
+            figures = measure(kind, path)
+            row = {"rows": n, "what": kind, "wall s": round(figures["wall"], 1),
+                   "CPU s": round(figures["cpu"], 1), "peak MiB": round(figures["peak MiB"]),
+                   "LPs": figures.get("LPs", ""), "iterations": figures.get("iterations", ""),
+                   "training %": round(100 * figures["accuracy"], 2),
+                   "literals": figures.get("literals", ""),
+                   "LP rows": ",".join(map(str, figures.get("lp_rows", []))),
+                   "setting": figures.get("setting", "")}
+            rows.append(row)
+            print("  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+    return rows
+
+
+def render(rows, seconds: float) -> str:
+    lines = [HEADING, "",
+             f"`python benchmarks/rows.py` ({seconds:.0f} s wall in all; CPU seconds are user + "
+             f"system of the measured process and its worker processes; peak RSS is the "
+             f"largest process's). Table: `benchmarks/rows_data.py` (seed 0). One setting: "
+             f"BCD, start best, DNF, R = 5, θ = 1; default fit: `rulelearn fit`'s CV grid on "
+             f"every core; CART: depth 6 on the one-hot table.", "",
+             tabulate(rows, headers="keys", tablefmt="github"), ""]
+    for kind in ("one setting", "CART"):
+        for key in ("CPU s", "wall s"):
+            growth = exponents(rows, kind, key)
+            if growth:
+                lines.append(f"- {kind}, {key} ~ rows^k: " + "; ".join(growth))
+    by = {(r["rows"], r["what"]): r for r in rows}
+    ratios = [f"{n:,}: {by[(n, 'one setting')]['CPU s'] / max(by[(n, 'CART')]['CPU s'], 1e-9):.1f}x"
+              for n in sorted({r["rows"] for r in rows})
+              if (n, "one setting") in by and (n, "CART") in by]
+    if ratios:
+        lines.append("- one setting / CART, CPU s: " + "; ".join(ratios))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
+                        help="rows of the tables, comma-separated")
+    parser.add_argument("--default-sizes", default=",".join(map(str, DEFAULT_FIT_SIZES)),
+                        help="the sizes at which the default fit (CV) is measured too")
+    parser.add_argument("--quick", action="store_true", help="10k and 100k rows only")
+    parser.add_argument("--census", action="store_true",
+                        help="only the default fit and CART on a generated table of the census "
+                             "(Adult) shape, 32,561 rows (its own section)")
+    parser.add_argument("--data", default=None, help="folder for the CSV files (kept)")
+    parser.add_argument("--output", default="results/perf/perf.md")
+    parser.add_argument("--measure", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.measure:
+        print(json.dumps(_measure(*args.measure)))
+        return
+    if args.census:
+        _census(args)
+        return
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.quick:
+        sizes = [n for n in sizes if n <= 100_000]
+    default_sizes = {int(s) for s in args.default_sizes.split(",") if s}
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        rows = run(sizes, default_sizes, args.data or scratch)
+    from perf import _write_section
+
+    _write_section(args.output, HEADING, render(rows, time.perf_counter() - start))
+
+
+def _census(args) -> None:
+    from perf import _write_section
+    from rows_data import CENSUS_ROWS, make_census
+
+    start = time.perf_counter()
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(args.data or scratch, "census.csv")
+        if not os.path.exists(path):
+            make_census().to_csv(path, index=False)
+        for kind in ("default fit", "CART"):
+            figures = measure(kind, path)
+            rows.append({"rows": CENSUS_ROWS, "what": kind, "wall s": round(figures["wall"], 1),
+                         "CPU s": round(figures["cpu"], 1),
+                         "peak MiB": round(figures["peak MiB"]),
+                         "training %": round(100 * figures["accuracy"], 2),
+                         "literals": figures.get("literals", ""),
+                         "setting": figures.get("setting", "")})
+            print(rows[-1], flush=True)
+    text = "\n".join([CENSUS_HEADING, "", f"`python benchmarks/rows.py --census` "
+                      f"({time.perf_counter() - start:.0f} s wall): `rows_data.make_census` "
+                      f"(6 integer, 8 categorical columns of 2-42 levels), figures as above.", "",
+                      tabulate(rows, headers="keys", tablefmt="github"), ""])
+    _write_section(args.output, CENSUS_HEADING, text + "\n")
+
+
+if __name__ == "__main__":
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    main()
