@@ -27,7 +27,8 @@ from rulelearn.errors import RuleLearnError
 #: The LP rule learners, whose tuned parameter is θ.
 LP_METHODS = ("bcd", "am", "ocrl", "sc")
 #: What the size axis counts, per baseline (the LP learners count literals).
-SIZE_NOTE = "size: literals (CART: split nodes, RIPPER: conditions)"
+SIZE_NOTE = ("size: literals (CART: split nodes, RIPPER: conditions, FIGS: splits; see "
+             "rulelearn/bench/peers.py)")
 #: A positive range wider than this ratio gets a logarithmic axis.
 LOG_RATIO = 50.0
 _MARKERS = "osD^vP*Xph<>"
