@@ -196,3 +196,18 @@ def test_the_public_config_is_valid():
     assert set(packaged.TABLES) <= names and len(names) >= 22
     assert {m.name for m in config.methods} >= {"fit", "bcd", "brcg", "ripper", "cart",
                                                 "imodels.FIGSClassifier"}
+
+
+def test_a_pareto_figure_per_table(tmp_path):
+    pytest.importorskip("matplotlib", reason="figures need pip install 'rulelearn[plot]'")
+    from rulelearn.bench import plot
+    from rulelearn.bench.experiment import run
+
+    config = parse_config(
+        "name: tiny\ndatasets: [wdbc_bundled]\nmethods:\n  - cart: {max_depth: [1, 2]}\n"
+        "  - sklearn.tree.DecisionTreeClassifier: {max_depth: [1, 2]}\n"
+        "outer_folds: 2\ninner_folds: 2\n")
+    run(config, output=tmp_path / "tiny", jobs=1, progress=False)
+    (path,) = plot.write_dataset_figures(tmp_path / "tiny")
+    assert path == tmp_path / "tiny" / "figures" / "datasets" / "wdbc_bundled.png"
+    assert path.read_bytes().startswith(b"\x89PNG")

@@ -412,6 +412,66 @@ def pareto_figure(records, config=None, *, ncols=4):
     return fig
 
 
+def method_pareto_figure(records, config, dataset):
+    """One dataset: each method's test error (%) against its size, mean ± SEM over the outer
+    folds (its chosen setting, as in Tables 1 and 2), the methods no other one dominates
+    joined by the Pareto front. Only complete cells are drawn; the title names the others."""
+    from rulelearn.bench.experiment import resolved_seeds
+    from rulelearn.bench.report import summarize
+
+    records = [r for r in records if r["dataset"] == dataset]
+    labels = _order(records, "label", "methods", config)
+    summary = summarize(records, datasets=[dataset], labels=labels,
+                        n_outer=config["outer_folds"] if config else None,
+                        seeds=resolved_seeds(config) if config else None)
+    done = summary[summary["complete"]].reset_index(drop=True)
+    if done.empty:
+        raise PlotError(f"{dataset}: no method has a record for every outer fold")
+    styles, names = _styles(labels), _names(labels, records)
+    fig = _new_figure(7.6, 4.6)
+    ax = fig.add_subplot()
+    handles = {}
+    for r in done.itertuples():
+        color, marker = styles[r.method]
+        handles[r.method] = ax.errorbar(
+            r.features_mean, r.error_mean, xerr=_zero(r.features_sem), yerr=_zero(r.error_sem),
+            fmt=marker, color=color, ms=7, capsize=2, elinewidth=1)
+    front = done[~dominated(done["features_mean"], done["error_mean"])]
+    front = front.sort_values("features_mean")
+    ax.step(front["features_mean"], front["error_mean"], where="post", color="0.2", lw=1,
+            zorder=1)
+    _scale(ax, list(done["features_mean"]), "x", floor=1.0)
+    _name_coinciding(ax, done, names)
+    missing = ", ".join(names[r.method] for r in summary[~summary["complete"]].itertuples())
+    ax.set_title(f"{dataset}: test error vs size, mean ± SEM over the outer folds"
+                 + (f"\nnot complete: {missing}" if missing else ""), fontsize="medium")
+    ax.set_xlabel("size (literals)")
+    ax.set_ylabel("test error (%)")
+    ax.grid(alpha=0.3)
+    order = [lab for lab in labels if lab in handles]
+    from matplotlib.lines import Line2D
+
+    _legend(fig, [handles[lab] for lab in order] + [Line2D([], [], color="0.2")],
+            [names[lab] for lab in order] + ["Pareto front"])
+    fig.suptitle(SIZE_NOTE, fontsize="small")
+    return fig
+
+
+def write_dataset_figures(folder, output=None, *, fmt="png") -> list[Path]:
+    """:func:`method_pareto_figure` of each dataset of ``folder`` with a complete cell, to
+    ``output`` (default ``folder/figures/datasets``) as ``<dataset>.{fmt}``."""
+    folder = Path(folder)
+    out = Path(output) if output else folder / "figures" / "datasets"
+    records, config = load_records(folder)
+    complete = _complete_cells(records, config)
+    written = []
+    for d in _order(records, "dataset", "datasets", config):
+        if any(cell[0] == d for cell in complete):
+            out.mkdir(parents=True, exist_ok=True)
+            written.append(save(method_pareto_figure(records, config, d), out / f"{d}.{fmt}"))
+    return written
+
+
 def _seeds(records, config=None) -> list:
     """The seeds of ``config`` (a resolved one), else those of the records."""
     from rulelearn.bench.experiment import resolved_seeds
