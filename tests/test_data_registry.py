@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulelearn.cli import main
-from rulelearn.data import PAPER_DATASETS, REGISTRY, check_shape, get_spec, load_dataset
+from rulelearn.data import PAPER_DATASETS, REGISTRY, check_shape, get_spec, load_dataset, packaged
 from rulelearn.errors import DataError
 
 PAPER = ["ilpd", "ionosphere", "liver", "magic", "musk", "parkinsons", "pima", "sonar",
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("data_env")
 
 def test_names():
     assert list(PAPER_DATASETS) == PAPER
-    assert list(REGISTRY) == PAPER + ["wdbc_bundled"]
+    assert list(REGISTRY) == PAPER + ["wdbc_bundled"] + list(packaged.TABLES)
 
 
 @pytest.mark.parametrize("name", list(REGISTRY))

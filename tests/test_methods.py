@@ -35,6 +35,7 @@ methods:
   - ripper: {k: 1, prune_size: 0.5, max_rules: 4, max_rule_conds: 3, n_discretize_bins: 5}
   - brcg: {form: cnf, lambda0: 0.002, n_thresholds: 5, max_iter: 7, time_max: 3.5,
            max_columns: 4, max_degree: 3, beam_width: 2}
+  - fit: {cv: 3, method: am, start: sc, max_iter: 7, n_thresholds: 5}
 """
 
 

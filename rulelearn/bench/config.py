@@ -91,6 +91,12 @@ class MethodConfig:
                 "tuned": self.tuned, "grid": list(self.grid), "prefer": self.prefer}
 
 
+def _is_import_path(name) -> bool:
+    from rulelearn.bench.peers import is_import_path
+
+    return is_import_path(name)
+
+
 def _config_keys(name: str) -> tuple:
     """The config keys of method ``name`` (none for a name the table does not know)."""
     method = METHOD_TABLE.get(name)
@@ -535,6 +541,9 @@ class _Validator:
                 p = p + (name,)
             else:
                 self.fail(p, f"a method is a name or {{name: {{param: value}}}}. Got {item!r}.")
+            if _is_import_path(name):  # a classifier named by import path (bench/peers.py)
+                out.extend(self.import_path(name, params, p, room=MAX_VARIANTS - len(out)))
+                continue
             if name not in METHOD_TABLE:
                 self.fail(p, f"unknown method '{name}'.{did_you_mean(name, known)} "
                           f"Known: {', '.join(known)}.")
@@ -548,6 +557,49 @@ class _Validator:
             self.fail(path, "two method entries give the same run label: "
                             f"{', '.join(sorted(dup))}.")
         return tuple(out)
+
+    def import_path(self, name, params, path, room=MAX_VARIANTS) -> list:
+        """``- imodels.FIGSClassifier: {max_rules: [5, 10]}``: the class must import; its first
+        parameter given as a list is the inner CV's grid (numbers or null; the smaller is the
+        simpler), further lists expand into variants; every key must be a parameter of the
+        class."""
+        import inspect
+
+        from rulelearn.bench.peers import resolve
+        from rulelearn.errors import RuleLearnError
+
+        try:
+            cls = resolve(name)
+        except RuleLearnError as exc:
+            self.fail(path, str(exc))
+        if not isinstance(params, dict):
+            self.fail(path, f"the parameters of '{name}' must be a mapping. Got {params!r}.")
+        accepted = inspect.signature(cls).parameters
+        if not any(p.kind is p.VAR_KEYWORD for p in accepted.values()):
+            self.check_keys(params, [k for k in accepted if k != "self"], path)
+        lists = [k for k, v in params.items() if isinstance(v, list)]
+        tuned = lists[0] if lists else None
+        grid: tuple = ()
+        if tuned is not None:
+            values = params[tuned]
+            if not values:
+                self.fail(path + (tuned,), f"the {tuned} grid is empty.")
+            for j, v in enumerate(values):
+                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                    self.fail(path + (tuned, j), f"a tuned value must be a number or null. "
+                                                 f"Got {v!r}.")
+            grid = tuple(sorted(set(values), key=lambda v: math.inf if v is None else v))
+        varying = {k: (v if isinstance(v, list) else [v]) for k, v in params.items()
+                   if k != tuned}
+        if any(not v for v in varying.values()):
+            self.fail(path, "a parameter list is empty.")
+        n = math.prod(len(v) for v in varying.values())
+        if n > room:
+            self.fail(path, f"the parameter lists of '{name}' make {n:,} method variants; at "
+                            f"most {MAX_VARIANTS:,} in all the methods of a config.")
+        return [MethodConfig(name=name, params=dict(zip(varying, combo)), tuned=tuned,
+                             grid=grid, prefer="smaller", shown=tuple(varying))
+                for combo in itertools.product(*varying.values())]
 
     def expand(self, name, params, defaults, path, room=MAX_VARIANTS):
         method = METHOD_TABLE[name]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelearn._params import options
-from rulelearn.bench import baselines, brcg
+from rulelearn.bench import baselines, brcg, peers
 from rulelearn.estimator import BooleanRuleClassifier
 
 #: Config keys of the paper's rule learners (``R`` is ``max_rules``).
@@ -92,7 +92,44 @@ def _rule_method(name: str, config_keys=_RULE_KEYS, **extra) -> Method:
                   simpler="larger", paper_rule=True, **extra)
 
 
-METHODS: dict[str, Method] = {
+def _fit_defaults(params, grid, pos_label, random_state):
+    return peers.FitDefaultsClassifier(pos_label=pos_label, random_state=random_state, **params)
+
+
+def import_path_method(path: str) -> Method:
+    """The entry of a classifier named by import path (:mod:`.peers`); its tuned parameter and
+    grid come from the config (the first parameter given as a list, smaller value simpler)."""
+    def build(params, grid, pos_label, random_state):
+        return peers.ImportedClassifier(path=path, params=dict(params), pos_label=pos_label,
+                                        random_state=random_state)
+
+    return Method(name=path, estimator=peers.ImportedClassifier, build=build, config_keys=(),
+                  simpler="smaller", requires=(path.partition(".")[0], "public"))
+
+
+class _MethodTable(dict):
+    """:data:`METHODS`: the named entries, and an entry made on demand for an import path
+    (``"imodels.FIGSClassifier" in METHODS`` is true, iterating lists the named ones only)."""
+
+    def __missing__(self, key):
+        if peers.is_import_path(key):
+            return import_path_method(key)
+        raise KeyError(key)
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key):
+        return dict.__contains__(self, key) or peers.is_import_path(key)
+
+
+METHODS: dict[str, Method] = _MethodTable({
+    # rulelearn fit's defaults: form, R, θ chosen by its own CV inside fit (nothing to tune here)
+    "fit": Method(name="fit", estimator=peers.FitDefaultsClassifier, build=_fit_defaults,
+                  config_keys=("cv", "method", "start", "max_iter", "n_thresholds")),
     "bcd": _rule_method("bcd", _RULE_KEYS + ("start",)),  # start: default sc, the paper's
     "am": _rule_method("am", _RULE_KEYS + ("start",)),
     "ocrl": _rule_method("ocrl", tuple(k for k in _RULE_KEYS if k != "R"), fixed={"R": 1}),
@@ -109,5 +146,5 @@ METHODS: dict[str, Method] = {
                                 "time_max", "max_columns", "max_degree", "beam_width"),
                    tuned="lambda1", simpler="larger", default_grid=BRCG_GRID,
                    requires=("aix360", "brcg")),
-}
+})
 

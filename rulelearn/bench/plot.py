@@ -28,7 +28,8 @@ from rulelearn.errors import RuleLearnError
 #: The LP rule learners, whose tuned parameter is θ.
 LP_METHODS = ("bcd", "am", "ocrl", "sc")
 #: What the size axis counts, per baseline (the LP learners count literals).
-SIZE_NOTE = "size: literals (CART: split nodes, RIPPER: conditions)"
+SIZE_NOTE = ("size: literals (CART: split nodes, RIPPER: conditions, FIGS: splits; see "
+             "rulelearn/bench/peers.py)")
 #: A positive range wider than this ratio gets a logarithmic axis.
 LOG_RATIO = 50.0
 _MARKERS = "osD^vP*Xph<>"
@@ -416,6 +417,72 @@ def pareto_figure(records, config=None, *, ncols=4):
     fig.suptitle("Pareto front over methods and θ / depth: every refit, mean over outer "
                  f"folds\n{SIZE_NOTE}")
     return fig
+
+
+def method_pareto_figure(records, config, dataset):
+    """One dataset: each method's test error (%) against its size, mean ± SEM over the outer
+    folds (its chosen setting, as in Tables 1 and 2), the methods no other one dominates
+    joined by the Pareto front. Only complete cells are drawn; the title names the others."""
+    from rulelearn.bench.store import resolved_seeds
+
+    records = [r for r in as_records(records) if r.dataset == dataset]
+    labels = _order(records, "label", "methods", config)
+    summary = summarize(records, datasets=[dataset], labels=labels,
+                        n_outer=config["outer_folds"] if config else None,
+                        seeds=resolved_seeds(config) if config else None)
+    done = summary[summary["complete"]].reset_index(drop=True)
+    if done.empty:
+        raise PlotError(f"{dataset}: no method has a record for every outer fold")
+    styles, names = _styles(labels), _names(labels, records, config)
+    fig = _new_figure(7.6, 4.6)
+    ax = fig.add_subplot()
+    handles = {}
+    for r in done.itertuples():
+        color, marker = styles[r.method]
+        handles[r.method] = ax.errorbar(
+            r.literals_mean, r.error_mean, xerr=_zero(r.literals_sem), yerr=_zero(r.error_sem),
+            fmt=marker, color=color, ms=7, capsize=2, elinewidth=1)
+    front = done[~dominated(done["literals_mean"], done["error_mean"])]
+    front = front.sort_values("literals_mean")
+    ax.step(front["literals_mean"], front["error_mean"], where="post", color="0.2", lw=1,
+            zorder=1)
+    _scale(ax, list(done["literals_mean"]), "x", floor=1.0)
+    _name_coinciding(ax, done, names)
+    missing = ", ".join(names[r.method] for r in summary[~summary["complete"]].itertuples())
+    ax.set_title(f"{dataset}: test error vs size, mean ± SEM over the outer folds"
+                 + (f"\nnot complete: {missing}" if missing else ""), fontsize="medium")
+    ax.set_xlabel("size (literals)")
+    ax.set_ylabel("test error (%)")
+    ax.grid(alpha=0.3)
+    order = [lab for lab in labels if lab in handles]
+    from matplotlib.lines import Line2D
+
+    _legend(fig, [handles[lab] for lab in order] + [Line2D([], [], color="0.2")],
+            [names[lab] for lab in order] + ["Pareto front"])
+    fig.suptitle(SIZE_NOTE, fontsize="small")
+    return fig
+
+
+def write_dataset_figures(folder, output=None, *, fmt="png") -> list[Path]:
+    """:func:`method_pareto_figure` of each dataset of ``folder`` with a complete cell, to
+    ``output`` (default ``folder/figures/datasets``) as ``<dataset>.{fmt}``."""
+    from rulelearn._io import make_folder
+    from rulelearn.bench.store import os_error
+
+    folder = Path(folder)
+    out = Path(output) if output else folder / "figures" / "datasets"
+    records, config = load_records(folder)
+    complete = _complete_cells(records, config)
+    written = []
+    for d in _order(records, "dataset", "datasets", config):
+        if any(cell[0] == d for cell in complete):
+            try:
+                make_folder(out)  # not through a link we did not make
+                written.append(save(method_pareto_figure(records, config, d),
+                                    out / f"{d}.{fmt}"))
+            except OSError as exc:
+                raise os_error(exc, "write figures to", out) from None
+    return written
 
 
 def _seeds(records, config=None) -> list:

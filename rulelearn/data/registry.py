@@ -316,8 +316,10 @@ _SPECS = [
     ),
 ]
 
-#: name -> spec, in the order above.
-REGISTRY: dict[str, DatasetSpec] = {spec.name: spec for spec in _SPECS}
+from rulelearn.data.packaged import SPECS as _PACKAGED  # noqa: E402 - needs the classes above
+
+#: name -> spec, in the order above, then the tables shipped inside packages (:mod:`.packaged`).
+REGISTRY: dict[str, DatasetSpec] = {spec.name: spec for spec in [*_SPECS, *_PACKAGED]}
 #: The ten datasets of the paper's section 4.
 PAPER_DATASETS = ("ilpd", "ionosphere", "liver", "magic", "musk", "parkinsons", "pima", "sonar",
                   "transfusion", "wdbc")
