@@ -408,12 +408,17 @@ def sem(values) -> float:
 
 
 def display_names(method_names: dict) -> dict:
-    """``BCD`` for a method that appears once, its full label otherwise.
+    """``BCD`` for a method that appears once, its full label otherwise; a classifier named by
+    import path (``imodels.FIGSClassifier``) by its class name, as written.
 
     ``method_names`` maps each label to its method's name.
     """
     names = list(method_names.values())
-    return {lab: (name.upper() if names.count(name) == 1 else lab)
+
+    def short(name: str) -> str:
+        return name.rsplit(".", 1)[-1] if "." in name else name.upper()
+
+    return {lab: (short(name) if names.count(name) == 1 else lab)
             for lab, name in method_names.items()}
 
 
