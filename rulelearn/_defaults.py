@@ -31,3 +31,8 @@ DEFAULT_THETAS = log_grid(*THETA_RANGE, N_THETAS)
 DEFAULT_RULES = (1, 3, 5, 10)
 #: Default forms, the simpler first (DNF wins ties).
 DEFAULT_FORMS = ("dnf", "cnf")
+
+#: How a setting is chosen from the CV rows: ``"min"`` the lowest mean CV error (ties: the
+#: simplest); ``"1se"`` the simplest setting whose mean CV error is within one standard error
+#: of that lowest one (glmnet's ``lambda.1se`` rule).
+SELECT_RULES = ("min", "1se")

@@ -26,11 +26,18 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, log_grid
+from rulelearn._defaults import (
+    DEFAULT_FORMS,
+    DEFAULT_RULES,
+    DEFAULT_THETAS,
+    SELECT_RULES,
+    log_grid,
+)
 from rulelearn._utils import error_rate
 from rulelearn.errors import DataError, ParameterError
 
-__all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "log_grid", "stratified_folds",
+__all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "SELECT_RULES", "log_grid",
+           "stratified_folds",
            "take_rows", "choose", "fit_candidates", "cv_folds", "cv_scores", "error_rate",
            "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused",
            "refine_thresholds", "cv_sample"]
@@ -222,6 +229,7 @@ class Selection:
     skipped: tuple[tuple[str, int], ...] = ()
     thresholds: tuple[int, ...] = ()  #: numbers of thresholds tried (the grid's first)
     cv_rows: int | None = None  #: rows of the stratified sample the CV ran on (None: all)
+    select: str = "min"  #: the rule that chose (:data:`SELECT_RULES`)
 
     @property
     def best(self) -> CVRow:
@@ -234,7 +242,14 @@ class Selection:
 
     def best_per_setting(self) -> list[int]:
         """Per (form, R), in grid order, the index of its row the tie rule prefers."""
-        return [_choose_row(self.rows, index) for index in _groups(self.rows).values()]
+        return [_choose_row(self.rows, index, self.select)
+                for index in _groups(self.rows).values()]
+
+    def chosen_by(self, select: str) -> "Selection":
+        """The same rows, the choice made by rule ``select`` (:data:`SELECT_RULES`)."""
+        _check_select("select", select)
+        return dataclasses.replace(self, select=select,
+                                   chosen=_choose_row(self.rows, range(len(self.rows)), select))
 
     def describe(self) -> str:
         """How the choice was made.
@@ -249,7 +264,9 @@ class Selection:
             size += (f" with {self.thresholds[0]} thresholds, then {others} thresholds at the "
                      f"best form and R")
         sample = "" if self.cv_rows is None else f" on a stratified sample of {self.cv_rows:,} rows"
-        return (f"by {self.n_folds}-fold stratified CV{sample} over {size}; CV error "
+        rule = ("" if self.select == "min" else
+                " (the simplest within one SEM of the lowest CV error)")
+        return (f"by {self.n_folds}-fold stratified CV{sample} over {size}{rule}; CV error "
                 f"{100 * self.best.mean_error:.1f} % (SEM {100 * self.best.sem:.1f})")
 
     def table(self, full: bool = False) -> str:
@@ -278,7 +295,7 @@ class Selection:
     def to_dict(self) -> dict:
         """Plain JSON-able record (for a saved model)."""
         return {"n_folds": self.n_folds, "seed": self.seed, "chosen": self.chosen,
-                "cv_rows": self.cv_rows,
+                "cv_rows": self.cv_rows, "select": self.select,
                 "skipped": [list(s) for s in self.skipped],
                 "thresholds": list(self.thresholds),
                 "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
@@ -302,11 +319,19 @@ def _simplicity(row: CVRow) -> tuple:
             row.n_thresholds if row.n_thresholds is not None else 0)
 
 
-def _choose_row(rows, index) -> int:
-    """Among ``rows[i] for i in index``: the lowest mean error; ties go to the simplest."""
+def _choose_row(rows, index, select: str = "min") -> int:
+    """Among ``rows[i] for i in index``: the lowest mean error, ties going to the simplest;
+    with ``select="1se"`` the simplest whose mean error is at most that row's mean error plus
+    its standard error."""
+    index = list(index)
     best = min(rows[i].mean_error for i in index)
     tied = [i for i in index if rows[i].mean_error <= best + TIE_TOLERANCE]
-    return min(tied, key=lambda i: _simplicity(rows[i]))
+    chosen = min(tied, key=lambda i: _simplicity(rows[i]))
+    if select == "min":
+        return chosen
+    bound = rows[chosen].mean_error + rows[chosen].sem + TIE_TOLERANCE
+    return min((i for i in index if rows[i].mean_error <= bound),
+               key=lambda i: _simplicity(rows[i]))
 
 
 def _grid(name, values, check) -> tuple:
@@ -316,6 +341,11 @@ def _grid(name, values, check) -> tuple:
     for value in values:
         check(name, value)
     return values
+
+
+def _check_select(name, value):
+    if value not in SELECT_RULES:
+        raise ParameterError(f"{name} must be one of {', '.join(SELECT_RULES)}; got {value!r}")
 
 
 def _check_theta(name, value):
@@ -605,7 +635,7 @@ def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:
 def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
                forms=DEFAULT_FORMS, thresholds=None, cv: int = 5, seed: int = 0,
                skip_unused: bool = True, progress=None, n_jobs: int = 1,
-               cv_rows="auto", cv_params="auto"):
+               cv_rows="auto", cv_params="auto", select: str = "min"):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
@@ -619,7 +649,12 @@ def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
     :data:`CV_ROWS` of them with the clause LP on samples from 1,000 rows
     (``lp_rows=1000``); at most :data:`CV_SAMPLE_ABOVE` rows (every dataset of the paper),
     on every row with the estimator's parameters. None: never.
+
+    ``select``: ``"min"`` keeps the setting of lowest mean CV error, ``"1se"`` the simplest
+    (fewest literals, then the larger θ, smaller R, DNF) whose mean CV error is within one
+    standard error of it (:data:`SELECT_RULES`).
     """
+    _check_select("select", select)
     large = len(np.asarray(y)) > CV_SAMPLE_ABOVE
     if cv_rows == "auto":
         cv_rows = CV_ROWS if large else None
@@ -633,5 +668,7 @@ def fit_select(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
                                skip_unused=skip_unused, progress=progress, n_jobs=n_jobs)
     if rows is not None:
         selection = dataclasses.replace(selection, cv_rows=len(rows))
+    if select != "min":
+        selection = selection.chosen_by(select)
     model = clone(estimator).set_params(**selection.best.setting).fit(X, y)
     return model, selection

@@ -640,3 +640,21 @@ def test_one_threshold_count_with_the_rest_fixed_runs_no_cv(run, data):
 def test_bad_threshold_counts_are_one_line_usage_errors(run, data, value, words):
     assert_one_line_error(run("fit", data, "--thresholds", value), "--thresholds", *words,
                           usage=True)
+
+
+def test_fit_select_1se_says_so_and_picks_no_larger_rule(run, data):
+    args = ("fit", data, "--form", "dnf", "-R", "3", "--cv", "3", "--json", "-q")
+    low, simple = run(*args), run(*args, "--select", "1se")
+    assert low.exit_code == 0 and simple.exit_code == 0, simple.output
+    low, simple = json.loads(low.stdout), json.loads(simple.stdout)
+    assert low["cv"]["select"] == "min" and simple["cv"]["select"] == "1se"
+    def unchosen(grid):
+        return [{k: v for k, v in row.items() if k != "chosen"} for row in grid]
+
+    assert unchosen(simple["cv"]["grid"]) == unchosen(low["cv"]["grid"])  # the same CV
+    assert simple["cv"]["error_percent"] <= low["cv"]["error_percent"] + low["cv"]["sem_percent"]
+    chosen = [[row for row in doc["cv"]["grid"] if row["chosen"]][0] for doc in (low, simple)]
+    assert chosen[1]["literals"] <= chosen[0]["literals"]
+    text = run("fit", data, "--form", "dnf", "-R", "3", "--cv", "3", "--select", "1se", "-q")
+    assert text.exit_code == 0 and "within one SEM" in text.stdout
+    assert_one_line_error(run("fit", data, "--select", "median"), "select", usage=True)

@@ -398,3 +398,34 @@ def test_warnings_of_worker_processes_are_raised_in_the_caller():
     with pytest.warns(UserWarning, match="constant or empty column"):
         select_setting(BooleanRuleClassifier(pos_label=1), X, y, thetas=(1.0,), rules=(1,),
                        forms=("dnf",), cv=2, n_jobs=2)
+
+
+def test_1se_takes_the_simplest_row_within_one_sem_of_the_lowest_error():
+    # (form, R, θ, mean error, SEM, literals, fold errors)
+    rows = [CVRow("dnf", 3, 0.1, 0.100, 0.020, 9.0, ()),   # the lowest error: min's choice
+            CVRow("dnf", 1, 1.0, 0.115, 0.010, 3.0, ()),   # within 0.100 + 0.020: fewer literals
+            CVRow("dnf", 1, 9.0, 0.125, 0.010, 1.0, ()),   # 0.125 > 0.120: outside
+            CVRow("cnf", 1, 1.0, 0.120, 0.030, 2.0, ())]   # exactly on the bound: inside
+    assert _choose_row(rows, range(4)) == 0
+    assert _choose_row(rows, range(4), "1se") == 3
+    assert _choose_row(rows, range(3), "1se") == 1
+    # the bound is the SEM of the row min chooses, not of the candidate
+    assert _choose_row([rows[0], CVRow("dnf", 1, 9.0, 0.125, 0.5, 1.0, ())], range(2), "1se") == 0
+
+
+def test_fit_select_1se_is_within_one_sem_and_never_larger_than_min():
+    X, y = planted(n=120, seed=3, noise=0.15)
+    model_min, sel_min = fit_select(BooleanRuleClassifier(), X, y, thetas=(1e-3, 1.0, 10.0),
+                                    rules=(1, 3), cv=3)
+    model_1se, sel_1se = fit_select(BooleanRuleClassifier(), X, y, thetas=(1e-3, 1.0, 10.0),
+                                    rules=(1, 3), cv=3, select="1se")
+    assert sel_1se.rows == sel_min.rows  # the same CV; only the choice differs
+    assert sel_1se.select == "1se" and sel_1se.to_dict()["select"] == "1se"
+    best = sel_min.best
+    assert sel_1se.best.mean_error <= best.mean_error + best.sem + 1e-12
+    assert sel_1se.best.mean_literals <= best.mean_literals
+    assert sel_1se.chosen == sel_min.chosen_by("1se").chosen
+    assert model_1se.get_params()["theta"] == sel_1se.best.theta
+    assert "within one SEM" in sel_1se.describe()
+    with pytest.raises(ParameterError, match="select must be one of min, 1se"):
+        fit_select(BooleanRuleClassifier(), X, y, select="lse")

@@ -11,7 +11,7 @@ import os
 
 import click
 
-from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS
+from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, SELECT_RULES
 from rulelearn._params import options
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn.cli import StdoutError, echo, need_stdout, write_out
@@ -153,6 +153,9 @@ def _refuse_overwrite(option, path, inputs):
                    "R, and the CV picks (about 2x the time with 10,30).")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
+@click.option("--select", type=click.Choice(SELECT_RULES), default="min", show_default=True,
+              help="How the CV chooses: the lowest mean CV error (min), or the simplest "
+                   "setting within one standard error of it (1se: fewer literals).")
 @click.option("--path", "show_path", is_flag=True,
               help="Print the CV error of every theta tried, not only the best per form and R.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
@@ -171,7 +174,7 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
 @_SEP
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
-        thresholds, cv, seed, jobs, show_path, plot_file, save, as_json, quiet, sep):
+        thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -211,7 +214,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                 rules=DEFAULT_RULES if rules is None else (rules,),
                 thetas=DEFAULT_THETAS if theta is None else (theta,),
                 thresholds=thresholds if len(thresholds) > 1 else None, progress=progress,
-                n_jobs=-1 if jobs is None else jobs)
+                n_jobs=-1 if jobs is None else jobs, select=select)
         finally:
             if progress is not None:
                 progress.close()
@@ -341,6 +344,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "clauses": int(rule.n_clauses),
         "cv": None if selection is None else {
             "folds": int(selection.n_folds), "seed": int(selection.seed),
+            "select": selection.select,
             "error_percent": 100 * float(selection.best.mean_error),
             "sem_percent": 100 * float(selection.best.sem),
             "grid": [{"form": row.form, "R": int(row.max_rules), "theta": float(row.theta),
