@@ -330,3 +330,16 @@ def test_the_harness_modules_import_each_other_without_a_cycle():
 
     for module in graph:
         reach(module, module, set())
+
+
+def test_two_methods_of_their_own_code_are_not_called_mixed(ws):
+    """Each method's module is in its fingerprint, so BCD's and CART's differ by design: no
+    header line about code versions while each method's records share one."""
+    (ws / "c.yaml").write_text(base_config(
+        ws, methods="[{cart: {max_depth: [1, 2]}}, bcd]", theta="[0.5]", R="1", max_iter="2"))
+    check(run(ws, "-q"), 0)
+    recs = read_records(ws / "out")
+    assert len({r["code_fingerprint"] for r in recs}) == 2  # one per method
+    r = invoke("table", ws / "out", "--show", "1")
+    check(r, 0)
+    assert "code versions" not in r.stdout and "†" not in r.stdout

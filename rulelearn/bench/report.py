@@ -423,9 +423,10 @@ def latex_table(header, rows, caption: str) -> str:
 
 
 def code_lines(info: dict, summary: pd.DataFrame) -> list[str]:
-    """Header lines on the code versions of the records (:mod:`.fingerprint`): said when
-    they are several, or when the last ``bench`` kept records of other code
-    (``--reuse-stale``); nothing when every record comes from one version."""
+    """Header lines on the code versions of the records (:mod:`.fingerprint`): said when a
+    method's records come from several versions, or when the last ``bench`` kept records of
+    other code (``--reuse-stale``); nothing when each method's records come from one version
+    (two methods differ by design: the module of each method's estimator is hashed)."""
     lines = []
     kept = info.get("reused_stale")
     if isinstance(kept, dict) and kept:
@@ -433,7 +434,10 @@ def code_lines(info: dict, summary: pd.DataFrame) -> list[str]:
         lines.append(f"code: {sum(n for n in kept.values() if isinstance(n, int))} units of "
                      f"other code versions kept by 'bench --reuse-stale' ({which})")
     versions = info.get("code_versions") or {}
-    if len(versions) > 1:
+    per_method: dict = {}  # each method's own code differs by design (its module is hashed)
+    for label, cell in zip(summary["method"], summary["code_versions"]):
+        per_method.setdefault(label, set()).update(cell or ())
+    if any(len(v) > 1 for v in per_method.values()):
         which = ", ".join(f"{v}: {n} record{'s' if n != 1 else ''}"
                           for v, n in versions.items())
         mixed = int(sum(len(v) > 1 for v in summary["code_versions"]))
