@@ -3,11 +3,12 @@ PY ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
 RULELEARN = $(PY) -m rulelearn.cli
 MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
 
-.PHONY: help install test lint quick quick-seeds paper brcg brcg-seeds table1 table2 perf
+.PHONY: help install test test-fast slow-list lint quick quick-seeds paper brcg brcg-seeds table1 table2 perf
 
 help:
 	@echo "make install   create .venv and install rulelearn with its test extra"
 	@echo "make test      run the test suite"
+	@echo "make test-fast the suite without its slowest tests (tests/slow_tests.txt; about 30 s)"
 	@echo "make lint      ruff and mypy (configured in pyproject.toml; pip install -e '.[lint]')"
 	@echo "make quick     the offline benchmark on the bundled WDBC (80 s measured on 2 loaded cores)"
 	@echo "make quick-seeds   the same over 5 split seeds (several minutes)"
@@ -23,6 +24,15 @@ install:
 
 test:
 	$(PY) -m pytest -q -rs
+
+# The suite less the tests over 0.2 s listed in tests/slow_tests.txt (a quick check while editing;
+# make test stays the whole suite). slow-list rewrites that list from a timed full run.
+test-fast:
+	$(PY) -m pytest -q -rs -m "not slow"
+
+slow-list:
+	$(PY) -m pytest -q -p no:cacheprovider --durations=0 > .durations.log || (cat .durations.log; exit 1)
+	$(PY) benchmarks/slow_tests.py .durations.log && rm -f .durations.log
 
 lint:
 	$(PY) -m ruff check .

@@ -35,6 +35,21 @@ def pytest_configure(config):
     os.environ["RULELEARN_DATA"] = _SESSION_CACHE[-1]
 
 
+#: Node ids of the tests ``make test-fast`` leaves out (``make slow-list`` writes the file).
+SLOW_TESTS = Path(__file__).with_name("slow_tests.txt")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests listed in ``slow_tests.txt`` ``slow`` (``-m "not slow"`` skips them)."""
+    if not SLOW_TESTS.is_file():
+        return
+    slow = {line for line in SLOW_TESTS.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")}
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_unconfigure(config):
     for folder in _SESSION_CACHE:
         shutil.rmtree(folder, ignore_errors=True)
