@@ -8,6 +8,7 @@ Learners: ``degenerate_data`` (small binarized data whose clause LPs have tied o
 """
 
 import builtins
+import contextlib
 import errno
 import functools
 import io
@@ -117,10 +118,18 @@ def http_mirror(tmp_path):
     "hang"), ``.hang_seconds`` and ``.hits`` (paths requested).
     """
     root = RULELEARN_MIRROR if RULELEARN_MIRROR and Path(RULELEARN_MIRROR).is_dir() else tmp_path
-    handler = functools.partial(_FaultyHandler, directory=str(root))
+    with loopback_server(_FaultyHandler, root) as server:
+        server.fault, server.hang_seconds, server.hits = None, 2.0, []
+        yield server
+
+
+@contextlib.contextmanager
+def loopback_server(handler_class, root):
+    """A ``ThreadingHTTPServer`` on 127.0.0.1 serving folder ``root`` with ``handler_class``,
+    in a thread, shut down on exit; ``.url`` is its base URL."""
+    handler = functools.partial(handler_class, directory=str(root))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    server.fault, server.hang_seconds, server.hits = None, 2.0, []
     server.url = f"http://127.0.0.1:{server.server_address[1]}/"
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()

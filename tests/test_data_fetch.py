@@ -2,18 +2,17 @@
 
 import base64
 import dataclasses
-import functools
 import http.server
 import importlib
 import logging
 import socket
-import threading
 import time
 import urllib.error
 import urllib.request
 
 import pytest
 from click.testing import CliRunner
+from conftest import loopback_server
 
 from rulelearn.cli import main
 from rulelearn.data import fetch, get_spec, load_dataset, registry
@@ -418,18 +417,10 @@ class _BasicAuthHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture
 def auth_mirror(mirror_dir):
     """A loopback server of the mirror that wants user ``me`` and password ``s3cr3t:p@ss``."""
-    handler = functools.partial(_BasicAuthHandler, directory=str(mirror_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    server.expected = "Basic " + base64.b64encode(b"me:s3cr3t:p@ss").decode()
-    server.seen = []
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
+    with loopback_server(_BasicAuthHandler, mirror_dir) as server:
+        server.expected = "Basic " + base64.b64encode(b"me:s3cr3t:p@ss").decode()
+        server.seen = []
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 SECRET = "s3cr3t%3Ap%40ss"  # s3cr3t:p@ss, percent-encoded
