@@ -211,3 +211,14 @@ def test_a_pareto_figure_per_table(tmp_path):
     (path,) = plot.write_dataset_figures(tmp_path / "tiny")
     assert path == tmp_path / "tiny" / "figures" / "datasets" / "wdbc_bundled.png"
     assert path.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_dataset_name_becomes_a_file_name_inside_the_folder():
+    from rulelearn.bench.plot import file_stem
+
+    assert file_stem("wdbc_bundled") == "wdbc_bundled"  # a plain name is kept
+    for name in ("../../esc", "/etc/passwd", "a/b", "..", ".hidden", "x\x00y", "süd"):
+        stem = file_stem(name)
+        assert "/" not in stem and "\x00" not in stem and not stem.startswith(".")
+        assert re.fullmatch(r"[A-Za-z0-9._-]+", stem), stem
+    assert file_stem("a/b") != file_stem("a_b") != file_stem("a?b")  # never the same file

@@ -16,7 +16,9 @@ pyplot, so they hold no global state; saving them is the caller's business.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -479,10 +481,20 @@ def write_dataset_figures(folder, output=None, *, fmt="png") -> list[Path]:
             try:
                 make_folder(out)  # not through a link we did not make
                 written.append(save(method_pareto_figure(records, config, d),
-                                    out / f"{d}.{fmt}"))
+                                    out / f"{file_stem(d)}.{fmt}"))
             except OSError as exc:
                 raise os_error(exc, "write figures to", out) from None
     return written
+
+
+def file_stem(name: str) -> str:
+    """A dataset's name as a file name in one folder: a character other than a letter, digit,
+    ``.``, ``_`` or ``-`` becomes ``_`` and leading dots go (no ``..``, no ``/``, no hidden
+    file); a name so changed gets 8 hex digits of its hash, so two names never share a file."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".")
+    if stem == name:
+        return name
+    return f"{stem or '_'}-{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
 
 
 def _seeds(records, config=None) -> list:
