@@ -173,7 +173,7 @@ def _refuse_overwrite(option, path, inputs):
                    "rule_json, literals, CV error, training accuracy) instead of the report.")
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
 @_SEP
-def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
+def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
         thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
@@ -196,7 +196,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
-                               sep=sep)
+                               sep=sep, multiclass=True)
     target = dataset.target
     dataset = drop_columns(dataset, drop)
     for column in identifier_like_columns(dataset.X):
@@ -205,6 +205,14 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
                                       start=start)
+    if dataset.positive is None:  # three or more classes: an ordered rule list
+        from rulelearn.cli.rule_list import fit_rule_list
+
+        fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
+                      jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
+                      plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
+                      missing=missing, method=method)
+        return
     if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
         try:
@@ -439,6 +447,11 @@ def predict(model, data, output, column, explain, proba, as_json, sep):
     else:
         with _writing(output) as write:
             result = predict_csv_to(loaded, data, write, **options)
+    if not hasattr(loaded, "rule"):  # a rule list (three or more classes)
+        from rulelearn.cli.rule_list import report_prediction
+
+        report_prediction(model, loaded, result, output, as_json)
+        return
     rule = loaded.rule
     if as_json:
         _predict_json(model, loaded, result, output)

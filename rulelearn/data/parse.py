@@ -431,7 +431,7 @@ def check_shape(spec, X: pd.DataFrame, y: np.ndarray, what: str = "") -> None:
 # --------------------------------------------------------------------------------- users' files
 
 def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
-                     name=None, sep=None) -> Dataset:
+                     name=None, sep=None, multiclass=False) -> Dataset:
     """Load a user's CSV file (header row required) as a :class:`Dataset`.
 
     - ``target``: the label column (default: the last column); it must have exactly two classes,
@@ -439,6 +439,8 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
       silently left out).
     - ``positive``: the class a DNF rule predicts (default: the minority class; on a tie, the label
       that sorts last). Given as a string it matches a label's text, so ``"1"`` selects ``1``.
+    - ``multiclass``: a target of three or more classes is read too (for a rule list,
+      :mod:`rulelearn.rule_list`); its dataset has no positive class (``positive`` is None).
     - ``missing_values``: cell values read as missing (default :data:`DEFAULT_MISSING`); leading
       and trailing spaces are ignored.
     - ``sep``: the separator (default: found from the file, see :func:`sniff_separator`); the
@@ -471,6 +473,12 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
     X, y = split_features(df, target)
     counts = Counter(y.tolist())
     labels = sorted(counts, key=str)
+    if multiclass and len(labels) > 2:
+        if positive is not None:
+            raise DataError(f"target {target!r} has {len(labels)} classes: it gets a rule list, "
+                            "one rule per class, and no positive class; leave out --positive")
+        return Dataset(name=name or path.stem, X=X, y=y, positive=None, source=str(path),
+                       target=str(target))
     if len(labels) != 2:
         shown = ", ".join(map(str, labels[:10])) + (", ..." if len(labels) > 10 else "")
         raise DataError(
