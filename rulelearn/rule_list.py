@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from rulelearn._labels import label_order, same_label
 from rulelearn._utils import accuracy
-from rulelearn.errors import ParameterError, RuleError
+from rulelearn.errors import DataError, ParameterError, RuleError
 from rulelearn.rules import Rule
 
 #: The named class orders (a list of labels is the other choice).
@@ -153,7 +153,7 @@ def class_order(y, order="rarest", sample_weight=None) -> list:
         ranked = sorted(range(len(classes)), key=lambda i: (count[i], label_order(classes[i])))
         last = ranked.pop()  # the most frequent: the ELSE
         if order == "frequent":
-            ranked.reverse()
+            ranked.sort(key=lambda i: -count[i])  # stable: ties keep the label order
         return [classes[i] for i in [*ranked, last]]
     given = list(order)
     found = []
@@ -216,6 +216,7 @@ class BooleanRuleListClassifier(ClassifierMixin, BaseEstimator):
 
         template = self._template()
         frame, y = BooleanRuleClassifier._validate_data(self, X, y)
+        _check_labels(y)
         weights = _check_weights(sample_weight, len(y))
         used = np.ones(len(y), bool) if weights is None else weights > 0
         order = class_order(y[used], self.order, None if weights is None else weights[used])
@@ -273,6 +274,26 @@ class BooleanRuleListClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         tags.classifier_tags.multi_class = True
         return tags
+
+
+def _check_labels(y) -> None:
+    """Refuse labels that are not classes: infinite numbers, or a continuous target."""
+    import warnings
+
+    from sklearn.utils.multiclass import type_of_target
+
+    numbers = pd.to_numeric(pd.Series(y, dtype=object), errors="coerce")
+    if np.isinf(numbers.to_numpy(dtype=float)).any():
+        raise DataError("y has an infinite label; class labels must be finite")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            continuous = type_of_target(y).startswith("continuous")
+    except (ValueError, TypeError):  # labels scikit-learn cannot type (mixed objects)
+        continuous = False
+    if continuous:
+        raise DataError("Unknown label type: y looks continuous (a regression target?); a rule "
+                        "list needs class labels")
 
 
 def fit_select_rule_list(estimator: BooleanRuleListClassifier, X, y, **options):
