@@ -78,15 +78,15 @@ class RuleList:
         return list(dict.fromkeys(f for rule in self.rules for f in rule.features))
 
     def __str__(self) -> str:
-        parts = [f"{'IF' if i == 0 else 'ELIF'} {_bracketed(rule)} THEN {label}"
+        parts = [f"{'IF' if i == 0 else 'ELIF'} {_bracketed(rule)} THEN {label_text(label)}"
                  for i, (label, rule) in enumerate(zip(self.labels, self.rules))]
-        return " ".join([*parts, f"ELSE {self.default}"])
+        return " ".join([*parts, f"ELSE {label_text(self.default)}"])
 
     def describe(self, target: str | None = None) -> str:
         """Several lines: each rule as :meth:`Rule.describe` prints it (``ELIF`` for the later
         ones), then the ``ELSE``."""
         def outcome(label):
-            return f"{target} = {label}" if target else f"predict {label}"
+            return f"{target} = {label_text(label)}" if target else f"predict {label_text(label)}"
 
         lines = []
         for i, (label, rule) in enumerate(zip(self.labels, self.rules)):
@@ -94,7 +94,7 @@ class RuleList:
             if not rule.clauses:
                 lines.append(f"{lead} {rule} THEN {outcome(label)}")
                 continue
-            text = rule.describe(label, target).splitlines()
+            text = rule.describe(label_text(label), target).splitlines()
             lines.append(f"{lead:<4} {text[0][4:]}")  # "IF  1. ..." -> "ELIF 1. ..."
             lines.extend(line if line.startswith("THEN") else " " + line for line in text[1:])
         lines.append(f"ELSE {outcome(self.default)}")
@@ -124,6 +124,13 @@ class RuleList:
                 raise RuleError(f"step {i}: {exc}") from None
             labels.append(step["label"])
         return cls(tuple(labels), tuple(rules), data["default"])
+
+
+def label_text(label) -> str:
+    """A label as printed in a list: as is, or as a Python string literal when it has a
+    character that does not print (a line break would start a line of its own)."""
+    text = str(label)
+    return text if text.isprintable() else repr(text)
 
 
 def _bracketed(rule: Rule) -> str:

@@ -151,6 +151,12 @@ def test_describe_prints_if_elif_else():
         "ELIF 1. x2 == 1", "THEN y = b", "ELSE y = c"]
 
 
+def test_a_label_with_a_line_break_prints_on_its_line():
+    model, _ = planted_model(("a\nELSE y = z", "b", "c"))
+    assert str(model.rule_list_).startswith("IF x0 == 1 AND x1 == 1 THEN 'a\\nELSE y = z' ELIF")
+    assert "THEN y = 'a\\nELSE y = z'" in model.rule_list_.describe("y").splitlines()
+
+
 # --------------------------------------------------------------------- model files, exports
 
 def saved(tmp_path, model, y, name="m.json"):

@@ -6,6 +6,7 @@ import click
 
 from rulelearn.cli import echo, write_out
 from rulelearn.cli.fit import CVProgress, _count, _plain, _write
+from rulelearn.rule_list import label_text
 
 
 def fit_rule_list(data, dataset, estimator, *, fixed, cv, seed, jobs, select, thresholds,
@@ -57,7 +58,8 @@ def _classes_line(y, order) -> str:
 
     labels, counts = np.unique(np.asarray(y), return_counts=True)
     count = {str(label): int(n) for label, n in zip(labels, counts)}
-    return ", ".join(f"{label} ({_count(count[str(label)], 'row')})" for label in order)
+    return ", ".join(f"{label_text(label)} ({_count(count[str(label)], 'row')})"
+                     for label in order)
 
 
 def _report(data, dataset, method, model, selections, train_accuracy, show_path):
@@ -66,15 +68,16 @@ def _report(data, dataset, method, model, selections, train_accuracy, show_path)
            f"{_count(dataset.X.shape[1], 'feature')}); target {dataset.target!r}, "
            f"{len(rule_list.classes)} classes: {_classes_line(dataset.y, rule_list.classes)}")
     yield (f"rule list ({method}): one rule per class, the rarest first, each learned on the "
-           f"rows the rules before it leave; the most frequent class, {rule_list.default}, "
+           f"rows the rules before it leave; the most frequent class, "
+           f"{label_text(rule_list.default)}, "
            "is the ELSE")
     for number, (label, step, selection) in enumerate(
             zip(rule_list.labels, model.steps_, selections), 1):
         if step is None:
-            yield (f"rule {number} ({label}): nothing to separate on the rows left, so "
+            yield (f"rule {number} ({label_text(label)}): nothing to separate on the rows left, so "
                    f"{rule_list.rules[number - 1]}")
             continue
-        head = (f"rule {number} ({label} against the rest): {step.form.upper()}, "
+        head = (f"rule {number} ({label_text(label)} against the rest): {step.form.upper()}, "
                 f"R = {step.max_rules}, theta = {step.theta:.3g}")
         if selection is None:
             yield head + " (given)"
@@ -135,11 +138,12 @@ def describe_loaded(loaded):
     yield (f"model: {click.format_filename(loaded.path)} (rulelearn "
            f"{loaded.rulelearn_version}{', ' + loaded.created if loaded.created else ''})")
     yield (f"target {loaded.target!r}: a rule list over {len(rule_list.classes)} classes "
-           f"({', '.join(map(str, rule_list.classes))}); ELSE {rule_list.default}")
+           f"({', '.join(map(label_text, rule_list.classes))}); ELSE "
+           f"{label_text(rule_list.default)}")
     for number, (label, setting) in enumerate(zip(rule_list.labels, loaded.settings), 1):
         if setting:
             theta = setting.get("theta")
-            yield (f"rule {number} ({label}): {str(setting.get('form', '?')).upper()}, "
+            yield (f"rule {number} ({label_text(label)}): {str(setting.get('form', '?')).upper()}, "
                    f"R = {setting.get('max_rules', '?')}"
                    + (f", theta = {theta:.3g}" if isinstance(theta, (int, float)) else ""))
     yield (f"rule list: {_count(len(rule_list.rules), 'rule')}, "
@@ -169,7 +173,7 @@ def report_prediction(model_path, loaded, result, output, as_json):
         echo(f"model: {click.format_filename(model_path)} (rule list of "
              f"{_count(len(loaded.rule_list.rules), 'rule')}, "
              f"{_count(loaded.rule_list.n_literals, 'literal')}; target {loaded.target!r}, "
-             f"classes {', '.join(map(str, loaded.classes))})", err=True)
+             f"classes {', '.join(map(label_text, loaded.classes))})", err=True)
         echo(result.summary(loaded.target), err=True)
     if output != "-":
         echo(f"written: {output}", err=True)
