@@ -1,12 +1,14 @@
 """Multi-class targets as ordered rule lists: ``IF rule_a THEN a ELIF rule_b THEN b ELSE c``.
 
 One Boolean rule per class but the last, learned one class against the rest, in a fixed class
-order. The order (``order="rarest"``, the default): the rarest class first, then the next rarest,
-and the most frequent class is the ``ELSE``, so that a list of empty rules predicts the majority
-class. Each later rule is learned on the training rows that the earlier rules do not claim (do
-not hold on): the rows it will see at prediction time. ``order="frequent"`` learns the other
-classes from the most frequent down (the most frequent class is still the ``ELSE``); a list of
-labels fixes the whole order, its last label being the ``ELSE``.
+order. The most frequent class is the ``ELSE``, so that a list of empty rules predicts the
+majority class. The order of the others (``order="frequent"``, the default): the most frequent
+first, then the next; each later rule is learned on the training rows that the earlier rules do
+not claim (do not hold on): the rows it will see at prediction time. ``order="rarest"`` learns
+them from the rarest up; a list of labels fixes the whole order, its last label being the
+``ELSE``. The default is measured (``benchmarks/multiclass.py``, 10 splits of iris, wine,
+penguins and forensic glass): the most frequent first is as accurate or more on every table
+(wine +1.7 points, glass +1.9 in the first five splits), as big within a literal or two.
 
 :class:`RuleList` is the value (evaluates, prints, round-trips through JSON);
 :class:`BooleanRuleListClassifier` is the scikit-learn estimator, each step a
@@ -30,7 +32,7 @@ from rulelearn.errors import DataError, ParameterError, RuleError
 from rulelearn.rules import Rule
 
 #: The named class orders (a list of labels is the other choice).
-ORDERS = ("rarest", "frequent")
+ORDERS = ("frequent", "rarest")
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def _count(n, word):
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def class_order(y, order="rarest", sample_weight=None) -> list:
+def class_order(y, order="frequent", sample_weight=None) -> list:
     """The labels of ``y`` in rule-list order, the ``ELSE`` class last (see the module).
 
     Counts are total ``sample_weight``; a tie goes to the label that sorts first
@@ -153,7 +155,7 @@ def class_order(y, order="rarest", sample_weight=None) -> list:
     if isinstance(order, str):
         if order not in ORDERS:
             raise ParameterError(f"The 'order' parameter of BooleanRuleListClassifier must be "
-                                 f"one of {{'rarest', 'frequent'}} or a list of the classes. "
+                                 f"one of {{'frequent', 'rarest'}} or a list of the classes. "
                                  f"Got {order!r} instead.")
         weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
         count = {i: float(weights[y == c].sum()) for i, c in enumerate(classes)}
@@ -184,7 +186,7 @@ class BooleanRuleListClassifier(ClassifierMixin, BaseEstimator):
     estimator : BooleanRuleClassifier or None, default=None
         The setting of every step (None: ``BooleanRuleClassifier()``); each step fits a clone
         with ``pos_label=True`` on "this class" against the rest of the unclaimed rows.
-    order : {"rarest", "frequent"} or list of labels, default="rarest"
+    order : {"frequent", "rarest"} or list of labels, default="frequent"
         The class order (see :mod:`rulelearn.rule_list`); the last class is the ``ELSE``.
 
     Attributes
@@ -196,7 +198,7 @@ class BooleanRuleListClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str (only when ``X`` had column names)
     """
 
-    def __init__(self, *, estimator=None, order="rarest"):
+    def __init__(self, *, estimator=None, order="frequent"):
         self.estimator = estimator
         self.order = order
 

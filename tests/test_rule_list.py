@@ -23,11 +23,13 @@ from rulelearn.rule_list import (
     fit_select_rule_list,
 )
 
-# a planted list over a 0/1 truth table: IF x0 AND x1 THEN a ELIF x2 THEN b ELSE c
-TABLE = pd.DataFrame([(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)] * 3,
-                     columns=["x0", "x1", "x2"])
-PLANTED = np.where((TABLE.x0 == 1) & (TABLE.x1 == 1), "a", np.where(TABLE.x2 == 1, "b", "c"))
-PLANTED_TEXT = "IF x0 == 1 AND x1 == 1 THEN a ELIF x2 == 1 THEN b ELSE c"
+# a planted list over a 0/1 truth table, in the default order (8 b, 6 a, 18 c):
+# IF x2 AND x3 THEN b ELIF x0 AND x1 THEN a ELSE c
+TABLE = pd.DataFrame([(a, b, c, d) for a in (0, 1) for b in (0, 1) for c in (0, 1)
+                      for d in (0, 1)] * 2, columns=["x0", "x1", "x2", "x3"])
+PLANTED = np.where((TABLE.x2 == 1) & (TABLE.x3 == 1), "b",
+                   np.where((TABLE.x0 == 1) & (TABLE.x1 == 1), "a", "c"))
+PLANTED_TEXT = "IF x2 == 1 AND x3 == 1 THEN b ELIF x0 == 1 AND x1 == 1 THEN a ELSE c"
 PWNED = '"""+str(__import__("os").system("touch PWNED"))+"""'
 DROP = "'); DROP TABLE canary; --"
 
@@ -40,10 +42,10 @@ def planted_model(labels=("a", "b", "c"), **estimator_params):
 
 # ------------------------------------------------------------------------------- class order
 
-def test_rarest_first_most_frequent_last_ties_by_label_order():
+def test_most_frequent_last_the_others_by_count_ties_by_label_order():
     y = ["m"] * 5 + ["r"] * 1 + ["s"] * 3 + ["t"] * 3
-    assert class_order(y) == ["r", "s", "t", "m"]
-    assert class_order(y, "frequent") == ["s", "t", "r", "m"]  # the ELSE stays the majority
+    assert class_order(y) == ["s", "t", "r", "m"]
+    assert class_order(y, "rarest") == ["r", "s", "t", "m"]  # the ELSE stays the majority
     assert class_order(y, ["t", "r", "m", "s"]) == ["t", "r", "m", "s"]
     assert class_order([2, 10, 10, 1, 1], "rarest") == [2, 1, 10]  # 1 < 10 as numbers
     assert class_order(y, "rarest", sample_weight=[1] * 5 + [9] + [1] * 6) == ["s", "t", "m", "r"]
@@ -65,10 +67,10 @@ def test_a_planted_three_class_list_is_recovered_exactly():
     assert str(model.rule_list_) == PLANTED_TEXT
     assert model.classes_.tolist() == ["a", "b", "c"]
     assert (model.predict(TABLE) == y).all() and model.score(TABLE, y) == 1.0
-    assert model.complexity_ == 3 and model.rule_list_.n_clauses == 2
+    assert model.complexity_ == 4 and model.rule_list_.n_clauses == 2
     assert [step.pos_label_ for step in model.steps_] == [True, True]
-    # the second rule saw only the 18 rows the first left: 9 b and 9 c
-    assert model.steps_[1].fit_stats_["n_rows_merged"] <= 18
+    # the first rule saw the 16 distinct rows, the second the 12 that the first left
+    assert [step.fit_stats_["n_rows_merged"] for step in model.steps_] == [16, 12]
 
 
 def test_the_cv_of_fit_chooses_each_step_and_recovers_the_planted_list():
@@ -83,12 +85,15 @@ def test_the_cv_of_fit_chooses_each_step_and_recovers_the_planted_list():
 def test_an_explicit_order_and_numeric_labels():
     y = np.select([PLANTED == "a", PLANTED == "b"], [7, 8], 9)
     model = BooleanRuleListClassifier(estimator=BooleanRuleClassifier(theta=0.1),
-                                      order=[8, 7, 9]).fit(TABLE, y)
-    assert str(model.rule_list_) == "IF x2 == 1 THEN 8 ELIF x0 == 1 AND x1 == 1 THEN 7 ELSE 9"
+                                      order=[7, 8, 9]).fit(TABLE, y)
+    # 7 first: no rule of positive literals tells x0 AND x1 from x0 AND x1 AND x2 AND x3 (8)
+    assert str(model.rule_list_) == \
+        "IF x0 == 1 AND x1 == 1 THEN 7 ELIF x2 == 1 AND x3 == 1 THEN 8 ELSE 9"
     predicted = model.predict(TABLE)
     assert predicted.dtype == y.dtype
-    assert (predicted == np.where(TABLE.x2 == 1, 8, np.where(TABLE.x0 & TABLE.x1, 7, 9))).all()
-    assert model.score(TABLE, y) == 21 / 24  # the 3 rows (1, 1, 1) are 7 but reach x2 first
+    both = (TABLE.x0 & TABLE.x1).astype(bool), (TABLE.x2 & TABLE.x3).astype(bool)
+    assert (predicted == np.where(both[0], 7, np.where(both[1], 8, 9))).all()
+    assert model.score(TABLE, y) == 30 / 32  # the 2 rows (1, 1, 1, 1) are 8 but meet 7 first
 
 
 def test_two_classes_give_one_rule_for_the_minority_as_the_binary_classifier():
@@ -102,8 +107,8 @@ def test_two_classes_give_one_rule_for_the_minority_as_the_binary_classifier():
 def test_one_class_gives_an_empty_list_and_a_class_with_no_row_left_a_false_rule():
     model = BooleanRuleListClassifier().fit(TABLE, ["z"] * len(TABLE))
     assert str(model.rule_list_) == "ELSE z" and (model.predict(TABLE) == "z").all()
-    # θ = 100: rule 1 is TRUE for the 14 a's (cheaper than FALSE): no row is left for rule 2
-    y = np.array(["a"] * 14 + ["b"] * 5 + ["c"] * 5)
+    # θ = 100: rule 1 is TRUE for the 18 a's (cheaper than FALSE): no row is left for rule 2
+    y = np.array(["a"] * 18 + ["b"] * 7 + ["c"] * 7)
     model = BooleanRuleListClassifier(estimator=BooleanRuleClassifier(theta=100.0),
                                       order=["a", "b", "c"]).fit(TABLE, y)
     assert str(model.rule_list_) == "IF TRUE THEN a ELIF FALSE THEN b ELSE c"
@@ -111,8 +116,8 @@ def test_one_class_gives_an_empty_list_and_a_class_with_no_row_left_a_false_rule
 
 
 @pytest.mark.parametrize("y, message", [
-    (np.linspace(0, 1, 24), "continuous"), (np.full(24, np.inf), "infinite label"),
-    ([1, 2, None] * 8, "missing labels")])
+    (np.linspace(0, 1, 32), "continuous"), (np.full(32, np.inf), "infinite label"),
+    ([1, 2, None, 3] * 8, "missing labels")])
 def test_labels_that_are_not_classes_are_refused(y, message):
     with pytest.raises(DataError, match=message):
         BooleanRuleListClassifier().fit(TABLE, y)
@@ -147,13 +152,13 @@ def test_rule_list_json_round_trip_and_errors():
 def test_describe_prints_if_elif_else():
     model, _ = planted_model()
     assert model.rule_list_.describe("y").splitlines() == [
-        "IF   1. x0 == 1 AND", "        x1 == 1", "THEN y = a",
-        "ELIF 1. x2 == 1", "THEN y = b", "ELSE y = c"]
+        "IF   1. x2 == 1 AND", "        x3 == 1", "THEN y = b",
+        "ELIF 1. x0 == 1 AND", "        x1 == 1", "THEN y = a", "ELSE y = c"]
 
 
 def test_a_label_with_a_line_break_prints_on_its_line():
     model, _ = planted_model(("a\nELSE y = z", "b", "c"))
-    assert str(model.rule_list_).startswith("IF x0 == 1 AND x1 == 1 THEN 'a\\nELSE y = z' ELIF")
+    assert str(model.rule_list_).endswith("x1 == 1 THEN 'a\\nELSE y = z' ELSE c")
     assert "THEN y = 'a\\nELSE y = z'" in model.rule_list_.describe("y").splitlines()
 
 
@@ -177,7 +182,8 @@ def test_save_load_predict_round_trip(tmp_path):
     result = predict_csv(loaded, csv, explain="why")
     assert result.table["prediction"].tolist() == model.predict(TABLE).tolist()
     assert result.accuracy == 1.0 and result.n_unknown_labels == 0
-    assert result.table["why"].iloc[7] == "rule 1: x0 == 1 AND x1 == 1"  # row (1, 1, 1)
+    assert result.table["why"].iloc[15] == "rule 1: x2 == 1 AND x3 == 1"  # row (1, 1, 1, 1)
+    assert result.table["why"].iloc[12] == "rule 2: x0 == 1 AND x1 == 1"  # row (1, 1, 0, 0)
     assert result.table["why"].iloc[0] == "no rule holds"
 
 
@@ -239,7 +245,7 @@ def test_hostile_labels_and_names_in_a_rule_list_export(tmp_path, fmt, monkeypat
     labels = (PWNED, DROP, "c\n# '''")
     model, y = planted_model(labels)
     loaded = load_model(saved(tmp_path, model, y))
-    renamed = {"x0": PWNED, "x1": DROP, "x2": 'x"2'}
+    renamed = {"x0": PWNED, "x1": DROP, "x2": 'x"2', "x3": "x\n3"}
     doc = json.loads((tmp_path / "m.json").read_text())
     for step in doc["rule_list"]["steps"]:
         for clause in step["rule"]["clauses"]:
@@ -264,9 +270,10 @@ def test_cli_fit_save_predict_show_export_on_three_classes(tmp_path, monkeypatch
     fitted = runner.invoke(main, ["fit", "t.csv", "-q", "-j", "1", "--theta", "0.1", "-R", "1",
                                   "--form", "dnf", "--save", "m.json"])
     assert fitted.exit_code == 0, fitted.output
-    assert "3 classes: a (6 rows), b (9 rows), c (9 rows)" in fitted.output
-    assert "IF   1. x0 == 1 AND\n        x1 == 1\nTHEN kind = a\nELIF 1. x2 == 1\nTHEN kind = b\n" \
-        "ELSE kind = c\ntraining accuracy: 100.0 %" in fitted.output
+    assert "3 classes: b (8 rows), a (6 rows), c (18 rows)" in fitted.output
+    assert "IF   1. x2 == 1 AND\n        x3 == 1\nTHEN kind = b\nELIF 1. x0 == 1 AND\n" \
+        "        x1 == 1\nTHEN kind = a\nELSE kind = c\ntraining accuracy: 100.0 %" \
+        in fitted.output
     predicted = runner.invoke(main, ["predict", "m.json", "t.csv"])
     assert predicted.exit_code == 0
     assert pd.read_csv(pd.io.common.StringIO(predicted.stdout))["prediction"].tolist() \
@@ -279,7 +286,7 @@ def test_cli_fit_save_predict_show_export_on_three_classes(tmp_path, monkeypatch
     as_json = runner.invoke(main, ["fit", "t.csv", "-q", "-j", "1", "--json", "--theta", "0.1",
                                    "-R", "1", "--form", "dnf"])
     doc = json.loads(as_json.stdout)
-    assert doc["rule_list"] == PLANTED_TEXT and doc["literals"] == 3
+    assert doc["rule_list"] == PLANTED_TEXT and doc["literals"] == 4
     assert doc["train_accuracy_percent"] == 100.0
 
 

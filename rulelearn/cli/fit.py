@@ -181,9 +181,9 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     CV (the CV table is printed; its progress is shown on stderr unless -q). Prints the rule
     in your own column names and values, its size in literals and its training accuracy. With
     two classes the positive class is always printed. A target of three or more classes gets an
-    ordered rule list (IF rule THEN a ELIF rule THEN b ELSE c): one rule per class, the rarest
-    first, each chosen by the same CV on the rows the rules before it leave; the most frequent
-    class is the ELSE.
+    ordered rule list (IF rule THEN a ELIF rule THEN b ELSE c): the most frequent class is the
+    ELSE, and the others get one rule each, the more frequent first, each chosen by the same CV
+    on the rows the rules before it leave.
     """
     from rulelearn.data import read_csv_dataset
     from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns

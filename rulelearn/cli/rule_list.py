@@ -67,10 +67,9 @@ def _report(data, dataset, method, model, selections, train_accuracy, show_path)
     yield (f"data: {click.format_filename(data)} ({_count(len(dataset.y), 'row')}, "
            f"{_count(dataset.X.shape[1], 'feature')}); target {dataset.target!r}, "
            f"{len(rule_list.classes)} classes: {_classes_line(dataset.y, rule_list.classes)}")
-    yield (f"rule list ({method}): one rule per class, the rarest first, each learned on the "
-           f"rows the rules before it leave; the most frequent class, "
-           f"{label_text(rule_list.default)}, "
-           "is the ELSE")
+    yield (f"rule list ({method}): the most frequent class, {label_text(rule_list.default)}, "
+           "is the ELSE; one rule for each other class, the more frequent first, each learned "
+           "on the rows the rules before it leave")
     for number, (label, step, selection) in enumerate(
             zip(rule_list.labels, model.steps_, selections), 1):
         if step is None:
