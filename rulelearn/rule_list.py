@@ -14,7 +14,11 @@ penguins and forensic glass): the more frequent first is as accurate or more on 
 :class:`BooleanRuleListClassifier` is the scikit-learn estimator, each step a
 :class:`~rulelearn.estimator.BooleanRuleClassifier` with one setting;
 :func:`fit_select_rule_list` chooses each step's setting (form, R, θ) by
-:func:`rulelearn.model_selection.fit_select`, the CV of ``rulelearn fit``.
+:func:`rulelearn.model_selection.fit_select`, the CV of ``rulelearn fit``. The rule-list estimator
+is separate from the binary one so that the binary path (``pos_label``, ``predict_proba``, its
+model files) stays as it is. A rule list has no ``predict_proba``: a rule chosen for few literals
+may claim more training rows of another class than of its own, and the class shares of the rows
+each rule decides would then contradict ``predict``.
 """
 
 from __future__ import annotations
