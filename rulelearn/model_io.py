@@ -195,7 +195,12 @@ class LoadedModel:
 
     @property
     def classes(self) -> list:
-        return [self.negative, self.positive]
+        """The two labels in the estimator's ``classes_`` order (sorted, as ``np.unique``
+        sorts them): the columns of :meth:`predict_proba`."""
+        try:
+            return sorted([self.negative, self.positive])
+        except TypeError:  # labels of two types, which an estimator cannot have been fitted on
+            return [self.negative, self.positive]
 
     def missing_columns(self, columns) -> list[str]:
         present = set(map(str, columns))
@@ -216,7 +221,9 @@ class LoadedModel:
         return out
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
-        """The probability of the positive class per row (see :mod:`rulelearn.proba`).
+        """Per row, the probability of each class, columns ordered as :attr:`classes` (as the
+        estimator's ``predict_proba``; see :mod:`rulelearn.proba`); ``argmax`` is the
+        prediction (a tie at 0.5 is moved by one ulp, as the estimator does).
 
         Raises :class:`ModelFileError` for a file written before model files held them.
         """
@@ -225,7 +232,13 @@ class LoadedModel:
                                  "rule (written by an older rulelearn, or the rule was edited), "
                                  "so no probabilities: fit it again")
         self.predict(X[:0])  # the columns check
-        return self.proba.positive(self.rule, X)
+        held, positive = self.proba.decide(self.rule, X)
+        if same_label(self.classes[1], self.positive):
+            second, predicted_second = positive, held
+        else:
+            second, predicted_second = 1 - positive, ~held
+        second = np.where(predicted_second & (second <= 0.5), np.nextafter(0.5, 1.0), second)
+        return np.column_stack([1 - second, second])
 
     def explain(self, X: pd.DataFrame) -> list[str]:
         """Per row, the clause that decides it (the first that holds in a DNF, the first that
