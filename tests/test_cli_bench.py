@@ -85,6 +85,23 @@ def test_only_dataset_must_be_in_the_config(tmp_path):
     assert r.exit_code == 1 and "Did you mean 'toy'" in r.output
 
 
+def test_only_method_runs_those_methods_and_refuses_unknown_names(tmp_path):
+    cfg = toy_config(tmp_path, methods="[cart, {bcd: {form: dnf}}, {bcd: {form: cnf}}]")
+    out = tmp_path / "exp"
+    r = run_cli("bench", cfg, "-o", out, "-q", "--no-tables", "--only-method", "CART",
+                "--only-method", "bcd[form=cnf,R=5]")
+    assert r.exit_code == 0, r.output + r.stderr
+    labels = [rec["label"] for rec in read_records(out / "records.jsonl")]
+    assert sorted(labels) == ["bcd[form=cnf,R=5]"] * 2 + ["cart"] * 2
+    r = run_cli("bench", cfg, "-o", out, "-q", "--no-tables", "--only-method", "bcd")
+    assert r.exit_code == 0 and r.stderr.startswith("4 units: 2 already done, 2 ok")
+    r = run_cli("bench", cfg, "-o", out, "-q", "--only-method", "crat")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("Error: --only-method 'crat' is not a method of the config. "
+                               "Did you mean 'cart'? Methods: cart, bcd[form=dnf,R=5], "
+                               "bcd[form=cnf,R=5].")
+
+
 def test_dask_without_scheduler(tmp_path):
     pytest.importorskip("dask.distributed")
     cfg = toy_config(tmp_path)

@@ -132,8 +132,9 @@ class RunSummary:
 # planning
 
 
-def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
-    """Every unit of ``config`` in a deterministic order."""
+def plan(config: ExperimentConfig, *, only_datasets=None, only_methods=None) -> list[Unit]:
+    """Every unit of ``config`` in a deterministic order (only those of ``only_datasets``, by
+    name, and of ``only_methods``, by method name or run label, when given)."""
     datasets = list(config.datasets)
     if only_datasets:
         names = [d.name for d in datasets]
@@ -143,12 +144,13 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                 raise ConfigError(f"--only-dataset {n!r} is not in the config."
                                   f"{did_you_mean(n, names)} Datasets: {', '.join(names)}.")
         datasets = [d for d in datasets if d.name in only_datasets]
+    methods = _only_methods(config.methods, only_methods) if only_methods else config.methods
     units = []
     prints = {d.name: data_fingerprint(d) for d in datasets}
-    code = {name: code_fingerprint(name) for name in dict.fromkeys(m.name for m in config.methods)}
+    code = {name: code_fingerprint(name) for name in dict.fromkeys(m.name for m in methods)}
     for seed in config.seeds:
         for d in datasets:
-            for m in config.methods:
+            for m in methods:
                 params = unit_params(d.to_dict(), m.to_dict(), config.inner_folds)
                 for k in range(config.outer_folds):
                     key = run_key(dataset=d.name, label=m.label, params=params, fold=k,
@@ -159,6 +161,23 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                                       experiment=config.name, data_fingerprint=prints[d.name],
                                       code_fingerprint=code[m.name]))
     return units
+
+
+def _only_methods(methods, wanted) -> list:
+    """The method entries ``wanted`` names: each a method name (all of its entries) or a run
+    label, case-insensitive; a name that matches none is a :class:`ConfigError`."""
+    keep = set()
+    for value in wanted:
+        key = value.strip().lower()
+        found = {m.label for m in methods if key in (m.name.lower(), m.label.lower())}
+        if not found:
+            from rulelearn._utils import did_you_mean
+            names = list(dict.fromkeys([m.name for m in methods] + [m.label for m in methods]))
+            raise ConfigError(f"--only-method {value!r} is not a method of the config."
+                              f"{did_you_mean(value, names)} Methods: "
+                              f"{', '.join(m.label for m in methods)}.")
+        keep |= found
+    return [m for m in methods if m.label in keep]
 
 
 def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:
@@ -598,7 +617,7 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
 
 
 def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, output=None,
-        force=False, reuse_stale=False, mirror=None, only_datasets=None,
+        force=False, reuse_stale=False, mirror=None, only_datasets=None, only_methods=None,
         progress=True) -> RunSummary:
     """Run every unit of ``config`` not already done; append their records; return a summary.
 
@@ -613,7 +632,7 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
     """
     folder = Path(output) if output else config.results_dir
     executor, scheduler, jobs = _where_to_run(config, executor, scheduler, jobs)
-    units = plan(config, only_datasets=only_datasets)
+    units = plan(config, only_datasets=only_datasets, only_methods=only_methods)
     refuse_link(folder)  # never write through a link we did not make
     store = RecordStore(folder)
     created: list = []

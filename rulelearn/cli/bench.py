@@ -26,10 +26,13 @@ from rulelearn.cli import echo, write_out
               help="Where to fetch the UCI files from (default: $RULELEARN_MIRROR, else UCI).")
 @click.option("--only-dataset", "only_datasets", multiple=True, metavar="NAME",
               help="Run only this dataset of the config (repeatable).")
+@click.option("--only-method", "only_methods", multiple=True, metavar="NAME",
+              help="Run only this method of the config: a method name (all of its entries) "
+                   "or a run label such as 'bcd[form=dnf,R=5]' (repeatable).")
 @click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror, only_datasets,
-          no_tables, quiet):
+          only_methods, no_tables, quiet):
     """Run the experiment of a YAML CONFIG (resumable) and write its tables.
 
     Exits with status 1 when a unit failed (each distinct reason is printed once, with its
@@ -48,7 +51,8 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
         summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
                                  scheduler=scheduler, output=output, force=force,
                                  reuse_stale=reuse_stale, mirror=mirror,
-                                 only_datasets=only_datasets, progress=not quiet)
+                                 only_datasets=only_datasets, only_methods=only_methods,
+                                 progress=not quiet)
     except experiment.Terminated:
         echo("Terminated: the records so far are saved; run the same command to resume.",
                    err=True)
