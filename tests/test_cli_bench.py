@@ -285,13 +285,16 @@ def test_table_json(tmp_path):
     assert any(f.endswith("table1.md") for f in doc["files"])
 
 
-def test_bench_progress_names_the_units_on_stderr(tmp_path):
+def test_bench_progress_is_quiet_off_a_terminal_and_logged_with_v(tmp_path):
     cfg = toy_config(tmp_path)
     r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(tmp_path / "exp")])
     assert r.exit_code == 0, r.output
-    assert "[bench] 0/2 units" in r.stderr and "running toy / CART / fold 0" in r.stderr
-    assert "done toy / CART / fold 1" in r.stderr and "[bench]" not in r.stdout
-    r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(tmp_path / "q"), "-q"])
+    assert "[bench]" not in r.output  # stderr is not a terminal here
+    r = CliRunner().invoke(main, ["-v", "bench", str(cfg), "-o", str(tmp_path / "v")])
+    assert r.exit_code == 0, r.output
+    assert "[bench] 1/2 done toy / CART / fold 0 (" in r.stderr
+    assert "[bench] 2/2 done toy / CART / fold 1 (" in r.stderr and "[bench]" not in r.stdout
+    r = CliRunner().invoke(main, ["-v", "bench", str(cfg), "-o", str(tmp_path / "q"), "-q"])
     assert "[bench]" not in r.output
 
 

@@ -14,13 +14,16 @@ import ctypes
 import datetime as _dt
 import importlib
 import json
+import logging
 import math
 import os
 import platform
+import shutil
 import signal
 import sys
 import threading
 import time
+import unicodedata
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -57,6 +60,8 @@ from rulelearn.bench.store import (
     unit_params,
 )
 from rulelearn.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 #: Seconds between two heartbeats of a run in ``runs.json`` (what a killed run may leave out).
 HEARTBEAT_SECONDS = 5.0
@@ -443,9 +448,14 @@ def unit_name(unit: Unit, names: dict | None = None) -> str:
 
 
 class Progress:
-    """One line on stderr per finished unit (updated in place on a terminal)::
+    """One status line on stderr, rewritten in place after each finished unit, on a terminal::
 
         [bench] 12/60 units (1 failed)  elapsed 0:31  ETA ~2:05  running magic / BCD / fold 3
+
+    The line is cut to the terminal's width (read at each update, so a resized terminal is
+    followed; wide characters count two columns), so that it never wraps: a wrapped line
+    cannot be rewritten and leaves one truncated copy per update.  Not on a terminal, nothing
+    is written; each finished unit is logged instead (``rulelearn -v bench`` shows them).
 
     ``units`` are the units to run, in the order they are handed out; the ones shown as
     running are the first ``jobs`` not finished (exact with one job).  The ETA is the
@@ -457,30 +467,32 @@ class Progress:
         self.units = list(units)
         self.total, self.done, self.failed = len(self.units), 0, 0
         self.pending = {u.key: u for u in self.units}
-        self.enabled = enabled and self.total > 0
         self.stream = stream or sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.enabled = enabled and self.total > 0
         self.costs = costs or UnitCosts({})
         self.jobs = max(1, int(jobs))
         self.names = names or {}
         self.spent = 0.0  # unit seconds measured in this run
-        self.width = 0
         self.t0 = time.perf_counter()
         self.show()
 
     def update(self, ok: bool, record: dict | None = None):
         self.done += 1
         self.failed += (not ok)
-        finished = None
         if record is not None:
             unit = self.pending.pop(record.get("key"), None)
             seconds = record.get("total_seconds")
             if unit is not None:
-                finished = unit
                 if ok and isinstance(seconds, (int, float)):
                     self.costs.observe(unit.dataset, unit.method.label, seconds)
                     self.spent += float(seconds)
-        self.show(finished, record)
+                if self.enabled:
+                    took = f"{seconds:.1f} s" if ok and isinstance(seconds, (int, float)) \
+                        else record.get("status", "failed")
+                    log.info("[bench] %d/%d done %s (%s)", self.done, self.total,
+                             _escaped(unit_name(unit, self.names)), took)
+        self.show()
 
     def eta(self, elapsed: float) -> float | None:
         """Wall seconds left, or None while the units left cannot be estimated."""
@@ -492,30 +504,65 @@ class Progress:
         rate = self.spent / elapsed if self.spent > 0 and elapsed > 0 else float(self.jobs)
         return sum(c for c in left if c is not None) / max(rate, 1e-9)
 
-    def show(self, finished=None, record=None):
-        if not self.enabled:
-            return
+    def line(self) -> str:
+        """The status line, whole (:meth:`show` cuts it to the terminal)."""
         elapsed = time.perf_counter() - self.t0
         eta = self.eta(elapsed)
         failed = f" ({self.failed} failed)" if self.failed else ""
         line = (f"[bench] {self.done}/{self.total} units{failed}  elapsed {_hms(elapsed)}"
                 f"  ETA {'~' + _hms(eta) if eta is not None else '?'}")
         running = list(self.pending.values())[:self.jobs]
-        if not self.tty and finished is not None:
-            took = record.get("total_seconds") if record else None
-            line += f"  done {unit_name(finished, self.names)}" + (
-                f" ({took:.1f} s)" if isinstance(took, (int, float)) else " (failed)")
         if running:
             more = len(self.pending) - len(running)
             line += ("  running " + ", ".join(unit_name(u, self.names) for u in running)
                      + (f" (+{more} queued)" if more else ""))
-        if self.tty:
-            pad = max(0, self.width - len(line))
-            self.width = len(line)
-            self.stream.write("\r" + line + " " * pad + ("\n" if not self.pending else ""))
-        else:
-            self.stream.write(line + "\n")
+        return _escaped(line)
+
+    def show(self):
+        if not (self.enabled and self.tty):
+            return
+        # \r: back to the start of the line; ESC [K: erase what the last line left after it
+        end = "\n" if not self.pending else ""
+        self.stream.write("\r" + clip(self.line(), _columns(self.stream) - 1) + "\x1b[K" + end)
         self.stream.flush()
+
+
+def _escaped(text: str) -> str:
+    """Names from a config shown on a terminal: control characters written escaped."""
+    from rulelearn._utils import terminal_text
+
+    return terminal_text(text, keep="")
+
+
+def _columns(stream) -> int:
+    """The width of the terminal ``stream`` is (80 if it cannot be told)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size((80, 24)).columns
+
+
+def clip(text: str, columns: int) -> str:
+    """``text`` cut to at most ``columns`` terminal columns (East Asian wide characters take
+    two, combining marks none), ending in ``...`` when cut (ASCII: any terminal shows it in
+    three columns)."""
+    columns = max(columns, 1)
+
+    def width(ch: str) -> int:
+        if unicodedata.combining(ch):
+            return 0
+        return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+    if sum(map(width, text)) <= columns:
+        return text
+    out, used = [], 0
+    for ch in text:
+        w = width(ch)
+        if used + w > columns - 3:  # keep three columns for the dots
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "..."[:columns]
 
 
 def _hms(seconds: float) -> str:
