@@ -328,3 +328,82 @@ def test_table_show_paired_with_a_single_method(tmp_path):
     assert not (out / "paired.md").exists()
     r = run_cli("table", out, "--show", "paired")
     assert r.exit_code == 1 and "a single method, so there are no paired differences" in r.stderr
+
+
+def folder_files(folder) -> dict:
+    """``name -> bytes`` of every file in ``folder`` (hidden temporary files included)."""
+    return {p.name: p.read_bytes() for p in sorted(Path(folder).iterdir()) if p.is_file()}
+
+
+@pytest.mark.slow  # imports dask.distributed: about 2 s
+def test_an_unreachable_dask_scheduler_leaves_an_existing_folder_as_it_was(tmp_path,
+                                                                           monkeypatch):
+    pytest.importorskip("dask.distributed")
+    from rulelearn.bench import experiment
+
+    monkeypatch.setattr(experiment, "DASK_CONNECT_SECONDS", 0.5)
+    cfg = toy_config(tmp_path, methods="[cart, ripper]")
+    out = tmp_path / "exp"
+    assert run_cli("bench", cfg, "-o", out, "-q", "--only-method", "cart").exit_code == 0
+    before = folder_files(out)
+    assert "records.jsonl.lock" not in before  # a run leaves no lock behind
+    r = run_cli("bench", cfg, "-o", out, "-q", "--executor", "dask", "--scheduler",
+                "tcp://127.0.0.1:1")
+    assert r.exit_code == 1 and "cannot reach the dask scheduler tcp://127.0.0.1:1" in r.stderr
+    assert folder_files(out) == before  # no config.yaml, runs.json or lock written
+
+
+SLOW_BENCH = """
+import sys, time
+from rulelearn.bench import experiment
+real = experiment.run_unit
+def slow(unit, data):
+    record = real(unit, data)
+    time.sleep(0.4)
+    return record
+experiment.run_unit = slow  # the workers are forked: they run it too
+from rulelearn.cli import main
+main(sys.argv[1:], prog_name="rulelearn")
+"""
+
+
+@pytest.mark.slow  # a real process interrupted half-way: about 2 s CPU
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_says_how_to_resume_and_exits_130_leaving_no_lock_nor_partial_file(tmp_path,
+                                                                                   jobs):
+    import os
+    import shlex
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cfg = toy_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")  # 4 units
+    out = tmp_path / "my exp"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_BENCH, "bench", str(cfg), "-o", str(out),
+                             "-j", jobs, "--only-method", "cart"], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)  # Ctrl-C signals the whole process group
+    try:
+        deadline = time.monotonic() + 60
+        while not read_records(out) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Aborted" not in err
+    command = (f"rulelearn bench {cfg} --jobs {jobs} --output '{out}' --only-method cart")
+    assert err.strip().splitlines()[-1] == (
+        "Interrupted: the units finished are saved; resume the run (only the units left are "
+        f"computed) with: {command}")
+    files = folder_files(out)
+    assert sorted(files) == ["config.yaml", "records.jsonl", "runs.json"]  # no lock, no .tmp
+    saved = len(read_records(out))
+    assert files["records.jsonl"].endswith(b"\n") and 1 <= saved < 4
+    r = run_cli(*shlex.split(command)[1:])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith(f"4 units: {saved} already done, {4 - saved} ok")

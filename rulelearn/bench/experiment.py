@@ -320,6 +320,8 @@ def _die_with_parent(parent_pid: int) -> None:
 
 def _init_worker(datasets, parent_pid=None):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler
+    # Ctrl-C reaches the whole process group: the parent stops the workers (no traceback each)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_pid is not None:
         _die_with_parent(parent_pid)
     _WORKER_DATA.clear()

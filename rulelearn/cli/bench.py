@@ -47,25 +47,58 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
     from rulelearn.bench import experiment
     from rulelearn.bench.config import load_config
 
+    ctx = click.get_current_context()
     try:
         summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
                                  scheduler=scheduler, output=output, force=force,
                                  reuse_stale=reuse_stale, mirror=mirror,
                                  only_datasets=only_datasets, only_methods=only_methods,
                                  progress=not quiet)
+        echo(str(summary), err=True)
+        if not no_tables:
+            paths = _write_tables(summary.folder, None)
+            _echo_file(summary.folder / "table1.md")
+            _echo_written(summary.folder, paths, err=False)
     except experiment.Terminated:
-        echo("Terminated: the records so far are saved; run the same command to resume.",
-                   err=True)
+        echo(f"Terminated: {_resumable(ctx.params)}", err=True)
         raise
-    echo(str(summary), err=True)
-    if not no_tables:
-        paths = _write_tables(summary.folder, None)
-        _echo_file(summary.folder / "table1.md")
-        _echo_written(summary.folder, paths, err=False)
+    except KeyboardInterrupt:
+        echo(f"{_new_line()}Interrupted: {_resumable(ctx.params)}", err=True)
+        ctx.exit(130)
     if summary.failed:
         raise click.ClickException(
             f"{summary.failed} of {summary.total - summary.skipped} units failed (reasons above); "
             f"their cells are missing. Run the same command to retry them.")
+
+
+def _new_line() -> str:
+    """A line break when stderr is a terminal (the progress line has none; ^C follows it)."""
+    import sys
+
+    return "\n" if getattr(sys.stderr, "isatty", lambda: False)() else ""
+
+
+def _resumable(params) -> str:
+    """What an interrupted run says: the records are kept, and the command that resumes it
+    (the same options, less --force, which would recompute the units done)."""
+    import shlex
+
+    args = ["rulelearn", "bench", params["config"]]
+    for name in ("jobs", "executor", "scheduler", "output", "mirror"):
+        if params.get(name) is not None:
+            args += [f"--{name}", str(params[name])]
+    for name, flag in (("only_datasets", "--only-dataset"), ("only_methods", "--only-method")):
+        for value in params.get(name) or ():
+            args += [flag, value]
+    for name in ("reuse_stale", "no_tables", "quiet"):
+        if params.get(name):
+            args.append("--" + name.replace("_", "-"))
+    text = ("the units finished are saved; resume the run (only the units left are "
+            f"computed) with: {shlex.join(args)}")
+    if params.get("force"):
+        text += (" (this run had --force: units done before it that it did not reach are kept "
+                 "unless --force is given again)")
+    return text
 
 
 def _write_tables(folder, output, notes=None, seeds=None, against=None):
