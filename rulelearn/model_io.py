@@ -460,7 +460,7 @@ def _percent(part: int, whole: int) -> str:
 
 def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
                 missing_values=None, sep=None, explain: str | None = None,
-                proba: str | None = None) -> CsvPrediction:
+                proba: str | None = None, decimal: str = ".") -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
@@ -472,7 +472,8 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     and the confusion counts on those labeled with a class of the model. ``explain``: also add
     a column of that name naming the clause that decided each row (:meth:`LoadedModel.explain`).
     ``proba``: also add a column of that name with each row's probability of the positive
-    class (:meth:`LoadedModel.predict_proba`).
+    class (:meth:`LoadedModel.predict_proba`). ``decimal=","``: the rule reads numbers
+    written with a decimal comma (``1,5``); the rows written keep the file's cells.
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column`` (or ``explain``, ``proba``).
 
@@ -483,7 +484,7 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     path = Path(path)
     table = read_table(path, sep=sep, missing=())
     names = _added_columns(model, path, table.columns, column, explain, proba)
-    scoring = _Scoring(model, missing_values)
+    scoring = _Scoring(model, missing_values, decimal)
     added = scoring.add(table[[c for c in table.columns if c in scoring.wanted]], explain, proba)
     out = table.copy()
     for name, values in zip(names, added):
@@ -493,7 +494,8 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
 
 def predict_csv_to(model: LoadedModel, path, write, *, column: str = "prediction",
                    missing_values=None, sep=None, explain: str | None = None,
-                   proba: str | None = None, chunk_size: int = 1 << 22) -> CsvPrediction:
+                   proba: str | None = None, chunk_size: int = 1 << 22,
+                   decimal: str = ".") -> CsvPrediction:
     """:func:`predict_csv`, but the CSV text goes to ``write`` (called with pieces of it, in
     order) as the file is read, about ``chunk_size`` characters at a time, so that memory stays
     flat however large the file; the result has no ``table``. The text is what
@@ -502,7 +504,7 @@ def predict_csv_to(model: LoadedModel, path, write, *, column: str = "prediction
     from rulelearn.data.parse import read_table_chunks
 
     path = Path(path)
-    scoring = _Scoring(model, missing_values)
+    scoring = _Scoring(model, missing_values, decimal)
     columns, chunks = read_table_chunks(path, sep=sep, wanted=scoring.wanted, size=chunk_size)
     names = _added_columns(model, path, columns, column, explain, proba)
     write(pd.DataFrame(columns=[*columns, *names]).to_csv(index=False, lineterminator="\n"))
@@ -577,8 +579,11 @@ def _csv_rows(text: str) -> list[str]:
 class _Scoring:
     """Predictions, the accuracy and the confusion counts of ``model`` over chunks of a file."""
 
-    def __init__(self, model: LoadedModel, missing_values):
-        from rulelearn.data.parse import DEFAULT_MISSING
+    def __init__(self, model: LoadedModel, missing_values, decimal: str = "."):
+        from rulelearn.data.parse import DEFAULT_MISSING, check_decimal
+
+        check_decimal(decimal)
+        self.decimal = decimal
 
         if missing_values is None:
             missing_values = (DEFAULT_MISSING if model.missing_values is None
@@ -593,8 +598,10 @@ class _Scoring:
 
     def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
         """The added columns for these rows: predictions, then explanations, probabilities."""
+        from rulelearn.data.parse import with_decimal_point
+
         model, rule = self.model, self.model.rule
-        cells = cells.mask(cells.isin(self.tokens))
+        cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
         columns = _Columns(cells)
         clause_held = [_clause_held(clause, columns, rule._inner) for clause in rule.clauses]
         if not clause_held:
