@@ -407,3 +407,62 @@ def test_ctrl_c_says_how_to_resume_and_exits_130_leaving_no_lock_nor_partial_fil
     r = run_cli(*shlex.split(command)[1:])
     assert r.exit_code == 0, r.output
     assert r.stderr.startswith(f"4 units: {saved} already done, {4 - saved} ok")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
+def test_unit_timeout_is_a_positive_number_of_seconds(tmp_path, value):
+    r = run_cli("bench", toy_config(tmp_path), "--unit-timeout", value)
+    assert r.exit_code == 2 and "'--unit-timeout'" in r.output
+
+
+def test_unit_timeout_in_the_config_and_its_limits(tmp_path):
+    cfg = toy_config(tmp_path)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(cfg.read_text() + "unit_timeout: -5\n")
+    r = run_cli("bench", bad)
+    assert r.exit_code == 1 and "unit_timeout" in r.stderr
+    assert "must be a number of seconds > 0. Got -5." in r.stderr
+    r = run_cli("bench", cfg, "-o", tmp_path / "d", "--executor", "dask", "--scheduler",
+                "tcp://127.0.0.1:1", "--unit-timeout", "5")
+    assert r.exit_code == 1 and "a unit timeout needs the local executor" in r.stderr
+    assert not (tmp_path / "d").exists()
+
+
+def test_the_resume_command_repeats_the_options_but_force():
+    from rulelearn.cli.bench import _resumable
+
+    params = {"config": "my c.yaml", "jobs": 2, "executor": None, "scheduler": None,
+              "output": "out", "mirror": None, "unit_timeout": 90.0, "force": True,
+              "only_datasets": ("a b",), "only_methods": ("bcd[form=dnf,R=5]",),
+              "reuse_stale": False, "no_tables": True, "quiet": False}
+    text = _resumable(params)
+    assert text.startswith("the units finished are saved; resume the run (only the units left "
+                           "are computed) with: rulelearn bench 'my c.yaml' --jobs 2 --output "
+                           "out --unit-timeout 90 --only-dataset 'a b' --only-method "
+                           "'bcd[form=dnf,R=5]' --no-tables (this run had --force")
+
+
+@pytest.mark.slow  # waits for a 1 s timeout
+def test_bench_with_a_timed_out_unit_exits_1_and_says_how_to_run_it_again(tmp_path,
+                                                                         monkeypatch):
+    import time
+
+    from rulelearn.bench import experiment
+
+    real = experiment.run_unit
+
+    def stuck_on_fold_0(unit, data):
+        if unit.fold == 0:
+            time.sleep(60)
+        return real(unit, data)
+
+    monkeypatch.setattr(experiment, "run_unit", stuck_on_fold_0)  # the unit processes fork
+    r = run_cli("bench", toy_config(tmp_path), "-o", tmp_path / "exp", "-q",
+                "--unit-timeout", "1")
+    assert r.exit_code == 1
+    assert "2 units: 0 already done, 1 ok, 0 failed, 1 timed out" in r.stderr
+    assert "1 unit timed out (toy / cart / fold 0): timed out after 1 s (unit_timeout)" in r.stderr
+    assert r.stderr.rstrip().endswith(
+        "Error: 1 of 2 units timed out; their cells are missing. They run again with a longer "
+        "--unit-timeout (or none), or with --force.")
+    assert "- missing: toy / CART: timed out after 1 s (unit_timeout)" in r.stdout  # table1.md

@@ -518,3 +518,44 @@ def test_progress_is_quiet_when_not_a_terminal_and_logs_each_unit(caplog):
     assert [r.getMessage() for r in caplog.records] == [
         "[bench] 1/2 done wdbc / CART / fold 0 (0.5 s)",
         "[bench] 2/2 done wdbc\\x1b[2J / CART / fold 1 (failed)"]
+
+
+# a unit timeout: the unit (and what it started) is stopped, recorded, and the run goes on
+
+
+
+@pytest.mark.slow  # waits for a 1.5 s timeout; 0.6 s CPU
+def test_a_unit_past_its_timeout_is_stopped_with_what_it_started_and_recorded(tmp_path,
+                                                                              monkeypatch):
+    cfg = make_config(tmp_path)  # cart, 3 outer folds: 3 units
+    real = experiment.run_unit
+    pids = tmp_path / "pids"
+
+    def stuck_on_fold_1(unit, data):
+        if unit.fold == 1:  # a stuck solver that started a helper process
+            helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+            pids.write_text(f"{os.getpid()} {helper.pid}")
+            time.sleep(60)
+        return real(unit, data)
+
+    monkeypatch.setattr(experiment, "run_unit", stuck_on_fold_1)
+    out = tmp_path / "out"
+    s = experiment.run(cfg, output=out, progress=False, jobs=2, unit_timeout=1.5)
+    assert (s.ok, s.failed, s.timed_out) == (2, 0, 1)
+    assert "1 unit timed out (toy / cart / fold 1): timed out after 1.5 s (unit_timeout)" in str(s)
+    unit_pid, helper_pid = map(int, pids.read_text().split())
+    assert wait_for(lambda: not alive(unit_pid) and not alive(helper_pid), timeout=5)
+    timed = [r for r in read_records(out) if r["status"] == "timeout"]
+    assert [(r["fold"], r["timeout"]) for r in timed] == [(1, 1.5)]
+    from rulelearn.bench import report
+    report.write_tables(out)
+    assert "- missing: toy / CART: timed out after 1.5 s (unit_timeout)" in \
+        (out / "table1.md").read_text()
+    # the same limit or a shorter one: not run again (it would time out again) ...
+    s = experiment.run(cfg, output=out, progress=False, jobs=2, unit_timeout=1.0)
+    assert (s.skipped, s.ok, s.timed_out) == (3, 0, 0)
+    # ... a longer one (or none, or force) runs it
+    monkeypatch.setattr(experiment, "run_unit", real)
+    s = experiment.run(cfg, output=out, progress=False, jobs=1, unit_timeout=60)
+    assert (s.skipped, s.ok) == (2, 1)
+    assert not list(out.glob("*.lock"))

@@ -29,10 +29,15 @@ from rulelearn.cli import echo, write_out
 @click.option("--only-method", "only_methods", multiple=True, metavar="NAME",
               help="Run only this method of the config: a method name (all of its entries) "
                    "or a run label such as 'bcd[form=dnf,R=5]' (repeatable).")
+@click.option("--unit-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS", callback=lambda ctx, param, value: _finite(value, param),
+              help="Stop a unit that runs longer than this many wall seconds and record it as "
+                   "timed out; the run goes on and its table cell is missing, with the reason "
+                   "(default: the config's unit_timeout, else no limit; local executor only).")
 @click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror, only_datasets,
-          only_methods, no_tables, quiet):
+          only_methods, unit_timeout, no_tables, quiet):
     """Run the experiment of a YAML CONFIG (resumable) and write its tables.
 
     Exits with status 1 when a unit failed (each distinct reason is printed once, with its
@@ -53,7 +58,7 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
                                  scheduler=scheduler, output=output, force=force,
                                  reuse_stale=reuse_stale, mirror=mirror,
                                  only_datasets=only_datasets, only_methods=only_methods,
-                                 progress=not quiet)
+                                 progress=not quiet, unit_timeout=unit_timeout)
         echo(str(summary), err=True)
         if not no_tables:
             paths = _write_tables(summary.folder, None)
@@ -65,10 +70,21 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
     except KeyboardInterrupt:
         echo(f"{_new_line()}Interrupted: {_resumable(ctx.params)}", err=True)
         ctx.exit(130)
+    ran = summary.total - summary.skipped
     if summary.failed:
         raise click.ClickException(
-            f"{summary.failed} of {summary.total - summary.skipped} units failed (reasons above); "
+            f"{summary.failed} of {ran} units failed (reasons above); "
             f"their cells are missing. Run the same command to retry them.")
+    if summary.timed_out:
+        raise click.ClickException(
+            f"{summary.timed_out} of {ran} units timed out; their cells are missing. They run "
+            f"again with a longer --unit-timeout (or none), or with --force.")
+
+
+def _finite(value, param):
+    if value is not None and (value != value or value == float("inf")):  # NaN passes FloatRange
+        raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
+    return value
 
 
 def _new_line() -> str:
@@ -84,9 +100,10 @@ def _resumable(params) -> str:
     import shlex
 
     args = ["rulelearn", "bench", params["config"]]
-    for name in ("jobs", "executor", "scheduler", "output", "mirror"):
+    for name in ("jobs", "executor", "scheduler", "output", "mirror", "unit_timeout"):
         if params.get(name) is not None:
-            args += [f"--{name}", str(params[name])]
+            args += [f"--{name.replace('_', '-')}", f"{params[name]:g}" if name == "unit_timeout"
+                     else str(params[name])]
     for name, flag in (("only_datasets", "--only-dataset"), ("only_methods", "--only-method")):
         for value in params.get(name) or ():
             args += [flag, value]
