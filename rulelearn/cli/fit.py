@@ -92,7 +92,7 @@ _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
                          "space, pipe (default: found from the file; comma, semicolon, tab or |).")
 
 
-_DECIMAL = click.option("--decimal", type=click.Choice([".", ","]), default=".",
+_DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                         show_default=True,
                         help="The decimal mark of the CSV file's numbers: ',' reads 1,5 as 1.5 "
                              "(European files, usually separated by ';').")
