@@ -190,3 +190,4 @@ from rulelearn.cli.plot import plot  # noqa: E402
 
 for _command in (fit, predict, show, export, datasets, bench, table, plot):
     main.add_command(_command)
+main.add_command(__import__("rulelearn.cli.report", fromlist=["report"]).report)

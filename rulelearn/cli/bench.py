@@ -26,7 +26,8 @@ from rulelearn.cli import echo, write_out
               help="Where to fetch the UCI files from (default: $RULELEARN_MIRROR, else UCI).")
 @click.option("--only-dataset", "only_datasets", multiple=True, metavar="NAME",
               help="Run only this dataset of the config (repeatable).")
-@click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
+@click.option("--no-tables", is_flag=True,
+              help="Only compute records; do not write tables nor report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror, only_datasets,
           no_tables, quiet):
@@ -56,6 +57,7 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
     echo(str(summary), err=True)
     if not no_tables:
         paths = _write_tables(summary.folder, None)
+        paths.append(_write_report(summary.folder))
         _echo_file(summary.folder / "table1.md")
         _echo_written(summary.folder, paths, err=False)
     if summary.failed:
@@ -74,6 +76,13 @@ def _write_tables(folder, output, notes=None, seeds=None, against=None):
     for note in notes:
         echo(f"Warning: {note}", err=True)
     return paths
+
+
+def _write_report(folder):
+    """``report.html`` beside the tables (its figures only with matplotlib; said on the page)."""
+    from rulelearn.bench import html_report
+
+    return html_report.write_report(folder)
 
 
 def _echo_file(path):
