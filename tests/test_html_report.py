@@ -144,6 +144,21 @@ def test_missing_cells_and_records_of_old_code_are_listed(tmp_path):
     assert "Friedman test over 2 datasets" in page  # sonar lacks SC: left out of the test
 
 
+def test_records_of_other_data_are_listed(tmp_path):
+    folder = results_folder(tmp_path)
+    path = folder / "records.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    for rec in recs:
+        if rec["dataset"] == "pima":
+            rec["data_fingerprint"] = "0" * 64  # not the registry's pinned file
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    page = html_report.build_report(folder, figures=False)
+    assert "pima: 6 records computed from other data than its registry entry now" in page
+    assert "magic: " not in page.split('id="code"')[0]  # no fingerprint: the pinned file
+    # a CSV dataset without a data fingerprint: a change of its file cannot be ruled out
+    assert (f"{html_report.esc(HOSTILE)}: 6 records with no fingerprint of the data" in page)
+
+
 def test_without_matplotlib_the_page_says_figures_need_it(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import -> ImportError
     page = html_report.build_report(results_folder(tmp_path))
@@ -180,6 +195,34 @@ def test_report_command(tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
     r = CliRunner().invoke(main, ["report", str(folder), "-o", str(tmp_path)])
     assert r.exit_code == 2 and "is a directory" in r.stderr
+
+
+def test_bench_writes_the_report_beside_the_tables(tmp_path):
+    """Records already there (kept by --reuse-stale: nothing runs): bench writes its tables and
+    report.html, which says those records predate code versions."""
+    text = textwrap.dedent("""\
+        name: tiny
+        datasets: [wdbc_bundled]
+        methods: [bcd, cart]
+        theta: [0.01, 1.0, 50.0]
+        outer_folds: 2
+        inner_folds: 2
+        jobs: 1
+        """)
+    (tmp_path / "tiny.yaml").write_text(text)
+    cfg = parse_config(text, source="tiny.yaml").to_dict()
+    out = tmp_path / "out"
+    out.mkdir()
+    lines = [json.dumps(record(key, d, label, fold, 0.1, 3))
+             for key, (d, label, fold) in store.planned_keys(cfg).items()]
+    (out / "records.jsonl").write_text("\n".join(lines) + "\n")
+    r = CliRunner().invoke(main, ["bench", str(tmp_path / "tiny.yaml"), "-o", str(out), "-q",
+                                  "--reuse-stale"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.rstrip().endswith("report.html") and (out / "table1.md").exists()
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<h1>rulelearn report: tiny</h1>" in page
+    assert "BCD: 2 records from before rulelearn kept code versions" in page
 
 
 # --------------------------------------------------------------------------- in a real browser

@@ -157,6 +157,34 @@ def code_status(results: Results) -> pd.DataFrame:
                                        "stale", "unrecorded"])
 
 
+def data_status(results: Results) -> list[str]:
+    """A line per dataset whose ``ok`` records were computed from other data than its file or
+    registry entry now (:func:`~.fingerprint.data_fingerprint`), or, for a CSV file, from
+    data with no recorded fingerprint."""
+    from rulelearn.bench.config import DatasetConfig
+    from rulelearn.bench.fingerprint import data_fingerprint
+
+    lines = []
+    for entry in results.config.get("datasets", []):
+        try:
+            dataset = DatasetConfig(**entry)
+            now = data_fingerprint(dataset)
+        except Exception:  # noqa: BLE001 - an entry or registry this rulelearn cannot read
+            continue
+        recs = [r for r in results.records if r.dataset == dataset.name and r.ok]
+        other = sum(r.data_fingerprint is not None and r.data_fingerprint != now for r in recs)
+        unknown = sum(r.data_fingerprint is None for r in recs) if dataset.path else 0
+        if other:
+            lines.append(f"{dataset.name}: {other} record{'s' if other != 1 else ''} computed "
+                         f"from other data than "
+                         f"{'its file' if dataset.path else 'its registry entry'} now")
+        if unknown:
+            lines.append(f"{dataset.name}: {unknown} record{'s' if unknown != 1 else ''} with "
+                         f"no fingerprint of the data, so a change of its file cannot be "
+                         f"ruled out")
+    return lines
+
+
 def _code(status: pd.DataFrame) -> str:
     rows = []
     for r in status.itertuples():
@@ -185,9 +213,11 @@ def _missing(results: Results, status: pd.DataFrame) -> str:
     items += [f"{r.method}: {r.unrecorded} record{'s' if r.unrecorded != 1 else ''} from "
               f"before rulelearn kept code versions" for r in status.itertuples()
               if r.unrecorded]
+    items += data_status(results)
     items += list(results.notes)
     if not items:
-        return "<p>Nothing: every cell is complete and every record is of today's code.</p>"
+        return ("<p>Nothing: every cell is complete and every record is of today's code and "
+                "data.</p>")
     return _list(items, "warn")
 
 
