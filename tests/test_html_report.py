@@ -37,10 +37,10 @@ ERRORS = {"bcd": [0.20, 0.10, 0.30], "sc": [0.25, 0.12, 0.31], "cart": [0.22, 0.
 SIZES = {"bcd": 4, "sc": 2, "cart": 9}
 
 
-def results_folder(tmp_path, *, datasets=("magic", "pima", "sonar"), skip=()):
+def results_folder(tmp_path, *, datasets=("magic", "pima", "sonar"), skip=(), folds=(0, 1)):
     """A results folder (config.yaml and records, no bench run): three methods over
     ``datasets``, the first dataset renamed to a hostile name; ``skip`` (dataset index,
-    method) cells get no records."""
+    method) cells get no records, nor folds not in ``folds``."""
     cfg = parse_config(textwrap.dedent(f"""\
         name: fake
         description: "made up {HOSTILE}"
@@ -58,7 +58,7 @@ def results_folder(tmp_path, *, datasets=("magic", "pima", "sonar"), skip=()):
     lines = []
     for key, (d, label, fold) in store.planned_keys(cfg).items():
         i, method = names.index(d), label.split("[")[0]
-        if (i, method) in skip:
+        if (i, method) in skip or fold not in folds:
             continue
         rule = RULE if (i, method) == (0, "bcd") else "a > 1"
         size = SIZES[method] + i + fold
@@ -165,6 +165,14 @@ def test_without_matplotlib_the_page_says_figures_need_it(tmp_path, monkeypatch)
     assert "Figures need the optional matplotlib package" in page
     assert "rulelearn[plot]" in page and "<img" not in page
     assert "Friedman test over 3 datasets" in page  # the rest is there
+
+
+def test_a_figure_that_cannot_be_drawn_leaves_the_others(tmp_path):
+    pytest.importorskip("matplotlib")
+    folder = results_folder(tmp_path, datasets=("magic", "pima"), folds=(0,))  # 1 of 2 folds
+    page = html_report.build_report(folder)
+    assert "pareto: no (dataset, method) with an ok record for every outer fold" in page
+    assert "Test error against size" in page and page.count("<img") == 2  # trade-off, paths
 
 
 def test_write_report_replaces_a_link_and_never_writes_through_it(tmp_path):

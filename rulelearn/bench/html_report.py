@@ -397,11 +397,12 @@ def render_figures(results: Results) -> tuple[dict, str | None]:
         return {}, ("Figures need the optional matplotlib package: pip install "
                     "'rulelearn[plot]'; this page was written without it.")
     out, problems = {}, []
-    try:
-        pages = plot.figure_pages(results.records, results.config)
-    except plot.PlotError as exc:
-        pages = {}
-        problems.append(str(exc))
+    pages = {}
+    for kind in plot.FIGURES:  # one that cannot be drawn leaves the others
+        try:
+            pages.update(plot.figure_pages(results.records, results.config, kinds=(kind,)))
+        except plot.PlotError as exc:
+            problems.append(f"{kind}: {exc}")
     for name, figs in pages.items():
         out[name] = "".join(
             _img(plot.figure_png(fig), f"{FIGURE_TITLES[name]}, page {i} of {len(figs)}")

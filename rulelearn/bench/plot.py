@@ -732,25 +732,29 @@ def cd_figure(ranks: dict, cd: float, *, n_datasets: int, title: str):
     return fig
 
 
-def figure_pages(records, config=None) -> dict:
-    """``name -> [Figure, ...]``: the figures of a results folder's records, each over at
-    most a page of datasets (``tradeoff`` in one, ``paths`` :data:`PATHS_PAGE`, ``pareto``
-    :data:`PARETO_PAGE` datasets per page); :class:`PlotError` when there is nothing to draw
-    or matplotlib is missing."""
+FIGURES = ("tradeoff", "paths", "pareto")
+
+
+def figure_pages(records, config=None, *, kinds=FIGURES) -> dict:
+    """``name -> [Figure, ...]`` for each of ``kinds``: the figures of a results folder's
+    records, each over at most a page of datasets (``tradeoff`` in one, ``paths``
+    :data:`PATHS_PAGE`, ``pareto`` :data:`PARETO_PAGE` datasets per page); :class:`PlotError`
+    when there is nothing to draw or matplotlib is missing."""
     records = as_records(records)
     datasets = _order(records, "dataset", "datasets", config)
-    kinds = {r.label: r.method for r in records}
+    method_of = {r.label: r.method for r in records}
     if config is not None:
-        kinds.update({m["label"]: m["name"] for m in config["methods"]})
-    lp = [d for d in datasets if any(r.dataset == d and kinds.get(r.label) in LP_METHODS
+        method_of.update({m["label"]: m["name"] for m in config["methods"]})
+    lp = [d for d in datasets if any(r.dataset == d and method_of.get(r.label) in LP_METHODS
                                      for r in records)]
     done = {d for d, _ in _complete_cells(records, config)}
     complete = [d for d in datasets if d in done]
-    return {"tradeoff": [tradeoff_figure(records, config)],
-            "paths": [path_figure(records, config, datasets=page)
-                      for page in _pages(lp, PATHS_PAGE)],
-            "pareto": [pareto_figure(records, config, datasets=page)
-                       for page in _pages(complete, PARETO_PAGE)]}
+    draw = {"tradeoff": lambda: [tradeoff_figure(records, config)],
+            "paths": lambda: [path_figure(records, config, datasets=page)
+                              for page in _pages(lp, PATHS_PAGE)],
+            "pareto": lambda: [pareto_figure(records, config, datasets=page)
+                               for page in _pages(complete, PARETO_PAGE)]}
+    return {name: draw[name]() for name in kinds}
 
 
 def _pages(items, size) -> list:
