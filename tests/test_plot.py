@@ -239,6 +239,21 @@ def test_cd_figure_joins_methods_within_the_critical_difference():
                                                                        (1.47, 2.43)]
 
 
+def test_a_dollar_in_a_name_is_text_not_mathtext():
+    """A dataset, method or file name with ``$`` is drawn as written (as mathtext,
+    ``$\\frac$`` would stop the drawing with a parse error)."""
+    import io
+
+    name = "a$\\frac$b"
+    recs = [record(name, m, f, 0.2, 4) for m in ("bcd", "cart") for f in (0, 1)]
+    for fig in (plot.tradeoff_figure(recs), plot.path_figure(recs), plot.pareto_figure(recs),
+                plot.method_pareto_figure(recs, None, name),
+                plot.cd_figure({name: 1.0, "b": 2.0}, 1.0, n_datasets=3, title=name)):
+        fig.savefig(io.BytesIO(), format="png", dpi=30)
+        assert any(name in t.get_text() for ax in fig.axes
+                   for t in [ax.title] + list(ax.texts))
+
+
 def test_dominated_points():
     assert list(plot.dominated([1, 2, 3, 2], [0.3, 0.2, 0.1, 0.25])) == [False, False, False,
                                                                           True]

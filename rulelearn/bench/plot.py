@@ -208,6 +208,24 @@ def _label_scales(fig):
     return fig
 
 
+def _finish(fig):
+    """The last touches of every figure: log axes labelled (:func:`_label_scales`), and its
+    titles, labels, legends and notes drawn as written: a ``$`` in a dataset, method or file
+    name is text, never matplotlib mathtext (``a$\\frac$`` would stop the drawing)."""
+    _label_scales(fig)
+    texts = [getattr(fig, "_suptitle", None)] + list(fig.texts)
+    for legend in fig.legends:
+        texts += legend.get_texts()
+    for ax in fig.axes:
+        texts += [ax.title, ax.xaxis.label, ax.yaxis.label] + list(ax.texts)
+        if ax.get_legend() is not None:
+            texts += ax.get_legend().get_texts()
+    for text in texts:
+        if text is not None:
+            text.set_parse_math(False)
+    return fig
+
+
 def _panels_size(n, ncols) -> tuple[float, float]:
     """Width and height (inches) of a grid of ``n`` panels, with room for a legend and title."""
     return (max(8.0, 3.4 * min(ncols, n) + 2.0), 2.9 * math.ceil(n / ncols) + 0.9)
@@ -278,7 +296,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     fig.suptitle(f"Test error vs rule size, mean ± SEM over {over}\n{SIZE_NOTE}")
     order = [lab for lab in labels if lab in handles]
     _legend(fig, [handles[lab] for lab in order], [names[lab] for lab in order])
-    return _label_scales(fig)
+    return _finish(fig)
 
 
 def _name_coinciding(ax, cells, names):
@@ -363,7 +381,7 @@ def path_figure(records, config=None, *, paper=None, datasets=None):
     if with_path:
         _path_legend(fig, [lab for lab in all_labels if (summary["label"] == lab).any()],
                      styles, names, paper=paper_drawn)
-    return _label_scales(fig)
+    return _finish(fig)
 
 
 def _path_axes(ax_err, ax_lit, part, dataset):
@@ -499,7 +517,7 @@ def pareto_figure(records, config=None, *, datasets=None):
                  "each method's mean ± SEM (Tables 1, 2).\nRight, in HINDSIGHT: every θ / "
                  "depth, mean over the outer folds, judged on the test folds (optimistic, "
                  f"not an estimate).\n{SIZE_NOTE}", fontsize="medium")
-    return _label_scales(fig)
+    return _finish(fig)
 
 
 def _honest_panel(ax, cells, records, dataset, styles, names, handles):
@@ -562,7 +580,7 @@ def method_pareto_figure(records, config, dataset):
     _legend(fig, [handles[lab] for lab in order] + [Line2D([], [], color="0.2")],
             [names[lab] for lab in order] + ["Pareto front"])
     fig.suptitle(SIZE_NOTE, fontsize="small")
-    return _label_scales(fig)
+    return _finish(fig)
 
 
 def write_dataset_figures(folder, output=None, *, fmt="png") -> list[Path]:
@@ -685,7 +703,7 @@ def selection_figure(selection, *, title=None):
                                                                   else "")
     fig.suptitle(f"{title}: cross-validation over {grid}" if title else
                  f"Cross-validation over {grid}")
-    return _label_scales(fig)
+    return _finish(fig)
 
 
 def cd_figure(ranks: dict, cd: float, *, n_datasets: int, title: str):
@@ -729,7 +747,7 @@ def cd_figure(ranks: dict, cd: float, *, n_datasets: int, title: str):
                     "α = 0.05)"
                     if np.isfinite(cd) else "no test: too few datasets or methods"),
                  fontsize="small")
-    return fig
+    return _finish(fig)
 
 
 FIGURES = ("tradeoff", "paths", "pareto")
