@@ -70,8 +70,8 @@ def _table(header, rows, *, left=1, classes=None) -> str:
                 kind.append("missing")
             attr = f' class="{" ".join(kind)}"' if kind else ""
             cells.append(f"<td{attr}>{esc(cell)}</td>")
-        body.append(f'<tr{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>'
-                    + "".join(cells) + "</tr>")
+        row_attr = f' class="{cls}"' if cls else ""
+        body.append(f"<tr{row_attr}>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
@@ -233,9 +233,11 @@ def _tables(results: Results) -> str:
     for kind, anchor in (("error", "table1"), ("features", "table2")):
         title = report.TITLES[(paper, kind)]
         out.append(f'<h3 id="{anchor}">{esc(title)}</h3>' + _grid_table(s, kind))
+    mixed = any(len(v) > 1 for v in s["code_versions"])
     out.append(f'<p class="note">{esc(report.size_note(s))}. Average rank: 1 = lowest, over '
                f"the datasets where every method is complete, values compared as printed."
-               f"{' † marks a cell whose records come from several code versions.' if any(len(v) > 1 for v in s['code_versions']) else ''}</p>")  # noqa: E501
+               + (" † marks a cell whose records come from several code versions."
+                  if mixed else "") + "</p>")
     return "".join(out)
 
 
