@@ -196,22 +196,30 @@ def test_a_legend_lists_only_the_methods_drawn():
     assert [t for t in labels_of(paths) if t.isupper()] == ["BCD"]
 
 
-def test_figures_over_many_datasets_are_paged(tmp_path):
-    names = [f"d{i}" for i in range(5)]
+def test_figures_over_many_datasets_are_paged(monkeypatch):
+    assert (plot.PATHS_PAGE, plot.PARETO_PAGE) == (3, 4)  # results/paper: 4 and 3 pages
+    monkeypatch.setattr(plot, "PATHS_PAGE", 2)  # fewer panels to build in a test
+    monkeypatch.setattr(plot, "PARETO_PAGE", 2)
+    names = ["d0", "d1", "d2"]
     recs = [record(d, m, f, 0.2, 4) for d in names for m in ("bcd", "cart") for f in (0, 1)]
     pages = plot.figure_pages(recs)
     assert [len(pages[k]) for k in ("tradeoff", "paths", "pareto")] == [1, 2, 2]
     first, last = pages["paths"]
-    assert len(first.axes) == 2 * plot.PATHS_PAGE and len(last.axes) == 2 * 2
-    assert len(pages["pareto"][0].axes) == 2 * plot.PARETO_PAGE
+    assert len(first.axes) == 2 * 2 and len(last.axes) == 2 * 1  # (error, literals) a dataset
+    assert [ax.get_title().split("\n")[0] for ax in pages["pareto"][1].axes] == ["d2", "d2"]
     assert all(len(fig.legends) == 1 for figs in pages.values() for fig in figs)
-    for fig in pages["paths"] + pages["pareto"]:  # no page grows tall
+    for fig in pages["paths"] + pages["pareto"]:  # a page does not grow with the datasets
         assert fig.get_size_inches()[1] <= 10.5
     assert plot.page_names("paths", 1, "png") == ["paths.png"]
     assert plot.page_names("paths", 2, "svg") == ["paths-1.svg", "paths-2.svg"]
 
 
-def test_write_figures_removes_pages_of_an_earlier_drawing_only(tmp_path):
+def test_write_figures_removes_pages_of_an_earlier_drawing_only(tmp_path, monkeypatch):
+    def save(fig, path):  # the files, not the drawing, are under test here
+        path.write_bytes(b"page")
+        return path
+
+    monkeypatch.setattr(plot, "save", save)
     folder = _write_results(tmp_path)
     figures = folder / "figures"
     figures.mkdir()
@@ -246,8 +254,7 @@ def test_a_dollar_in_a_name_is_text_not_mathtext():
 
     name = "a$\\frac$b"
     recs = [record(name, m, f, 0.2, 4) for m in ("bcd", "cart") for f in (0, 1)]
-    for fig in (plot.tradeoff_figure(recs), plot.path_figure(recs), plot.pareto_figure(recs),
-                plot.method_pareto_figure(recs, None, name),
+    for fig in (plot.tradeoff_figure(recs), plot.path_figure(recs),
                 plot.cd_figure({name: 1.0, "b": 2.0}, 1.0, n_datasets=3, title=name)):
         fig.savefig(io.BytesIO(), format="png", dpi=30)
         assert any(name in t.get_text() for ax in fig.axes
