@@ -263,8 +263,11 @@ def rendered(with_figures, tmp_path_factory):
     exe = chromium()
     if exe is None:
         pytest.skip(NO_BROWSER)
-    tmp = tmp_path_factory.mktemp("browser")
-    page = with_figures
+    return open_in_chromium(exe, with_figures, tmp_path_factory.mktemp("browser"))
+
+
+def open_in_chromium(exe, page, tmp):
+    """``page`` rendered by headless Chromium: its DOM, a 1200 × 1600 screenshot, the log."""
     shot = tmp / "shot.png"
     # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start
     run = subprocess.run(
@@ -274,6 +277,10 @@ def rendered(with_figures, tmp_path_factory):
         capture_output=True, text=True, timeout=120, env={**os.environ, "LANG": "C"})
     assert run.returncode == 0, run.stderr[-2000:]
     return {"dom": run.stdout, "log": run.stderr, "shot": shot}
+
+
+def console_lines(log: str) -> list[str]:
+    return [line for line in log.splitlines() if ":CONSOLE" in line]
 
 
 def test_chromium_renders_the_page(rendered):
@@ -296,5 +303,18 @@ def test_chromium_screenshot_is_not_blank(rendered):
 
 def test_chromium_logs_no_console_message(rendered):
     # the page has no script: any console line is an error (a blocked load, a CSP violation)
-    console = [line for line in rendered["log"].splitlines() if ":CONSOLE" in line]
-    assert console == []
+    assert console_lines(rendered["log"]) == []
+
+
+def test_the_console_check_sees_a_blocked_load(tmp_path):
+    """The check above can fail: the page's own policy blocking an outside image is a console
+    line."""
+    exe = chromium()
+    if exe is None:
+        pytest.skip(NO_BROWSER)
+    page = tmp_path / "bad.html"
+    page.write_text(f'<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
+                    f'content="{html_report.CSP}"></head><body>'
+                    f'<img src="http://192.0.2.1/x.png"></body></html>')
+    lines = console_lines(open_in_chromium(exe, page, tmp_path)["log"])
+    assert len(lines) == 1 and "violates the following Content Security Policy" in lines[0]
