@@ -233,6 +233,8 @@ COMMANDS = {
               "records."),
     "plot": ("rulelearn.cli.plot:plot", "Draw the trade-off, θ-path and Pareto figures of "
              "RESULTS_DIR from its records."),
+    "report": ("rulelearn.cli.report:report", "Write RESULTS_DIR's report: run metadata and code "
+               "versions, the tables with ranks, paired differences, tests over datasets."),
 }
 
 
@@ -246,5 +248,3 @@ def main(ctx, verbose):
     """Learn interpretable two-level Boolean rules (CNF / DNF) and benchmark rule learners."""
     _plug_closed_descriptors()
     ctx.call_on_close(log_to_stderr(verbose))
-
-

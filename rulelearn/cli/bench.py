@@ -34,7 +34,8 @@ from rulelearn.cli import echo, write_out
               help="Stop a unit that runs longer than this many wall seconds and record it as "
                    "timed out; the run goes on and its table cell is missing, with the reason "
                    "(default: the config's unit_timeout, else no limit; local executor only).")
-@click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
+@click.option("--no-tables", is_flag=True,
+              help="Only compute records; do not write tables nor report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror, only_datasets,
           only_methods, unit_timeout, no_tables, quiet):
@@ -62,6 +63,7 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
         echo(str(summary), err=True)
         if not no_tables:
             paths = _write_tables(summary.folder, None)
+            paths.append(_write_report(summary.folder))
             _echo_file(summary.folder / "table1.md")
             _echo_written(summary.folder, paths, err=False)
     except experiment.Terminated:
@@ -128,6 +130,13 @@ def _write_tables(folder, output, notes=None, seeds=None, against=None):
     for note in notes:
         echo(f"Warning: {note}", err=True)
     return paths
+
+
+def _write_report(folder):
+    """``report.html`` beside the tables (its figures only with matplotlib; said on the page)."""
+    from rulelearn.bench import html_report
+
+    return html_report.write_report(folder)
 
 
 def _echo_file(path):
