@@ -248,7 +248,12 @@ class LoadedModel:
 
     @property
     def classes(self) -> list:
-        return [self.negative, self.positive]
+        """The two labels in the estimator's ``classes_`` order (sorted, as ``np.unique``
+        sorts them): the columns of :meth:`predict_proba`."""
+        try:
+            return sorted([self.negative, self.positive])
+        except TypeError:  # labels of two types, which an estimator cannot have been fitted on
+            return [self.negative, self.positive]
 
     def missing_columns(self, columns) -> list[str]:
         present = set(map(str, columns))
@@ -269,7 +274,9 @@ class LoadedModel:
         return out
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
-        """The probability of the positive class per row (see :mod:`rulelearn.proba`).
+        """Per row, the probability of each class, columns ordered as :attr:`classes` (as the
+        estimator's ``predict_proba``; see :mod:`rulelearn.proba`); ``argmax`` is the
+        prediction (a tie at 0.5 is moved by one ulp, as the estimator does).
 
         Raises :class:`ModelFileError` for a file written before model files held them.
         """
@@ -278,7 +285,13 @@ class LoadedModel:
                                  "rule (written by an older rulelearn, or the rule was edited), "
                                  "so no probabilities: fit it again")
         self.predict(X[:0])  # the columns check
-        return self.proba.positive(self.rule, X)
+        held, positive = self.proba.decide(self.rule, X)
+        if same_label(self.classes[1], self.positive):
+            second, predicted_second = positive, held
+        else:
+            second, predicted_second = 1 - positive, ~held
+        second = np.where(predicted_second & (second <= 0.5), np.nextafter(0.5, 1.0), second)
+        return np.column_stack([1 - second, second])
 
     def explain(self, X: pd.DataFrame) -> list[str]:
         """Per row, the clause that decides it (the first that holds in a DNF, the first that
@@ -586,7 +599,7 @@ def _percent(part: int, whole: int) -> str:
 
 def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "prediction",
                 missing_values=None, sep=None, explain: str | None = None,
-                proba: str | None = None) -> CsvPrediction:
+                proba: str | None = None, decimal: str = ".") -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
@@ -598,7 +611,8 @@ def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "pre
     and the confusion counts on those labeled with a class of the model. ``explain``: also add
     a column of that name naming the clause that decided each row (:meth:`LoadedModel.explain`).
     ``proba``: also add a column of that name with each row's probability of the positive
-    class (:meth:`LoadedModel.predict_proba`).
+    class (:meth:`LoadedModel.predict_proba`). ``decimal=","``: the rule reads numbers
+    written with a decimal comma (``1,5``); the rows written keep the file's cells.
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column`` (or ``explain``, ``proba``).
 
@@ -609,7 +623,7 @@ def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "pre
     path = Path(path)
     table = read_table(path, sep=sep, missing=())
     names = _added_columns(model, path, table.columns, column, explain, proba)
-    scoring = _scoring(model, missing_values)
+    scoring = _scoring(model, missing_values, decimal)
     added = scoring.add(table[[c for c in table.columns if c in scoring.wanted]], explain, proba)
     out = table.copy()
     for name, values in zip(names, added):
@@ -619,7 +633,8 @@ def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "pre
 
 def predict_csv_to(model: LoadedModel | LoadedRuleList, path, write, *, column: str = "prediction",
                    missing_values=None, sep=None, explain: str | None = None,
-                   proba: str | None = None, chunk_size: int = 1 << 22) -> CsvPrediction:
+                   proba: str | None = None, chunk_size: int = 1 << 22,
+                   decimal: str = ".") -> CsvPrediction:
     """:func:`predict_csv`, but the CSV text goes to ``write`` (called with pieces of it, in
     order) as the file is read, about ``chunk_size`` characters at a time, so that memory stays
     flat however large the file; the result has no ``table``. The text is what
@@ -628,7 +643,7 @@ def predict_csv_to(model: LoadedModel | LoadedRuleList, path, write, *, column: 
     from rulelearn.data.parse import read_table_chunks
 
     path = Path(path)
-    scoring = _scoring(model, missing_values)
+    scoring = _scoring(model, missing_values, decimal)
     columns, chunks = read_table_chunks(path, sep=sep, wanted=scoring.wanted, size=chunk_size)
     names = _added_columns(model, path, columns, column, explain, proba)
     write(pd.DataFrame(columns=[*columns, *names]).to_csv(index=False, lineterminator="\n"))
@@ -706,8 +721,11 @@ def _csv_rows(text: str) -> list[str]:
 class _Scoring:
     """Predictions, the accuracy and the confusion counts of ``model`` over chunks of a file."""
 
-    def __init__(self, model: LoadedModel, missing_values):
-        from rulelearn.data.parse import DEFAULT_MISSING
+    def __init__(self, model: LoadedModel, missing_values, decimal: str = "."):
+        from rulelearn.data.parse import DEFAULT_MISSING, check_decimal
+
+        check_decimal(decimal)
+        self.decimal = decimal
 
         if missing_values is None:
             missing_values = (DEFAULT_MISSING if model.missing_values is None
@@ -722,8 +740,10 @@ class _Scoring:
 
     def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
         """The added columns for these rows: predictions, then explanations, probabilities."""
+        from rulelearn.data.parse import with_decimal_point
+
         model, rule = self.model, self.model.rule
-        cells = cells.mask(cells.isin(self.tokens))
+        cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
         columns = _Columns(cells)
         clause_held = [_clause_held(clause, columns, rule._inner) for clause in rule.clauses]
         if not clause_held:
@@ -801,13 +821,15 @@ class _Scoring:
 class _ListScoring(_Scoring):
     """:class:`_Scoring` for a rule list: predictions, explanations and the accuracy."""
 
-    def __init__(self, model: LoadedRuleList, missing_values):
-        super().__init__(model, missing_values)  # type: ignore[arg-type]  # the same fields
+    def __init__(self, model: LoadedRuleList, missing_values, decimal: str = "."):
+        super().__init__(model, missing_values, decimal)  # type: ignore[arg-type]  # same fields
         self.list_model = model
 
     def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
+        from rulelearn.data.parse import with_decimal_point
+
         rule_list = self.list_model.rule_list
-        cells = cells.mask(cells.isin(self.tokens))
+        cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
         columns = _Columns(cells)
         n = len(cells)
         decided = np.full(n, len(rule_list.rules))
@@ -865,9 +887,9 @@ def _list_reason(rule_list, step: int, clause: int) -> str:
     return f"rule {step + 1}: {text}"
 
 
-def _scoring(model, missing_values) -> _Scoring:
-    return _ListScoring(model, missing_values) if isinstance(model, LoadedRuleList) \
-        else _Scoring(model, missing_values)
+def _scoring(model, missing_values, decimal: str = ".") -> _Scoring:
+    return _ListScoring(model, missing_values, decimal) if isinstance(model, LoadedRuleList) \
+        else _Scoring(model, missing_values, decimal)
 
 
 def _names_label(cell, label) -> bool:

@@ -92,6 +92,12 @@ _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
                          "space, pipe (default: found from the file; comma, semicolon, tab or |).")
 
 
+_DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
+                        show_default=True,
+                        help="The decimal mark of the CSV file's numbers: ',' reads 1,5 as 1.5 "
+                             "(European files, usually separated by ';').")
+
+
 def _refuse_overwrite(option, path, inputs):
     """A one-line error if writing ``path`` would replace one of the ``inputs`` files.
 
@@ -173,8 +179,10 @@ def _refuse_overwrite(option, path, inputs):
                    "rule_json, literals, CV error, training accuracy) instead of the report.")
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
 @_SEP
+@_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep):
+        thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep,
+        decimal):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -199,7 +207,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
-                               sep=sep, multiclass=True)
+                               sep=sep, decimal=decimal, multiclass=True)
     target = dataset.target
     dataset = drop_columns(dataset, drop)
     for column in identifier_like_columns(dataset.X):
@@ -422,7 +430,8 @@ def _data_line(path, dataset, target, *, given):
               help="Print the summary (rows, accuracy and confusion matrix when DATA has the "
                    "target) as JSON on stdout; the predictions go to the -o file.")
 @_SEP
-def predict(model, data, output, column, explain, proba, as_json, sep):
+@_DECIMAL
+def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
     Writes DATA's rows, in order, plus a column of predicted class labels. DATA needs only
@@ -444,7 +453,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep):
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
     options = {"column": column, "sep": sep, "explain": "explanation" if explain else None,
-               "proba": "probability" if proba else None}
+               "proba": "probability" if proba else None, "decimal": decimal}
     if output == "-":
         result = predict_csv_to(loaded, data, lambda text: write_out(text, nl=False), **options)
     else:
