@@ -302,3 +302,17 @@ def test_cli_refuses_what_a_rule_list_has_not(tmp_path, monkeypatch, args, messa
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 1 and message in result.output
     assert "Traceback" not in result.output
+
+
+def test_predict_reads_decimal_commas_for_a_rule_list(tmp_path):
+    X = pd.DataFrame({"v": [0.5, 1.5, 2.5, 3.5] * 6})
+    y = np.array(["low", "mid", "high", "high"] * 6)
+    model = BooleanRuleListClassifier(estimator=BooleanRuleClassifier(theta=0.1)).fit(X, y)
+    assert model.score(X, y) == 1.0
+    path = tmp_path / "m.json"
+    path.write_text(model_json(model, target="y"), encoding="utf-8")
+    csv = tmp_path / "c.csv"
+    csv.write_text("v;y\n" + "".join(f"{v:.1f};{label}\n".replace(".", ",")
+                                     for v, label in zip(X.v, y)), encoding="utf-8")
+    result = predict_csv(load_model(path), csv, sep=";", decimal=",")
+    assert result.table["prediction"].tolist() == y.tolist() and result.accuracy == 1.0
