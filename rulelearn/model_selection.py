@@ -1,10 +1,12 @@
 """Model selection for the core: stratified folds, fitting a grid, the tie rule, and choosing the
 setting of a single fit by stratified K-fold CV, then a refit on all data.
 
-:func:`fit_select` is what ``rulelearn fit`` does: it chooses θ (8 log-spaced values), the
-number of clauses R (1, 3, 5, 10) and the form (DNF, CNF) together, on the same folds for every
-setting, with one θ path per (form, R) and fold (``fit_path``: one LP model serves the whole θ
-grid); per form, R grows only while the fits use all R clauses. Given several numbers of
+:func:`fit_select` is what ``rulelearn fit`` does: it chooses θ (8 log-spaced values per
+training row, :data:`FIT_THETAS`), the number of clauses R (1, 3, 5, 10) and the form (DNF,
+CNF) together, on the same folds for every setting, with one θ path per (form, R) and fold
+(``fit_path``: one LP model serves the whole θ grid); per form, R grows only while the fits
+use all R clauses; every (form, R) runs on one fold first and only the best two on all folds
+(successive halving). Given several numbers of
 quantile thresholds (not by default, nor in ``rulelearn fit``), the grid runs with the first,
 and the others are tried at the chosen (form, R) over the same θ and folds
 (:func:`refine_thresholds`). :func:`fit_select_theta`
@@ -763,7 +765,13 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     estimator's. "auto" (both): above :data:`CV_SAMPLE_ABOVE` rows, the CV runs on
     :data:`CV_ROWS` of them with the clause LP on samples from 1,000 rows
     (``lp_rows=1000``); at most :data:`CV_SAMPLE_ABOVE` rows (every dataset of the paper),
-    on every row with the estimator's parameters. None: never.
+    on every row. At any size an estimator that starts from "best" starts from the tree
+    in the CV (the refit keeps "best"). None: never.
+
+    ``thetas`` are read per training row (``theta_scale="rows"``, the default: each fold
+    fits with θ x its rows, the refit with θ x ``len(y)``) or as the estimator's θ
+    ("errors"); see :func:`select_setting`. ``halving``: "auto" is :data:`HALVING`; None
+    runs every (form, R) the walk tries on every fold.
 
     ``select``: ``"min"`` keeps the setting of lowest mean CV error, ``"1se"`` the simplest
     (fewest literals, then the larger θ, smaller R, DNF) whose mean CV error is within one

@@ -243,6 +243,13 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         _save(save, model, target, dataset, data, missing, selection, err=False)
 
 
+def _theta_per_row(selection) -> dict:
+    """``{"theta_per_row": θ}`` when the CV chose θ per training row, else nothing."""
+    if selection is None or selection.theta_scale != "rows":
+        return {}
+    return {"theta_per_row": float(selection.best.theta)}
+
+
 def _per_row(model, selection) -> str:
     """What a θ per row came to in the final fit (nothing for a θ in errors)."""
     if selection.theta_scale != "rows":
@@ -343,8 +350,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "target": target, "positive": _plain(dataset.positive), "negative": _plain(negative),
         "method": method,
         "setting": {"form": model.form, "R": int(model.max_rules),
-                    "theta": float(model.theta), "theta_per_row": None if selection is None
-                    or selection.theta_scale != "rows" else float(selection.best.theta),
+                    "theta": float(model.theta), **_theta_per_row(selection),
                     "thresholds": int(model.n_thresholds),
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
