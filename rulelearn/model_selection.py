@@ -19,6 +19,7 @@ this module.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import warnings
@@ -537,16 +538,17 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
 
     def score(cells, fold_ids, refining=False):
         tasks = [(cell, fold) for cell in cells for fold in fold_ids]
+        jobs = (fold_task(*task) for task in tasks)
         if workers > 1 and len(tasks) > 1:
             from joblib import Parallel, delayed
 
             results = Parallel(n_jobs=min(workers, len(tasks)), backend="loky",
                                return_as="generator")(
                 delayed(_fold_scores)(template, X, y, train, valid, grid)
-                for template, train, valid, grid in (fold_task(*task) for task in tasks))
-        else:
-            results = (_fold_scores(*_args(fold_task(*task), X, y), record=False)
-                       for task in tasks)
+                for template, train, valid, grid in jobs)
+        else:  # here: warnings go straight to the caller
+            results = (_fold_scores(template, X, y, train, valid, grid, record=False)
+                       for template, train, valid, grid in jobs)
         scores: dict = {cell: [] for cell in cells}
         for (cell, _), (result, raised) in zip(tasks, results):
             for message, category in raised:  # as if the fold had run here
@@ -559,11 +561,6 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
         return {cell: np.array(value, dtype=float) for cell, value in scores.items()}
 
     return score
-
-
-def _args(task, X, y):
-    template, train, valid, grid = task
-    return template, X, y, train, valid, grid
 
 
 def _cv_rows(form, r, n, thetas, scores, k) -> list[CVRow]:
@@ -593,19 +590,13 @@ def _fold_scores(template, X, y, train, valid, thetas, record: bool = True
     (``record``), with the warnings it raised (message, category), for the parent to raise
     again."""
     y = np.asarray(y)
-    with warnings.catch_warnings(record=True) if record else _nothing() as caught:
+    with warnings.catch_warnings(record=True) if record else contextlib.nullcontext() as caught:
         if record:
             warnings.simplefilter("always")
         models = fit_candidates(template, take_rows(X, train), y[train], "theta", thetas)
         X_valid, y_valid = take_rows(X, valid), y[valid]
         scores = [_error_and_size(model, X_valid, y_valid) for model in models]
     return scores, [(str(w.message), w.category) for w in caught or ()]
-
-
-def _nothing():
-    import contextlib
-
-    return contextlib.nullcontext()
 
 
 def _binarizes(estimator, X, counts) -> dict[int, bool]:
