@@ -27,6 +27,16 @@ def log_grid(low: float, high: float, num: int) -> tuple[float, ...]:
 
 #: Default θ grid: 8 values, evenly spaced on a log scale over [1e-4, 50] (6 digits).
 DEFAULT_THETAS = log_grid(*THETA_RANGE, N_THETAS)
+#: Range of ``rulelearn fit``'s θ grid on a per-row scale: θ per training row, so that one
+#: literal costs θ x (training rows) errors. The same grid spans the accuracy/sparsity
+#: trade-off at any number of rows (in errors, [1e-4, 50] is "no penalty" at 35k rows).
+FIT_THETA_RANGE = (1e-5, 0.1)
+#: ``rulelearn fit``'s default θ grid, per training row: 8 values, log-spaced, 6 digits.
+FIT_THETAS = log_grid(*FIT_THETA_RANGE, N_THETAS)
+#: How a θ grid is read: ``"rows"``, per training row (each fit uses θ x its training rows,
+#: ``rulelearn fit``); ``"errors"``, as the estimator's θ itself (one literal costs θ errors,
+#: the paper's scale, the benchmark's).
+THETA_SCALES = ("rows", "errors")
 #: Default numbers of clauses. Unused clauses are disabled, so a larger R only adds capacity.
 DEFAULT_RULES = (1, 3, 5, 10)
 #: Default forms, the simpler first (DNF wins ties).

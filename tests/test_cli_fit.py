@@ -13,7 +13,7 @@ from rulelearn import MODEL_FORMAT_VERSION
 from rulelearn.cli import main
 from rulelearn.data import read_csv_dataset
 from rulelearn.estimator import FORMS, METHODS, BooleanRuleClassifier
-from rulelearn.model_selection import DEFAULT_THETAS
+from rulelearn.model_selection import FIT_THETAS
 
 FAST = ["--theta", "0.5", "--rules", "3", "--form", "dnf"]  # all given: no CV
 
@@ -118,7 +118,7 @@ def test_fit_path_prints_every_theta(run, data):
     rows = lines[3:11]
     assert all(row[2:].split()[:2] == ["CNF", "2"] for row in rows)
     thetas = [float(row.split()[-5]) for row in rows]
-    assert thetas == pytest.approx([float(f"{t:.4g}") for t in DEFAULT_THETAS])
+    assert thetas == pytest.approx([float(f"{t:.4g}") for t in FIT_THETAS])
     assert sum(row.startswith("*") for row in rows) == 1
     assert "over 8 theta; CV error" in lines[11] and lines[11].startswith("chosen: CNF, R = 2,")
 
@@ -588,12 +588,13 @@ def test_fit_json_is_the_only_stdout(run, data, tmp_path):
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["setting"]["form"] == "dnf" and doc["setting"]["R"] == 3
-    assert doc["setting"]["chosen_by"] == "cv" and doc["setting"]["theta"] in DEFAULT_THETAS
+    assert doc["setting"]["chosen_by"] == "cv" and doc["setting"]["theta_per_row"] in FIT_THETAS
+    assert doc["setting"]["theta"] == pytest.approx(doc["setting"]["theta_per_row"] * 60)
     assert doc["literals"] == sum(len(c) for c in doc["rule_json"]["clauses"])
     assert doc["clauses"] == len(doc["rule_json"]["clauses"])
     assert doc["rule"] and doc["rule_text"].startswith(("IF", "never", "always"))
     assert 0 <= doc["cv"]["error_percent"] <= 100 and doc["cv"]["folds"] == 3
-    assert len(doc["cv"]["grid"]) == len(DEFAULT_THETAS)
+    assert len(doc["cv"]["grid"]) == len(FIT_THETAS)
     assert 50 <= doc["train_accuracy_percent"] <= 100
     assert doc["positive"] == 1 and doc["negative"] == 0 and doc["rows"] == 60
     assert doc["saved"] == "m.json" and (tmp_path / "m.json").exists()

@@ -9,6 +9,7 @@ from rulelearn.errors import DataError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.model_selection import (
     DEFAULT_THETAS,
+    FIT_THETAS,
     CVRow,
     Selection,
     ThetaSelection,
@@ -210,7 +211,8 @@ def test_ties_go_to_fewer_literals_then_larger_theta_smaller_r_and_dnf():
 def test_fixed_axes_and_the_refit():
     X, y = planted()
     est = BooleanRuleClassifier(method="sc")
-    model, sel = fit_select(est, X, y, forms=("cnf",), rules=(2,), thetas=(0.5, 2.0))
+    model, sel = fit_select(est, X, y, forms=("cnf",), rules=(2,), thetas=(0.5, 2.0),
+                            theta_scale="errors")
     assert {(r.form, r.max_rules) for r in sel.rows} == {("cnf", 2)} and len(sel.rows) == 2
     assert (model.form, model.max_rules, model.theta) == ("cnf", 2, sel.best.theta)
     assert model.method == "sc" and est.form == "dnf"  # the template is left alone
@@ -267,7 +269,8 @@ def test_a_finer_count_is_tried_at_the_chosen_form_and_r_and_wins_if_it_fits_bet
     assert sel.best.n_thresholds == 3 and sel.best.mean_error == 0
     assert sel.best.setting == {"form": sel.best.form, "max_rules": sel.best.max_rules,
                                 "theta": sel.best.theta, "n_thresholds": 3}
-    model, again = fit_select(est, X, y, thetas=thetas, rules=(1, 3), thresholds=(2, 3), cv=3)
+    model, again = fit_select(est, X, y, thetas=thetas, rules=(1, 3), thresholds=(2, 3), cv=3,
+                              theta_scale="errors", halving=None)
     assert again == sel and model.n_thresholds == 3 and est.n_thresholds == 10
     assert model.rule_.n_literals == 1 and model.score(X, y) == 1
     # refine_thresholds does the same from the grid of the first count
@@ -351,8 +354,8 @@ def test_two_worker_processes_give_the_selection_of_one():
     # each (form, R) tried reports its 3 folds
     assert sorted(calls) == sorted((r.form, r.max_rules, d) for r in one.rows[::3]
                                    for d in (1, 2, 3))
-    model, _ = fit_select(est, X, y, thetas=(0.5,), rules=(3,), cv=3, n_jobs=2)
-    assert str(model.rule_) == str(fit_select(est, X, y, thetas=(0.5,), rules=(3,),
+    model, _ = fit_select(est, X, y, thetas=(0.01,), rules=(3,), cv=3, n_jobs=2)
+    assert str(model.rule_) == str(fit_select(est, X, y, thetas=(0.01,), rules=(3,),
                                               cv=3)[0].rule_)
     with pytest.raises(ParameterError):
         select_setting(est, X, y, n_jobs=0)
@@ -367,7 +370,7 @@ def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
     assert abs(y[rows].mean() - y.mean()) <= 1 / 60  # stratified
     assert cv_sample(y, 120) is None and cv_sample(y, None) is None
     est = BooleanRuleClassifier(pos_label=1)
-    grid = dict(thetas=(0.1, 2.0), rules=(1, 3), cv=3)
+    grid = dict(thetas=(0.1, 2.0), rules=(1, 3), cv=3, theta_scale="errors")
     model, selection = fit_select(est, X, y, cv_rows=60, cv_params={"max_iter": 5}, **grid)
     alone = select_setting(est.set_params(max_iter=5), X.iloc[rows], y[rows], **grid)
     assert selection.rows == alone.rows and selection.chosen == alone.chosen
@@ -375,9 +378,11 @@ def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
     assert model.max_iter == 100  # the final fit: the estimator's own parameters, every row
     refit = BooleanRuleClassifier(pos_label=1).set_params(**selection.best.setting).fit(X, y)
     assert str(model.rule_) == str(refit.rule_)
-    everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, **grid)[1]  # auto: all
+    everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, halving=None,
+                            **grid)[1]  # auto: all rows
     assert everything.cv_rows is None
     assert everything == select_setting(BooleanRuleClassifier(pos_label=1), X, y, **grid)
+    assert everything.estimator_setting(120) == everything.best.setting  # θ in errors
 
 
 def test_the_automatic_cv_sample_starts_above_every_dataset_of_the_paper():
@@ -386,7 +391,7 @@ def test_the_automatic_cv_sample_starts_above_every_dataset_of_the_paper():
     assert CV_SAMPLE_ABOVE >= 19_020  # MAGIC, all of it
     y = np.arange(CV_SAMPLE_ABOVE + 1) % 3 == 0
     X = pd.DataFrame({"a": y.astype(int)})
-    model, selection = fit_select(BooleanRuleClassifier(pos_label=True), X, y, thetas=(1.0,),
+    model, selection = fit_select(BooleanRuleClassifier(pos_label=True), X, y, thetas=(1e-4,),
                                   rules=(1,), forms=("dnf",), cv=2)
     assert selection.cv_rows == CV_ROWS and str(model.rule_) == "a == 1"
     assert model.lp_rows == "auto"  # the final fit: the estimator's own LP
@@ -415,10 +420,9 @@ def test_1se_takes_the_simplest_row_within_one_sem_of_the_lowest_error():
 
 def test_fit_select_1se_is_within_one_sem_and_never_larger_than_min():
     X, y = planted(n=120, seed=3, noise=0.15)
-    model_min, sel_min = fit_select(BooleanRuleClassifier(), X, y, thetas=(1e-3, 1.0, 10.0),
-                                    rules=(1, 3), cv=3)
-    model_1se, sel_1se = fit_select(BooleanRuleClassifier(), X, y, thetas=(1e-3, 1.0, 10.0),
-                                    rules=(1, 3), cv=3, select="1se")
+    grid = dict(thetas=(1e-3, 1.0, 10.0), rules=(1, 3), cv=3, theta_scale="errors")
+    model_min, sel_min = fit_select(BooleanRuleClassifier(), X, y, **grid)
+    model_1se, sel_1se = fit_select(BooleanRuleClassifier(), X, y, select="1se", **grid)
     assert sel_1se.rows == sel_min.rows  # the same CV; only the choice differs
     assert sel_1se.select == "1se" and sel_1se.to_dict()["select"] == "1se"
     best = sel_min.best
@@ -429,3 +433,85 @@ def test_fit_select_1se_is_within_one_sem_and_never_larger_than_min():
     assert "within one SEM" in sel_1se.describe()
     with pytest.raises(ParameterError, match="select must be one of min, 1se"):
         fit_select(BooleanRuleClassifier(), X, y, select="lse")
+
+
+# ------------------------------------------------------------------- θ per row, halving
+
+def test_fit_grid_is_8_log_spaced_values_per_row_over_1e5_01():
+    assert len(FIT_THETAS) == 8
+    assert FIT_THETAS[0] == pytest.approx(1e-5) and FIT_THETAS[-1] == pytest.approx(0.1)
+    assert np.allclose(np.diff(np.log(FIT_THETAS)), np.log(0.1 / 1e-5) / 7, rtol=1e-4)
+
+
+def test_a_per_row_grid_is_the_errors_grid_times_each_folds_training_rows():
+    import dataclasses
+
+    X, y = planted(n=60, seed=1)  # 3 folds of 20: every training part has 40 rows
+    est = BooleanRuleClassifier(pos_label=1)
+    grid = dict(rules=(1, 3), cv=3)
+    per_row = select_setting(est, X, y, thetas=(0.0125, 0.05), theta_scale="rows", **grid)
+    errors = select_setting(est, X, y, thetas=(0.5, 2.0), **grid)  # x 40
+    assert per_row.theta_scale == "rows" and errors.theta_scale == "errors"
+    assert [dataclasses.replace(r, theta=r.theta * 40) for r in per_row.rows] == list(errors.rows)
+    assert per_row.chosen == errors.chosen
+    model, selection = fit_select(est, X, y, thetas=(0.0125, 0.05), halving=None,
+                                  **grid)  # per row: the default
+    assert selection == per_row
+    assert model.theta == pytest.approx(selection.best.theta * 60)  # the refit: all 60 rows
+    assert selection.estimator_setting(60)["theta"] == model.theta
+    with pytest.raises(ParameterError, match="theta_scale must be one of rows, errors"):
+        select_setting(est, X, y, theta_scale="row")
+
+
+def test_halving_finishes_only_the_best_cells_of_the_first_folds():
+    X, y = binary_cnf()
+    est = BooleanRuleClassifier(pos_label=1)
+    grid = dict(thetas=(0.01, 0.5, 5), cv=3)
+    full = select_setting(est, X, y, **grid)
+    halved = select_setting(est, X, y, halving=(1, 2), **grid)
+    cells = list(dict.fromkeys((r.form, r.max_rules) for r in full.rows))  # the walk's cells
+    first = {cell: min(r.fold_errors[0] for r in full.rows if (r.form, r.max_rules) == cell)
+             for cell in cells}
+    bound = sorted(first.values())[1]
+    kept = [cell for cell in cells if first[cell] <= bound + 1e-12]
+    # the cells kept run on every fold: their rows are the full CV's, and only they compete
+    assert halved.rows == tuple(r for r in full.rows if (r.form, r.max_rules) in kept)
+    assert set(halved.pruned) == set(cells) - set(kept) and halved.pruned
+    assert halved.first_folds == 1 and halved.n_folds == 3 and halved.skipped == full.skipped
+    assert halved.best == _rows_best(halved.rows)
+    assert "dropped after 1 of 3 folds" in halved.table()
+    parallel = select_setting(est, X, y, halving=(1, 2), n_jobs=2, **grid)
+    assert parallel == halved
+    with pytest.raises(ParameterError, match="halving"):
+        select_setting(est, X, y, halving=(0, 2), **grid)
+
+
+def _rows_best(rows):
+    return rows[_choose_row(rows, range(len(rows)))]
+
+
+def test_r_grows_while_any_theta_of_the_path_uses_all_r_clauses():
+    def block(r, used):  # one θ path of (DNF, R): the clauses its fold models used per θ
+        return [CVRow("dnf", r, theta, 0.2, 0.0, 1.0, (0.2,), clauses)
+                for theta, clauses in zip((0.01, 1.0), used)]
+
+    rows = block(1, (1, 1)) + block(3, (1, 3)) + block(5, (4, 2)) + block(10, (5, 5))
+    full = Selection(tuple(rows), 0, 1, 0, ("dnf",), (1, 3, 5, 10), (0.01, 1.0))
+    walked = walk_unused(full)
+    # R = 3: only θ = 1 used all 3 clauses, enough to try R = 5; there no θ used 5: stop
+    assert {r.max_rules for r in walked.rows} == {1, 3, 5}
+    assert walked.skipped == (("dnf", 10),)
+
+
+def test_fit_selects_with_the_tree_start_and_halving_then_refits_from_the_best_start():
+    from rulelearn.model_selection import HALVING
+
+    X, y = planted(n=90, seed=4)
+    grid = dict(thetas=(0.002, 0.02), rules=(1, 3), cv=3)
+    model, selection = fit_select(BooleanRuleClassifier(pos_label=1, start="best"), X, y, **grid)
+    alone = select_setting(BooleanRuleClassifier(pos_label=1, start="tree"), X, y,
+                           theta_scale="rows", halving=HALVING, **grid)
+    assert selection == alone and selection.first_folds == 1
+    refit = BooleanRuleClassifier(pos_label=1, start="best",
+                                  **selection.estimator_setting(90)).fit(X, y)
+    assert model.start == "best" and str(model.rule_) == str(refit.rule_)

@@ -11,7 +11,7 @@ import os
 
 import click
 
-from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS, SELECT_RULES
+from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, FIT_THETAS, SELECT_RULES
 from rulelearn._params import options
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn.cli import StdoutError, echo, need_stdout, write_out
@@ -147,9 +147,9 @@ def _refuse_overwrite(option, path, inputs):
               help=f"Clauses at most (default: chosen by CV among "
                    f"{', '.join(map(str, DEFAULT_RULES))}).")
 @click.option("--theta", type=click.FloatRange(min=0), default=None,
-              help=f"Sparsity weight: error + theta x literals (default: chosen by CV among "
-                   f"{len(DEFAULT_THETAS)} values in [{min(DEFAULT_THETAS):g}, "
-                   f"{max(DEFAULT_THETAS):g}]).")
+              help=f"Sparsity weight: errors + theta x literals (default: chosen by CV among "
+                   f"{len(FIT_THETAS)} values per training row in [{min(FIT_THETAS):g}, "
+                   f"{max(FIT_THETAS):g}], theta = value x rows).")
 @click.option("--max-iter", type=click.IntRange(min=0), default=100, show_default=True,
               help="BCD / AM iterations at most.")
 @click.option("--thresholds", metavar="N[,N...]", default="10", show_default=True,
@@ -231,7 +231,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                 estimator, dataset.X, dataset.y, cv=cv, seed=seed,
                 forms=DEFAULT_FORMS if form is None else (form,),
                 rules=DEFAULT_RULES if rules is None else (rules,),
-                thetas=DEFAULT_THETAS if theta is None else (theta,),
+                thetas=FIT_THETAS if theta is None else (theta,),
+                theta_scale="rows" if theta is None else "errors",
                 thresholds=thresholds if len(thresholds) > 1 else None, progress=progress,
                 n_jobs=-1 if jobs is None else jobs, select=select)
         finally:
@@ -261,6 +262,20 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         _save(save, model, target, dataset, data, missing, selection, err=False)
 
 
+def _theta_per_row(selection) -> dict:
+    """``{"theta_per_row": θ}`` when the CV chose θ per training row, else nothing."""
+    if selection is None or selection.theta_scale != "rows":
+        return {}
+    return {"theta_per_row": float(selection.best.theta)}
+
+
+def _per_row(model, selection) -> str:
+    """What a θ per row came to in the final fit (nothing for a θ in errors)."""
+    if selection.theta_scale != "rows":
+        return ""
+    return f"; theta per training row ({model.theta:.3g} errors per literal in the final fit)"
+
+
 def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
     """The human-readable report of a fit: data, CV table, choice, rule, training accuracy."""
     from rulelearn.cli.model import rule_lines
@@ -273,7 +288,7 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
         echo(f"cross-validation ({which}; * = chosen):")
         echo(selection.table(full=show_path))
         echo(f"chosen: {model.form.upper()}, R = {model.max_rules}, theta = "
-                   f"{model.theta:.3g} {selection.describe()}")
+                   f"{selection.best.theta:.3g} {selection.describe()}{_per_row(model, selection)}")
         if plot_file is not None:
             _plot(selection, method, data, plot_file, err=False)
     else:
@@ -353,7 +368,8 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "data": str(data), "rows": int(len(dataset.y)), "columns": int(dataset.X.shape[1]),
         "target": target, "positive": _plain(dataset.positive), "negative": _plain(negative),
         "method": method,
-        "setting": {"form": model.form, "R": int(model.max_rules), "theta": float(model.theta),
+        "setting": {"form": model.form, "R": int(model.max_rules),
+                    "theta": float(model.theta), **_theta_per_row(selection),
                     "thresholds": int(model.n_thresholds),
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
