@@ -32,7 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn.errors import DataError, ParameterError
-from rulelearn.rules import Literal, values_equal
+from rulelearn.rules import Literal, _column, values_equal
 
 
 def short_threshold(q: float, upper: float) -> float:
@@ -232,6 +232,49 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             blocks.append(pairs)
             if missing:
                 blocks.append(np.column_stack([isna, ~isna]))
+        if not blocks:
+            return np.zeros((len(X), 0), dtype=np.uint8)
+        return np.hstack(blocks).astype(np.uint8)
+
+    def get_feature_names_out(self, input_features=None):
+        check_is_fitted(self, "literals_")
+        return np.asarray([str(lit) for lit in self.literals_], dtype=object)
+
+
+class ZeroOneBinarizer(TransformerMixin, BaseEstimator):
+    """0/1 columns as literals: ``x == 1`` and its negation ``x == 0`` per column.
+
+    What ``BooleanRuleClassifier(binarize="auto")`` uses on a 0/1 matrix, so that a rule can
+    say "x is 0" (y = NOT x0 is one literal). A missing cell holds neither literal.
+
+    Attributes
+    ----------
+    literals_ : list of Literal
+        ``x == 1``, ``x == 0`` per column, in order.
+    feature_names_in_ : ndarray of str
+    n_features_in_ : int
+    """
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn the columns (any 0/1 values; checked by the caller)."""
+        X = as_frame(X)
+        self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+        self.n_features_in_ = X.shape[1]
+        self.literals_ = [Literal(str(c), "==", v) for c in X.columns for v in (1, 0)]
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """0/1 matrix of shape (n_samples, 2 * n_features_in_), dtype uint8."""
+        check_is_fitted(self, "literals_")
+        X = as_frame(X)
+        blocks = []
+        for name in self.feature_names_in_:
+            try:
+                column = _column(X, name)
+            except DataError:
+                raise DataError(f"column {name!r} seen in fit is missing from the data") from None
+            values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+            blocks.append(np.column_stack([values == 1, values == 0]))
         if not blocks:
             return np.zeros((len(X), 0), dtype=np.uint8)
         return np.hstack(blocks).astype(np.uint8)

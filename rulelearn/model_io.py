@@ -422,7 +422,22 @@ class CsvPrediction:
         lines.append(f"precision {_percent(tp, tp + fp)} ({tp} of {tp + fp} predicted "
                      f"{positive}), recall {_percent(tp, tp + fn)} ({tp} of {tp + fn} "
                      f"actual {positive})")
+        balanced = self.balanced_accuracy
+        lines.append("balanced accuracy " + ("undefined (one class has no row)" if balanced is None
+                                             else f"{100 * balanced:.1f} %")
+                     + " (the mean of the two classes' recalls)")
         return "\n".join(lines)
+
+    @property
+    def balanced_accuracy(self) -> float | None:
+        """The mean of the positive and the negative class's recall over the rows labeled with
+        a class of the model; None without such rows of both classes."""
+        if not self.confusion:
+            return None
+        tp, fp, fn, tn = (self.confusion[k] for k in ("tp", "fp", "fn", "tn"))
+        if not (tp + fn and tn + fp):
+            return None
+        return (tp / (tp + fn) + tn / (tn + fp)) / 2
 
     def summary(self, target: str) -> str:
         """One line, e.g. ``303 rows predicted; accuracy 86.1 % against column 'disease'``."""

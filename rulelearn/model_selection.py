@@ -560,8 +560,12 @@ def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv: 
 
 
 def _error_and_size(model, X, y) -> tuple[float, int, int]:
-    """Validation error, literals and clauses of a fold model."""
-    return error_rate(model, X, y), model.rule_.n_literals, model.rule_.n_clauses
+    """Validation error (weighted by the model's ``class_weight``: with "balanced", the mean
+    of the two classes' error rates), literals and clauses of a fold model."""
+    from rulelearn.estimator import class_sample_weight
+
+    weight = class_sample_weight(getattr(model, "class_weight", None), y)
+    return error_rate(model, X, y, weight), model.rule_.n_literals, model.rule_.n_clauses
 
 
 def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused, thresholds=(),

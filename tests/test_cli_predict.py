@@ -75,6 +75,11 @@ def test_confusion_matrix_precision_recall(run, tmp_path, data):
     assert lines[at + 3].split() == ["no", str(fp), str(tn)]
     assert lines[at + 4].startswith("precision ") and "recall " in lines[at + 4]
     assert f"({tp} of {tp + fn} actual yes)" in lines[at + 4]
+    balanced = 100 * (tp / (tp + fn) + tn / (tn + fp)) / 2
+    assert lines[at + 5] == (f"balanced accuracy {balanced:.1f} % (the mean of the two "
+                             "classes' recalls)")
+    r = run("predict", "m.json", "t.csv", "--json", "-o", "p.csv")
+    assert json.loads(r.stdout)["balanced_accuracy_percent"] == pytest.approx(balanced)
 
 
 def test_no_confusion_matrix_without_the_target(run, tmp_path, data):

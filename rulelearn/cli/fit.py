@@ -151,6 +151,11 @@ def _refuse_overwrite(option, path, inputs):
               help="Quantile thresholds per numeric column. Several (e.g. 10,30): the first is "
                    "used for the whole grid, the others are also tried at the chosen form and "
                    "R, and the CV picks (about 2x the time with 10,30).")
+@click.option("--class-weight", type=click.Choice(("none", "balanced")), default="none",
+              show_default=True,
+              help="balanced: each class weighs as much as the other in the rule's loss and "
+                   "the CV error (for a rare positive class that the rule would otherwise "
+                   "never predict); none: every row weighs 1.")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--select", type=click.Choice(SELECT_RULES), default="min", show_default=True,
@@ -174,7 +179,8 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
 @_SEP
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
-        thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep):
+        thresholds, class_weight, cv, seed, jobs, select, show_path, plot_file, save, as_json,
+        quiet, sep):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -204,7 +210,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start)
+                                      start=start,
+                                      class_weight=None if class_weight == "none" else class_weight)
     if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
         try:
@@ -244,7 +251,9 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
 
 def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
     """The human-readable report of a fit: data, CV table, choice, rule, training accuracy."""
+    from rulelearn._utils import error_rate
     from rulelearn.cli.model import rule_lines
+    from rulelearn.estimator import class_sample_weight
     from rulelearn.model_io import accuracy
 
     rule = model.rule_
@@ -263,7 +272,12 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
     for line in rule_lines(rule, dataset.positive, target):
         echo(line)
-    echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
+    line = f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %"
+    if model.class_weight is not None:
+        balanced = 1 - error_rate(model, dataset.X, dataset.y,
+                                  class_sample_weight("balanced", dataset.y))
+        line += f" (balanced accuracy {100 * balanced:.1f} %; class weight {model.class_weight})"
+    echo(line)
 
 
 class CVProgress:
@@ -336,6 +350,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "method": method,
         "setting": {"form": model.form, "R": int(model.max_rules), "theta": float(model.theta),
                     "thresholds": int(model.n_thresholds),
+                    "class_weight": model.class_weight,
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
@@ -470,6 +485,8 @@ def _predict_json(model, loaded, result, output):
            "rows": int(result.n_rows), "has_target": bool(result.has_target),
            "scored_rows": int(result.n_scored), "unknown_labels": int(result.n_unknown_labels),
            "accuracy_percent": None if result.accuracy is None else 100 * float(result.accuracy),
+           "balanced_accuracy_percent": None if result.balanced_accuracy is None
+           else 100 * float(result.balanced_accuracy),
            "confusion": confusion, "notes": list(result.notes), "output": str(output)}
     write_out(json.dumps(doc, indent=2, default=_plain))
     echo(f"written: {output}", err=True)
