@@ -383,3 +383,63 @@ def test_parse_one_clause_in_parentheses(form, text, expected):
     assert str(rule) == expected
     assert rule == Rule.parse(expected, form)
     assert all(not lit.feature.startswith("(") for c in rule.clauses for lit in c.literals)
+
+
+# ------------------------------------------------------------------ readable pieces
+
+@pytest.mark.parametrize("form, literals, text", [
+    ("dnf", [("tier", "!=", "bronze"), ("tier", "!=", "silver")],
+     "tier not in {'bronze', 'silver'}"),
+    ("cnf", [("tier", "==", "gold"), ("tier", "==", "platinum"), ("age", ">", 3)],
+     "tier in {'gold', 'platinum'} OR age > 3"),
+    ("dnf", [("x", ">", 1), ("x", "<=", 2.5), ("y", "==", 1)], "1 < x <= 2.5 AND y == 1"),
+    # not grouped: one literal, another column between, the other order, the other join
+    ("dnf", [("c", "!=", "a"), ("d", "==", 1), ("c", "!=", "b")],
+     "c != 'a' AND d == 1 AND c != 'b'"),
+    ("dnf", [("x", "<=", 2), ("x", ">", 1)], "x <= 2 AND x > 1"),
+    ("cnf", [("x", ">", 1), ("x", "<=", 2)], "x > 1 OR x <= 2"),
+    ("cnf", [("c", "!=", "a"), ("c", "!=", "b")], "c != 'a' OR c != 'b'"),
+    ("dnf", [("c", "==", "a"), ("c", "==", "b")], "c == 'a' AND c == 'b'"),
+    # names that could be misread in the grouped forms are quoted
+    ("dnf", [("x not", "!=", 1), ("x not", "!=", 2)], "`x not` not in {1, 2}"),
+    ("dnf", [("1 < y", ">", 0), ("1 < y", "<=", 1)], "0 < `1 < y` <= 1"),
+    ("cnf", [("a in {b}", "==", "}"), ("a in {b}", "==", "x, y")],
+     "`a in {b}` in {'}', 'x, y'}"),
+    ("cnf", [("time in care", "==", 1), ("time in care", "==", 2)], "time in care in {1, 2}"),
+])
+def test_neighbours_on_one_column_print_together_and_parse_back(form, literals, text):
+    rule = Rule(form, (Clause(tuple(Literal(*lit) for lit in literals)),))
+    assert str(rule) == text
+    assert Rule.parse(text, form) == rule
+
+
+GROUP_NAME = st.sampled_from(["x", "not", "x not", "in", "a in b", "{", "1 < y", "c,d", "é"])
+
+
+@st.composite
+def pieces(draw, join):
+    """A run of literals that one piece prints: a set, a range, or a single literal."""
+    kind = draw(st.sampled_from(["set", "range", "one"]))
+    name = draw(st.one_of(GROUP_NAME, NAME))
+    if kind == "set":
+        op = "!=" if join == "and" else "=="
+        values = draw(st.lists(VALUE, min_size=2, max_size=3))
+        return [Literal(name, op, v) for v in values]
+    if kind == "range":
+        return [Literal(name, ">", draw(NUMBER)), Literal(name, "<=", draw(NUMBER))]
+    return [draw(literals())]
+
+
+@st.composite
+def grouped_rules(draw):
+    form = draw(st.sampled_from(["dnf", "cnf"]))
+    join = "and" if form == "dnf" else "or"
+    clauses = draw(st.lists(st.lists(pieces(join), max_size=3), max_size=3))
+    return Rule(form, tuple(Clause(tuple(lit for run in c for lit in run)) for c in clauses))
+
+
+@settings(max_examples=300, deadline=None)
+@given(grouped_rules())
+def test_any_rule_with_grouped_pieces_round_trips_through_its_string(rule):
+    assert Rule.parse(str(rule), rule.form) == rule
+    assert len(str(rule).splitlines()) == 1

@@ -270,7 +270,8 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
         echo(f"theta = {model.theta:.3g} (given)")
     echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
-    for line in rule_lines(rule, dataset.positive, target):
+    negative = next(c for c in model.classes_ if not c == dataset.positive)
+    for line in rule_lines(rule, dataset.positive, target, negative=negative):
         echo(line)
     line = f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %"
     if model.class_weight is not None:
