@@ -39,7 +39,7 @@ from rulelearn._labels import same_label
 from rulelearn._utils import accuracy
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.proba import RuleProba
-from rulelearn.rules import Rule, deciding_clause, values_equal
+from rulelearn.rules import Rule, explain, explain_rows, values_equal
 
 #: The ``format`` entry of every model file.
 FORMAT_NAME = "rulelearn-model"
@@ -228,12 +228,11 @@ class LoadedModel:
         return self.proba.positive(self.rule, X)
 
     def explain(self, X: pd.DataFrame) -> list[str]:
-        """Per row, the clause that decides it (the first that holds in a DNF, the first that
-        fails in a CNF), in the rule's syntax; else ``no clause`` / ``all clauses hold``."""
+        """Per row, the literals that decided it (:func:`rulelearn.rules.explain_rows`): a
+        DNF's first clause that holds, else each clause's first literal that fails; a CNF's
+        first clause that fails, else each clause's first literal that holds."""
         self.predict(X[:0])
-        texts = [clause.render(self.rule._inner) for clause in self.rule.clauses]
-        rest = "no clause" if self.form == "dnf" else "all clauses hold"
-        return [texts[i] if i >= 0 else rest for i in deciding_clause(self.rule, X)]
+        return list(explain(self.rule, X))
 
 
 def _plural(n, word):
@@ -472,7 +471,7 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     file, as :func:`rulelearn.data.parse.read_table` does).
     If the file has the model's target column, the accuracy is computed on its labeled rows,
     and the confusion counts on those labeled with a class of the model. ``explain``: also add
-    a column of that name naming the clause that decided each row (:meth:`LoadedModel.explain`).
+    a column of that name naming the literals that decided each row (:meth:`LoadedModel.explain`).
     ``proba``: also add a column of that name with each row's probability of the positive
     class (:meth:`LoadedModel.predict_proba`).
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
@@ -611,10 +610,9 @@ class _Scoring:
         self._count(cells, held, columns)
         added = [predicted]
         if explain is not None:
-            texts = np.array([c.render(rule._inner) for c in rule.clauses]
-                             + ["no clause" if rule.form == "dnf" else "all clauses hold"],
-                             dtype=object)
-            added.append(texts[_deciding(clause_held, rule.form == "dnf", len(cells))])
+            literal_held = [[_literal_held(lit, columns) for lit in clause.literals]
+                            for clause in rule.clauses]
+            added.append(explain_rows(rule, literal_held, len(cells)))
         if proba is not None:
             added.append(self._proba(clause_held, len(cells)))
         return added
@@ -701,23 +699,17 @@ class _Columns:
         return self.cache[feature]
 
 
+def _literal_held(literal, columns: _Columns) -> np.ndarray:
+    codes, values = columns.get(literal.feature)
+    return literal.evaluate(values)[codes]
+
+
 def _clause_held(clause, columns: _Columns, join: str) -> np.ndarray:
     n = len(columns.cells)
     if not clause.literals:
         return np.full(n, join == "and")
-    held = []
-    for literal in clause.literals:
-        codes, values = columns.get(literal.feature)
-        held.append(literal.evaluate(values)[codes])
+    held = [_literal_held(literal, columns) for literal in clause.literals]
     return np.logical_or.reduce(held) if join == "or" else np.logical_and.reduce(held)
-
-
-def _deciding(clause_held, dnf: bool, n: int) -> np.ndarray:
-    """Per row: the first clause that holds (DNF) / fails (CNF); ``len(clause_held)``: none."""
-    out = np.full(n, len(clause_held))
-    for index in reversed(range(len(clause_held))):
-        out[clause_held[index] if dnf else ~clause_held[index]] = index
-    return out
 
 
 def _non_numeric(rule: Rule, columns: _Columns) -> dict:

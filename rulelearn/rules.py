@@ -573,19 +573,62 @@ def _between(text: str, matches) -> list[tuple[int, int]]:
     return spans + [(start, len(text))]
 
 
-# --------------------------------------------------------------------------- which clause decides
+# --------------------------------------------------------------------------- what decided a row
 
-def deciding_clause(rule: Rule, X: pd.DataFrame) -> np.ndarray:
-    """Per row of ``X``, the index of the clause that decides it, or -1.
+def explain_rows(rule: Rule, literal_held: list[list[np.ndarray]], n_rows: int) -> np.ndarray:
+    """Per row, the literals that decided it (an object array of texts).
 
-    DNF: the first clause that holds (-1: none holds, the row is negative). CNF: the first
-    clause that fails (-1: every clause holds, the row is positive).
+    ``literal_held[c][j]``: where literal ``j`` of clause ``c`` holds. DNF: a positive row
+    names every literal of the first clause that holds (``true: x > 3; c == 'a'``); a negative
+    row, each clause's first literal that fails (``false: x > 3; y == 1``): change one of them
+    and that clause could hold. CNF, the dual: a negative row names every literal of the first
+    clause that fails, a positive row each clause's first literal that holds. An empty DNF is
+    ``no clause``, an empty CNF ``all clauses hold`` (as before: nothing to name). A literal
+    named by several clauses is named once.
     """
-    out = np.full(len(X), -1)
-    for index in reversed(range(rule.n_clauses)):
-        held = rule.clauses[index].evaluate(X, rule._inner)
-        out[held if rule.form == "dnf" else ~held] = index
-    return out
+    dnf = rule.form == "dnf"
+    if not rule.clauses:
+        return np.full(n_rows, "no clause" if dnf else "all clauses hold", dtype=object)
+    join = rule._inner
+    clause_held = []
+    for held in literal_held:
+        if not held:
+            clause_held.append(np.full(n_rows, join == "and"))
+        else:
+            clause_held.append(np.logical_and.reduce(held) if dnf
+                               else np.logical_or.reduce(held))
+    R = len(rule.clauses)
+    # column 0: the first clause that holds (DNF) / fails (CNF), R if none; then, per clause,
+    # its first literal that fails (DNF) / holds (CNF), -1 if none
+    codes = np.empty((n_rows, R + 1), dtype=np.int64)
+    codes[:, 0] = R
+    for c in reversed(range(R)):
+        codes[clause_held[c] if dnf else ~clause_held[c], 0] = c
+    for c, held in enumerate(literal_held):
+        first = np.full(n_rows, -1)
+        for j in reversed(range(len(held))):
+            first[~held[j] if dnf else held[j]] = j
+        codes[:, c + 1] = first
+    decided = codes[:, 0] < R  # DNF: positive rows; CNF: negative rows
+    codes[decided, 1:] = -1  # named by column 0 alone
+    unique, inverse = np.unique(codes, axis=0, return_inverse=True)
+    texts = np.empty(len(unique), dtype=object)
+    for u, row in enumerate(unique):
+        if row[0] < R:
+            clause = rule.clauses[row[0]]
+            named = [str(lit) for lit in clause.literals] or [clause.render(join)]
+            word = "true" if dnf else "false"
+        else:
+            named = [str(rule.clauses[c].literals[j]) for c, j in enumerate(row[1:]) if j >= 0]
+            word = "false" if dnf else "true"
+        texts[u] = f"{word}: {'; '.join(dict.fromkeys(named))}"
+    return texts[np.asarray(inverse).ravel()]
+
+
+def explain(rule: Rule, X: pd.DataFrame) -> np.ndarray:
+    """:func:`explain_rows` on the rows of ``X``."""
+    held = [[lit.evaluate(X) for lit in clause.literals] for clause in rule.clauses]
+    return explain_rows(rule, held, len(X))
 
 
 # ---------------------------------------------------------------------------------- simplification

@@ -443,3 +443,58 @@ def grouped_rules(draw):
 def test_any_rule_with_grouped_pieces_round_trips_through_its_string(rule):
     assert Rule.parse(str(rule), rule.form) == rule
     assert len(str(rule).splitlines()) == 1
+
+
+# ------------------------------------------------------------------ what decided a row
+
+EXPLAIN_ROWS = pd.DataFrame({"x": [5, 1, 5, 1, np.nan], "c": ["a", "a", "b", "b", "a"]})
+
+
+@pytest.mark.parametrize("form, text, expected", [
+    ("dnf", "(x > 3 AND c == 'a') OR (c == 'b')",
+     ["true: x > 3; c == 'a'", "false: x > 3; c == 'b'", "true: c == 'b'", "true: c == 'b'",
+      "false: x > 3; c == 'b'"]),
+    ("dnf", "(x > 3 AND c == 'a') OR (x > 3 AND c == 'b')",  # the same literal named once
+     ["true: x > 3; c == 'a'", "false: x > 3", "true: x > 3; c == 'b'", "false: x > 3",
+      "false: x > 3"]),
+    ("cnf", "(x > 3 OR c == 'a') AND (c == 'b' OR x <= 2)",
+     ["false: c == 'b'; x <= 2", "true: c == 'a'; x <= 2", "true: x > 3; c == 'b'",
+      "false: x > 3; c == 'a'", "false: c == 'b'; x <= 2"]),
+    ("dnf", "FALSE", ["no clause"] * 5),
+    ("cnf", "TRUE", ["all clauses hold"] * 5),
+])
+def test_explain_names_the_deciding_literals(form, text, expected):
+    from rulelearn.rules import explain
+
+    assert list(explain(Rule.parse(text, form), EXPLAIN_ROWS)) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["dnf", "cnf"]),
+       st.lists(st.lists(st.sampled_from(
+           [Literal("x", op, t) for t in (1, 2) for op in ("<=", ">")]
+           + [Literal("c", op, "a") for op in ("==", "!=")] + [Literal("x", "is missing")]),
+           min_size=1, max_size=3).map(tuple), min_size=1, max_size=3))
+def test_the_named_literals_decide_the_row(form, clauses):
+    """Brute force over every row of a small grid: a DNF's positive row holds every named
+    literal, which make up one clause; a negative row fails every named literal, one of each
+    clause; a CNF dually."""
+    from rulelearn.rules import explain
+
+    rule = Rule(form, tuple(Clause(c) for c in clauses))
+    frame = pd.DataFrame([(x, c) for x in (0.5, 1.5, 2.5, np.nan) for c in ("a", "b", None)],
+                         columns=["x", "c"])
+    texts = explain(rule, frame)
+    held = rule.evaluate(frame)
+    for i, text in enumerate(texts):
+        row = frame.iloc[[i]]
+        word, _, names = text.partition(": ")
+        named = names.split("; ")
+        by_text = {str(lit): lit for c in rule.clauses for lit in c.literals}
+        assert all(by_text[n].evaluate(row)[0] == (word == "true") for n in named)
+        if (word == "true") == (form == "dnf"):  # one whole clause
+            assert held[i] == (form == "dnf")
+            assert any(set(named) == {str(lit) for lit in c.literals} for c in rule.clauses)
+        else:  # one literal of every clause
+            assert held[i] == (form == "cnf")
+            assert all(set(named) & {str(lit) for lit in c.literals} for c in rule.clauses)

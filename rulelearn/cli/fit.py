@@ -417,9 +417,11 @@ def _data_line(path, dataset, target, *, given):
 @click.option("--column", metavar="NAME", default="prediction", show_default=True,
               help="Name of the added column (DATA must not have a column of that name).")
 @click.option("--explain", is_flag=True,
-              help="Add a column 'explanation': the clause that decided the row (DNF: the first "
-                   "that holds, or 'no clause'; CNF: the first that fails, or 'all clauses "
-                   "hold').")
+              help="Add a column 'explanation': the literals that decided the row. DNF: "
+                   "'true: ...' every literal of the first clause that holds, else 'false: ...' "
+                   "each clause's first literal that fails; CNF: 'false: ...' every literal of "
+                   "the first clause that fails, else 'true: ...' each clause's first literal "
+                   "that holds.")
 @click.option("--proba", is_flag=True,
               help="Add a column 'probability': the row's probability of the positive class "
                    "(from the training precision of the clauses; see predict_proba).")
