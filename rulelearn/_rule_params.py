@@ -28,4 +28,5 @@ RULE_PARAMETERS: dict[str, list] = {
     "time_limit": [Interval(numbers.Real, 0)],
     "lp_rows": [Options("auto"), None, Interval(numbers.Integral, 1)],
     "class_weight": [None, Options("balanced"), InstanceOf(dict)],
+    "cut_points": [Options("quantile", "tree", "both")],  # binarize.CUT_POINTS
 }

@@ -51,7 +51,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     max_iter : int, default=100
         BCD / AM iterations at most.
     n_thresholds : int, default=10
-        Quantile thresholds per numeric column when ``X`` is binarized.
+        Quantile thresholds per numeric column when ``X`` is binarized (and at most that many
+        tree cuts, see ``cut_points``).
     pos_label : label or None, default=None
         The class the rule predicts; None means the minority class of ``y``.
     binarize : {"auto", True, False}, default="auto"
@@ -77,6 +78,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         a dict maps a class to its weight (a positive number; a class left out weighs 1).
         The binarizer's quantiles, the default ``pos_label`` and the clause precisions of
         :meth:`predict_proba` stay those of the rows' own weights.
+    cut_points : {"quantile", "tree", "both"}, default="quantile"
+        Numeric split points of the binarizer: the quantiles (the paper's), those of a
+        shallow tree per column grown against the training labels (a cut where the classes
+        change, e.g. in a tail with 3 % positives), or both
+        (:class:`~rulelearn.binarize.QuantileBinarizer`).
     lp_rows : "auto", None or int, default="auto"
         Rows of the clause LP. The LP only proposes clauses; rounding and every objective
         use all rows. An int ``m``: the LP is built on a random sample of ``m`` of its rows
@@ -111,7 +117,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
                  clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
-                 class_weight=None):
+                 class_weight=None, cut_points="quantile"):
         self.method = method
         self.form = form
         self.max_rules = max_rules
@@ -126,6 +132,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.start = start
         self.lp_rows = lp_rows
         self.class_weight = class_weight
+        self.cut_points = cut_points
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -161,8 +168,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         frame, y = self._validate_data(X, y)
         sample_weight = _check_weights(sample_weight, len(y))
         classes, pos_label = self._classes(y, sample_weight)
-        binarizer, A, literals = self._binarize(frame, sample_weight)
         positive = np.asarray(y) == pos_label
+        binarizer, A, literals = self._binarize(frame, sample_weight, positive)
         loss_weight = class_sample_weight(self.class_weight, y, classes, sample_weight)
         if self.form == "cnf":
             problem = CNFProblem.from_data(A, positive, loss_weight)
@@ -248,7 +255,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             pos_label = matches[0]
         return classes, pos_label
 
-    def _binarize(self, frame, sample_weight=None):
+    def _binarize(self, frame, sample_weight=None, positive=None):
         used = frame if sample_weight is None else frame[sample_weight > 0]
         if self.binarize is True:
             values = frame.to_numpy(dtype=float)
@@ -259,8 +266,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         if self.binarize == "auto" and _is_binary(used):  # x == 1 and its negation x == 0
             zero_one = ZeroOneBinarizer().fit(frame)
             return zero_one, zero_one.transform(frame), list(zero_one.literals_)
-        binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds).fit(
-            frame, sample_weight=sample_weight)
+        binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds,
+                                      cut_points=self.cut_points).fit(
+            frame, positive, sample_weight=sample_weight)
         if not binarizer.literals_:
             raise DataError("no usable feature: every column is constant or empty")
         return binarizer, binarizer.transform(frame), list(binarizer.literals_)

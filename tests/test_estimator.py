@@ -94,7 +94,7 @@ def test_get_set_params_and_clone():
     assert params["theta"] == 2.5 and params["form"] == "cnf" and params["method"] == "bcd"
     assert set(params) == {"method", "form", "max_rules", "theta", "max_iter", "n_thresholds",
                            "pos_label", "binarize", "disable_cost", "clause_solver", "time_limit",
-                           "start", "lp_rows", "class_weight"}
+                           "start", "lp_rows", "class_weight", "cut_points"}
     assert model.set_params(theta=0.5) is model and model.theta == 0.5
     model.fit(TABLE, TARGET)
     copy = clone(model)
