@@ -518,6 +518,8 @@ def _binarizes(estimator, X, counts) -> dict[int, bool]:
     binarize = estimator.get_params()["binarize"]
     if binarize is True or (binarize == "auto" and _is_binary(frame)):
         return dict.fromkeys(counts[1:], False)
+    if estimator.get_params().get("cut_points", "quantile") != "quantile":
+        return dict.fromkeys(counts[1:], True)  # tree cuts depend on the fold's labels: try
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # dropped columns: the fits warn about them
         first = QuantileBinarizer(n_thresholds=counts[0]).fit(frame).literals_

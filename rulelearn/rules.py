@@ -6,6 +6,11 @@ literals, joined by OR in a CNF rule and by AND in a DNF rule. A :class:`Rule`
 is a form and a tuple of clauses; it evaluates on a DataFrame, counts its size,
 prints in the user's own names and thresholds, and round-trips through JSON.
 
+Neighbouring literals on one column print together (:meth:`Clause.pieces`): ``1 < x <= 3``,
+``tier not in {'bronze', 'silver'}`` in an AND, ``tier in {'gold', 'platinum'}`` in an OR;
+:meth:`Rule.parse` reads them back to the same literals. A set or a range is false on a missing
+value, as each of its literals is.
+
 Column names print as they are unless they could be misread: a name that is empty, has quotes,
 backticks, leading/trailing or non-space whitespace, starts with ``(``, or holds an operator or
 AND/OR as a word (``a <= b``) prints in backticks, a backtick doubled (`` `a <= b` <= 0.23 ``), and
