@@ -142,8 +142,19 @@ def test_show_prints_sets_and_the_cnf_read_for_the_other_class(run, tmp_path):
             "--save", "m.json")
     assert r.exit_code == 0, r.output
     shown = run("show", "m.json").stdout.splitlines()
+    assert shown[2].startswith("rule (CNF, method bcd, R = 1, theta = 0.5): ")
     at = shown.index("IF  1. tier in {'gold', 'platinum'}")
     assert shown[at + 1] == "THEN y = yes"
     assert shown[at + 2].startswith("the same rule, read for the other class (a DNF")
     assert shown[at + 3:at + 5] == ["IF  1. tier not in {'gold', 'platinum'}", "THEN y = no"]
     assert "tier not in {'gold', 'platinum'}" in r.stdout  # fit prints the same
+
+
+def test_show_names_the_class_weight(run, tmp_path):
+    pd.DataFrame({"x": [1] * 30 + [0] * 70, "y": [1] * 15 + [0] * 85}).to_csv(
+        tmp_path / "rare.csv", index=False)
+    r = run("fit", "rare.csv", "--theta", "1", "-R", "1", "--form", "dnf", "--class-weight",
+            "balanced", "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    assert run("show", "m.json").stdout.splitlines()[2].startswith(
+        "rule (DNF, method bcd, R = 1, theta = 1, class weight 'balanced'): 1 clause, 1 literal")

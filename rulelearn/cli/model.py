@@ -56,6 +56,8 @@ def _describe(loaded, simpler):
         setting.append(f"R = {params['max_rules']}")
     if loaded.theta is not None:
         setting.append(f"theta = {loaded.theta:.3g}")
+    if params.get("class_weight") is not None:
+        setting.append(f"class weight {params['class_weight']!r}")
     yield (f"rule ({', '.join(setting)}): {_count(rule.n_clauses, 'clause')}, "
            f"{_count(rule.n_literals, 'literal')}")
     yield from rule_lines(rule, loaded.positive, loaded.target, simpler, loaded.negative)
