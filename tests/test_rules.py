@@ -438,7 +438,7 @@ def grouped_rules(draw):
     return Rule(form, tuple(Clause(tuple(lit for run in c for lit in run)) for c in clauses))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(grouped_rules())
 def test_any_rule_with_grouped_pieces_round_trips_through_its_string(rule):
     assert Rule.parse(str(rule), rule.form) == rule
@@ -469,7 +469,7 @@ def test_explain_names_the_deciding_literals(form, text, expected):
     assert list(explain(Rule.parse(text, form), EXPLAIN_ROWS)) == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.sampled_from(["dnf", "cnf"]),
        st.lists(st.lists(st.sampled_from(
            [Literal("x", op, t) for t in (1, 2) for op in ("<=", ">")]

@@ -82,7 +82,7 @@ def _frame(rows, numeric):
     return frame
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(RULES, st.lists(st.tuples(CELLS_X, CELLS_C), min_size=1, max_size=30), st.booleans())
 def test_the_displayed_simplification_predicts_as_the_original(rule, rows, numeric):
     """The text fit and show print (grouped pieces of the simplified rule), read back."""
@@ -108,7 +108,7 @@ def _flipped_holds(rule, frame):
     return held
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(RULES, st.lists(st.tuples(CELLS_X, CELLS_C), min_size=1, max_size=30), st.booleans())
 def test_a_cnf_read_for_the_other_class_is_its_negation(rule, rows, numeric):
     frame = _frame(rows, numeric)
