@@ -535,7 +535,9 @@ def brute_force(problem: CNFProblem, R: int, theta: float, disable_cost: float) 
        params=fit_params(max_rules=2, clause_solver="mip"),
        solver=st.sampled_from(["lp", "mip"]))
 def test_learners_against_brute_force_on_tiny_problems(data, params, solver):
-    model = fit(data.X, data.y, data.w, params, clause_solver=solver)
+    # binarize=True: the 0/1 columns as the literals ("auto" adds their negations, which
+    # would square the brute force's 2 ** (literals + 1) clauses)
+    model = fit(data.X, data.y, data.w, params, clause_solver=solver, binarize=True)
     problem = cnf_problem(model, data.X, data.y, data.w)
     R = n_clause_rows(model)
     optimum = brute_force(problem, R, params["theta"], params["disable_cost"])
