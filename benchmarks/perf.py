@@ -29,6 +29,7 @@ import platform
 import resource
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from tabulate import tabulate
@@ -37,39 +38,17 @@ from rulelearn._io import atomic_write_text
 from rulelearn.binarize import QuantileBinarizer
 from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
-from rulelearn.learners.formulation import ClauseLP
 from rulelearn.learners.problem import CNFProblem
+
+# the reference loop is the tests' oracle (tests/reference_solver.py): one copy, kept there
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from reference_solver import ReferenceClauseSolver  # noqa: E402
 
 COMPARE = [("sonar", None), ("wdbc", None), ("ionosphere", None), ("pima", None),
            ("parkinsons", None), ("magic", 2000), ("musk", 1300)]  # musk[1300]: sifted
 METHODS = ("bcd", "am", "sc", "ocrl")
 THETAS = (0.1, 2.0)
 SCALING_SIZES = (1000, 2000, 4000, 8000, 16000, 19020)
-
-
-class ReferenceClauseSolver(ClauseSolver):
-    """The straightforward loop: a new HiGHS model (presolve on) for every clause LP."""
-
-    def __init__(self, problem, **kwargs):
-        super().__init__(problem, formulation="primal", screen=False, **kwargs)
-        self._solves = 0
-        self._iterations = 0
-
-    @property
-    def n_solves(self):
-        return self._solves
-
-    @property
-    def total_iterations(self):
-        return self._iterations
-
-    def fit(self, neg_weight, theta, cap=None):
-        self._lp = ClauseLP(self.problem, "primal", presolve=True)
-        self._cache = {}
-        fit = super().fit(neg_weight, theta, cap)
-        self._solves += 1
-        self._iterations += fit.iterations
-        return fit
 
 
 def _dnf_problem(dataset, n_rows, seed=0, merge=True):
@@ -524,12 +503,14 @@ def main(argv=None):
     parser.add_argument("--magic-rows", type=int, default=MAGIC_ROWS)
     parser.add_argument("--magic-methods", nargs="+", default=list(MAGIC_METHODS))
     parser.add_argument("--protocol-only", action="store_true",
-                        help="only the full-protocol section (from results/paper; no fits), "
+                        help="only the full-protocol section (from --protocol-folder; no fits), "
                              "replaced in --output")
+    parser.add_argument("--protocol-folder", default="results/paper",
+                        help="the results folder of the full-protocol section")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.protocol_only:
-        _write_section(args.output, PROTOCOL_HEADING, render_protocol())
+        _write_section(args.output, PROTOCOL_HEADING, render_protocol(args.protocol_folder))
         return
     if args.magic_only:
         _write_section(args.output, MAGIC_HEADING, render_magic(
@@ -552,7 +533,7 @@ def main(argv=None):
     if not args.skip_magic:
         text = text + "\n" + render_magic(*magic_path(args.mirror, args.magic_rows,
                                                        args.magic_methods))
-    text = text + "\n" + render_protocol()
+    text = text + "\n" + render_protocol(args.protocol_folder)
     output = atomic_write_text(args.output, text + "\n")
     print(text)
     print(f"written: {output}", file=sys.stderr)

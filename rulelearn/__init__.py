@@ -6,7 +6,8 @@ __version__ = "0.1.0"
 MODEL_FORMAT_VERSION = 1
 
 
-__all__ = ["BooleanRuleClassifier", "MODEL_FORMAT_VERSION", "__version__"]
+__all__ = ["BooleanRuleClassifier", "BooleanRuleListClassifier", "MODEL_FORMAT_VERSION",
+           "__version__"]
 
 
 def __getattr__(name):  # the estimator loads scikit-learn and HiGHS: import it on first use
@@ -14,6 +15,10 @@ def __getattr__(name):  # the estimator loads scikit-learn and HiGHS: import it 
         from rulelearn.estimator import BooleanRuleClassifier
 
         return BooleanRuleClassifier
+    if name == "BooleanRuleListClassifier":
+        from rulelearn.rule_list import BooleanRuleListClassifier
+
+        return BooleanRuleListClassifier
     raise AttributeError(f"module 'rulelearn' has no attribute {name!r}")
 
 

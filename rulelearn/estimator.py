@@ -243,7 +243,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                             f"exactly 2 classes; y has {len(classes)} "
                             f"class{'' if len(classes) == 1 else 'es'} "
                             f"({shown}{', ...' if len(classes) > 5 else ''})"
-                            f"{_continuous_hint(y)}")
+                            f"{_continuous_hint(y)}"
+                            + ("; BooleanRuleListClassifier (rulelearn.rule_list) learns a "
+                               "rule list for more" if len(classes) > 2 else ""))
         if self.pos_label is None:
             pos_label = default_positive(y, sample_weight)
             pos_label = classes[[same_label(c, pos_label) for c in classes].index(True)]

@@ -68,6 +68,8 @@ def export_rule(model, fmt: str) -> str:
     if fmt not in FORMATS:
         raise ParameterError(f"unknown export format {fmt!r}; expected one of "
                              f"{', '.join(FORMATS)}")
+    if hasattr(model, "rule_list"):  # a multi-class model (rulelearn.rule_list)
+        return _export_rule_list(model, fmt)
     rule = simplify(model.rule)
     if fmt == "sql":
         return SQL_HEADER + sql_case(rule, model.positive, model.negative) + "\n"
@@ -276,7 +278,7 @@ or pd.NA is missing. TARGET names the column predicted; RULE is the rule as rule
 """
 '''
 
-_FRAME_HELPERS = '''
+_FRAME_TESTS = '''
 
 def _test(frame, name, test, *args):
     """Where test(read cell, *args) holds on the column name (a boolean array)."""
@@ -289,7 +291,9 @@ def _test(frame, name, test, *args):
 
 def _constant(frame, value):
     return np.full(len(frame), value, dtype=bool)
+'''
 
+_FRAME_HELPERS = _FRAME_TESTS + '''
 
 def holds(frame):
     """True where the rule predicts POSITIVE (a boolean Series on frame's index)."""
@@ -426,3 +430,120 @@ def _sql_literal(literal: Literal) -> str:
     if _number_of(literal.value) is None:  # NULL <> 'v' is unknown: false, as in predict
         return _sql_equal(name, literal, "<>")
     return f"({name} IS NOT NULL AND NOT {_sql_equal(name, literal)})"
+
+
+# ---------------------------------------------------------------------------------- rule lists
+
+def _export_rule_list(model, fmt: str) -> str:
+    """A rule-list model (:class:`~rulelearn.model_io.LoadedRuleList`) in format ``fmt``: each
+    rule simplified, the same order and labels."""
+    from rulelearn.rule_list import RuleList
+
+    given = model.rule_list
+    rule_list = RuleList(given.labels, tuple(simplify(r) for r in given.rules), given.default)
+    if fmt == "sql":
+        return SQL_LIST_HEADER + sql_case_list(rule_list) + "\n"
+    source = python_list_source if fmt == "python" else pandas_list_source
+    return source(rule_list, _tokens(model), target=model.target, description=str(rule_list))
+
+
+def _list_constants(rule_list, missing_tokens, target, description) -> str:
+    tokens = ", ".join(python_value(str(t)) for t in sorted(map(str, missing_tokens)))
+    labels = "".join(f"{python_value(label)}, " for label in rule_list.labels)
+    return (f"TARGET = {python_value(str(target))}\n"
+            f"LABELS = ({labels})\n"
+            f"DEFAULT = {python_value(rule_list.default)}\n"
+            f"MISSING = frozenset([{tokens}])\n"
+            f"RULE = {python_value(str(description))}\n")
+
+
+_PYTHON_LIST_DOC = '''"""A rule list learned by rulelearn, as Python (rulelearn export --format
+python).
+
+predict(row) returns LABELS[i] for the first rule i that holds on row, DEFAULT where none does.
+row is a dict of one row's cells by column name: text as a CSV reader gives it
+(csv.DictReader(f, skipinitialspace=True), as rulelearn predict reads a CSV file), or Python
+values. A cell is read as rulelearn predict reads it: text is stripped, and a cell in MISSING,
+None or NaN is missing. TARGET names the column predicted; RULE is the list as rulelearn prints it.
+"""
+'''
+
+
+def python_list_source(rule_list, missing_tokens, *, target: str = "",
+                       description: str = "") -> str:
+    """A module defining ``predict(row: dict)`` for an ordered rule list (``IF ... THEN a ELIF
+    ... ELSE c``). Every name, label and value is a constant written by :func:`python_value`."""
+    tests = "".join(
+        f"    if (\n        {_combine(rule, _python_literal, 'and', 'or', 'True', 'False')}"
+        f"\n    ):\n        return LABELS[{index}]\n"
+        for index, rule in enumerate(rule_list.rules))
+    return (f"{_PYTHON_LIST_DOC}\nimport numbers\nimport re\n\n{_CELL_HELPERS}{_COLUMN_HELPER}\n\n"
+            f"{_list_constants(rule_list, missing_tokens, target, description)}\n\n"
+            "def predict(row):\n"
+            '    """LABELS[i] for the first rule i that holds on row, else DEFAULT."""\n'
+            f"{tests}    return DEFAULT\n")
+
+
+_PANDAS_LIST_DOC = '''"""A rule list learned by rulelearn, for pandas (rulelearn export --format
+pandas).
+
+decide(frame) is, per row, the index of the first rule that holds (len(LABELS) where none does);
+predict(frame) is a Series of LABELS[i] for that rule, DEFAULT where none holds. frame holds the
+cells by column name: text, as rulelearn predict reads a CSV file (pd.read_csv(f, dtype=str,
+keep_default_na=False, skipinitialspace=True)), or values as pandas parses them. A cell is read
+as rulelearn predict reads it: text is stripped, and a cell in MISSING, None, NaN or pd.NA is
+missing. TARGET names the column predicted; RULE is the list as rulelearn prints it.
+"""
+'''
+
+_LIST_FRAME_FUNCTIONS = '''
+
+def decide(frame):
+    """Per row, the index of the first rule that holds; len(LABELS) where none does."""
+    out = np.full(len(frame), len(LABELS))
+    for index in reversed(range(len(_RULES))):
+        out[np.asarray(_RULES[index](frame), dtype=bool)] = index
+    return out
+
+
+def predict(frame):
+    """LABELS[i] for the first rule i that holds, DEFAULT elsewhere (a Series on frame's index)."""
+    outcomes = np.empty(len(LABELS) + 1, dtype=object)
+    outcomes[:] = [*LABELS, DEFAULT]
+    return pd.Series(outcomes[decide(frame)], index=frame.index, dtype=object)
+'''
+
+
+def pandas_list_source(rule_list, missing_tokens, *, target: str = "",
+                       description: str = "") -> str:
+    """A module defining ``decide(frame)`` and ``predict(frame)`` for an ordered rule list.
+    Every name, label and value is a constant written by :func:`python_value`."""
+    rules = "".join(
+        f"\n\ndef _rule_{index}(frame):\n    return (\n        "
+        + _combine(rule, _pandas_literal, "&", "|", "_constant(frame, True)",
+                   "_constant(frame, False)") + "\n    )\n"
+        for index, rule in enumerate(rule_list.rules))
+    names = "".join(f"_rule_{index}, " for index in range(len(rule_list.rules)))
+    return (f"{_PANDAS_LIST_DOC}\nimport numbers\nimport re\n\n"
+            f"import numpy as np\nimport pandas as pd\n\n{_CELL_HELPERS}{_FRAME_TESTS}"
+            f"{_LIST_FRAME_FUNCTIONS}\n\n"
+            f"{_list_constants(rule_list, missing_tokens, target, description)}{rules}\n\n"
+            f"_RULES = ({names})\n")
+
+
+#: The lines before a rule list's expression: generic, never a name or value of the model.
+SQL_LIST_HEADER = ("-- A rule list learned by rulelearn, as SQL (rulelearn export --format sql):\n"
+                   "-- the CASE expression below gives the label of the first rule that holds,\n"
+                   "-- else the last label. Cells as rulelearn predict reads them: stripped,\n"
+                   "-- missing ones NULL; the columns that the rules compare with numbers must\n"
+                   "-- hold numbers.\n")
+
+
+def sql_case_list(rule_list) -> str:
+    """``CASE WHEN <rule 1> THEN label 1 WHEN <rule 2> THEN label 2 ... ELSE default END``.
+
+    A rule that is unknown (NULL) on a row does not hold there, as in :func:`sql_case`.
+    """
+    whens = "".join(f"WHEN {_sql_condition(rule)} THEN {_sql_value(label, 'a class label')} "
+                    for label, rule in zip(rule_list.labels, rule_list.rules))
+    return f"CASE {whens}ELSE {_sql_value(rule_list.default, 'a class label')} END"

@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -41,8 +42,13 @@ from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleErro
 from rulelearn.proba import RuleProba
 from rulelearn.rules import Rule, explain, explain_rows, values_equal
 
+if TYPE_CHECKING:  # the rule-list module loads scikit-learn: imported where a list is read
+    from rulelearn.rule_list import RuleList
+
 #: The ``format`` entry of every model file.
 FORMAT_NAME = "rulelearn-model"
+#: The ``kind`` entry of a rule-list model file (a binary model's file has no ``kind``).
+RULE_LIST_KIND = "rule-list"
 
 
 # ------------------------------------------------------------------------------------------ saving
@@ -54,6 +60,10 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     With ``X`` and ``y`` (the training data), ``training`` also records the number of rows
     and the training accuracy. ``extra``: more top-level entries (they may not replace ours).
     """
+    if hasattr(estimator, "rule_list_"):  # a multi-class model (rulelearn.rule_list)
+        if positive is not None:
+            raise ParameterError("a rule list has no positive class: leave positive out")
+        return rule_list_dict(estimator, target=target, X=X, y=y, extra=extra)
     rule = getattr(estimator, "rule_", None)
     if not isinstance(rule, Rule):
         raise ParameterError("save_model needs a fitted BooleanRuleClassifier (no rule_ yet)")
@@ -85,6 +95,49 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
         "theta": float(estimator.theta),
         "training": training,
         **_proba_entry(estimator),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    for key, value in (extra or {}).items():
+        if key in doc:
+            raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
+        doc[key] = to_native(value)
+    return doc
+
+
+def rule_list_dict(estimator, *, target: str, X=None, y=None, extra=None) -> dict:
+    """The model file of a fitted :class:`~rulelearn.rule_list.BooleanRuleListClassifier`.
+
+    Format version 1 with ``"kind": "rule-list"``; ``rule_list`` holds the steps (label, rule
+    and the setting it was learned with) and the ``ELSE`` label. A rulelearn without rule lists
+    refuses such a file (it has no ``rule``).
+    """
+    rule_list = estimator.rule_list_
+    for i, rule in enumerate(rule_list.rules, 1):
+        for where, why in _non_finite(rule, None):
+            raise ParameterError(f"cannot save the model: step {i}, {where} {why}; a model "
+                                 "file holds finite numbers only")
+    entry = rule_list.to_dict()
+    for step, model in zip(entry["steps"], estimator.steps_):
+        step["setting"] = None if model is None else {
+            "form": model.form, "max_rules": int(model.max_rules), "theta": float(model.theta),
+            "n_thresholds": int(model.n_thresholds)}
+    training: dict[str, object] = {"n_samples": None, "accuracy": None}
+    if X is not None and y is not None:
+        training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
+    training.update(n_literals=rule_list.n_literals, n_clauses=rule_list.n_clauses)
+    names = getattr(estimator, "feature_names_in_", None)
+    doc = {
+        "format": FORMAT_NAME,
+        "format_version": MODEL_FORMAT_VERSION,
+        "kind": RULE_LIST_KIND,
+        "rulelearn_version": __version__,
+        "rule_list": entry,
+        "target": str(target),
+        "classes": [to_native(c) for c in estimator.classes_],
+        "features": None if names is None else [str(n) for n in names],
+        "params": {"order": to_native(estimator.order),
+                   "estimator": to_native(estimator._template().get_params())},
+        "training": training,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     for key, value in (extra or {}).items():
@@ -195,7 +248,12 @@ class LoadedModel:
 
     @property
     def classes(self) -> list:
-        return [self.negative, self.positive]
+        """The two labels in the estimator's ``classes_`` order (sorted, as ``np.unique``
+        sorts them): the columns of :meth:`predict_proba`."""
+        try:
+            return sorted([self.negative, self.positive])
+        except TypeError:  # labels of two types, which an estimator cannot have been fitted on
+            return [self.negative, self.positive]
 
     def missing_columns(self, columns) -> list[str]:
         present = set(map(str, columns))
@@ -216,7 +274,9 @@ class LoadedModel:
         return out
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
-        """The probability of the positive class per row (see :mod:`rulelearn.proba`).
+        """Per row, the probability of each class, columns ordered as :attr:`classes` (as the
+        estimator's ``predict_proba``; see :mod:`rulelearn.proba`); ``argmax`` is the
+        prediction (a tie at 0.5 is moved by one ulp, as the estimator does).
 
         Raises :class:`ModelFileError` for a file written before model files held them.
         """
@@ -225,7 +285,13 @@ class LoadedModel:
                                  "rule (written by an older rulelearn, or the rule was edited), "
                                  "so no probabilities: fit it again")
         self.predict(X[:0])  # the columns check
-        return self.proba.positive(self.rule, X)
+        held, positive = self.proba.decide(self.rule, X)
+        if same_label(self.classes[1], self.positive):
+            second, predicted_second = positive, held
+        else:
+            second, predicted_second = 1 - positive, ~held
+        second = np.where(predicted_second & (second <= 0.5), np.nextafter(0.5, 1.0), second)
+        return np.column_stack([1 - second, second])
 
     def explain(self, X: pd.DataFrame) -> list[str]:
         """Per row, the literals that decided it (:func:`rulelearn.rules.explain_rows`): a
@@ -233,6 +299,45 @@ class LoadedModel:
         first clause that fails, else each clause's first literal that holds."""
         self.predict(X[:0])
         return list(explain(self.rule, X))
+
+
+@dataclass(frozen=True)
+class LoadedRuleList:
+    """A rule-list model file, validated (see :mod:`rulelearn.rule_list`)."""
+
+    rule_list: RuleList
+    target: str
+    #: Per step, the setting it was learned with (form, max_rules, theta, ...), or None.
+    settings: tuple = ()
+    training: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+    rulelearn_version: str = ""
+    created: str = ""
+    path: str = ""
+    missing_values: tuple | None = None
+    data: str | None = None
+    proba = None  #: a rule list has no probabilities
+
+    @property
+    def features(self) -> list[str]:
+        return self.rule_list.features
+
+    @property
+    def classes(self) -> list:
+        """The labels in list order, the ``ELSE`` label last."""
+        return self.rule_list.classes
+
+    def missing_columns(self, columns) -> list[str]:
+        present = set(map(str, columns))
+        return [name for name in self.features if name not in present]
+
+    def predict(self, X: pd.DataFrame) -> np.ndarray:
+        """Labels (object array): the label of the first rule that holds, else the ``ELSE``."""
+        absent = self.missing_columns(X.columns)
+        if absent:
+            raise DataError(f"the data lacks {_plural(len(absent), 'column')} the rules use: "
+                            f"{', '.join(map(repr, absent))}")
+        return self.rule_list.predict(X)
 
 
 def _plural(n, word):
@@ -245,7 +350,7 @@ def _is_label(value) -> bool:
     return isinstance(value, (str, int, bool))
 
 
-def load_model(path) -> LoadedModel:
+def load_model(path) -> LoadedModel | LoadedRuleList:
     """Read and validate a model file written by :func:`save_model`.
 
     Raises :class:`ModelFileError` when the file cannot be read, is not a rulelearn model
@@ -254,6 +359,10 @@ def load_model(path) -> LoadedModel:
     path = Path(path)
     doc = _read_model_document(path)
     bad = _not_a_model_file(path)
+    if "kind" in doc:
+        if doc["kind"] != RULE_LIST_KIND:
+            raise bad(f"unknown kind {doc['kind']!r}")
+        return _load_rule_list(doc, path, bad)
     rule = _document_rule(doc, bad)
     for key in ("target", "positive", "negative"):
         if key not in doc:
@@ -287,6 +396,49 @@ def load_model(path) -> LoadedModel:
                        missing_values=None if missing is None else tuple(missing),
                        proba=_document_proba(doc, rule, bad),
                        data=data if isinstance(data, str) else None)
+
+
+def _common_entries(doc: dict, bad) -> dict:
+    """The entries that every model file may have, validated: keyword arguments of the loaded
+    model (``training``, ``params``, versions, ``missing_values``, ``data``)."""
+    for key, kind in (("params", dict), ("training", dict), ("classes", list),
+                      ("features", list), ("rulelearn_version", str), ("created", str)):
+        if doc.get(key) is not None and not isinstance(doc[key], kind):
+            raise bad(f"bad {key} {doc[key]!r}")
+    missing = doc.get("missing_values")
+    if missing is not None and (not isinstance(missing, list)
+                                or not all(isinstance(m, str) for m in missing)):
+        raise bad(f"bad missing_values {missing!r}")
+    data = doc.get("data")
+    return {"training": doc.get("training") or {}, "params": doc.get("params") or {},
+            "rulelearn_version": str(doc.get("rulelearn_version", "unknown")),
+            "created": str(doc.get("created", "")),
+            "missing_values": None if missing is None else tuple(missing),
+            "data": data if isinstance(data, str) else None}
+
+
+def _load_rule_list(doc: dict, path: Path, bad) -> LoadedRuleList:
+    from rulelearn.rule_list import RuleList
+
+    try:
+        rule_list = RuleList.from_dict(doc.get("rule_list"))
+    except RuleError as exc:
+        raise bad(f"bad rule list: {exc}") from None
+    labels = rule_list.classes
+    if not all(map(_is_label, labels)) or any(
+            same_label(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]):
+        raise bad(f"bad class labels {labels!r} (distinct texts, numbers or booleans)")
+    for i, rule in enumerate(rule_list.rules, 1):
+        for where, why in _non_finite(rule, None):
+            raise bad(f"bad rule list: step {i}, {where} {why}; thresholds must be finite")
+    target = doc.get("target")
+    if not isinstance(target, str) or not target:
+        raise bad(f"bad target {target!r}")
+    settings = [step.get("setting") for step in doc["rule_list"]["steps"]]
+    if not all(s is None or isinstance(s, dict) for s in settings):
+        raise bad("bad rule list: a step's setting is not an object")
+    return LoadedRuleList(rule_list=rule_list, target=target, settings=tuple(settings),
+                          path=str(path), **_common_entries(doc, bad))
 
 
 def _document_proba(doc: dict, rule: Rule, bad) -> RuleProba | None:
@@ -459,9 +611,9 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "undefined"
 
 
-def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
+def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "prediction",
                 missing_values=None, sep=None, explain: str | None = None,
-                proba: str | None = None) -> CsvPrediction:
+                proba: str | None = None, decimal: str = ".") -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
@@ -473,7 +625,8 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     and the confusion counts on those labeled with a class of the model. ``explain``: also add
     a column of that name naming the literals that decided each row (:meth:`LoadedModel.explain`).
     ``proba``: also add a column of that name with each row's probability of the positive
-    class (:meth:`LoadedModel.predict_proba`).
+    class (:meth:`LoadedModel.predict_proba`). ``decimal=","``: the rule reads numbers
+    written with a decimal comma (``1,5``); the rows written keep the file's cells.
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column`` (or ``explain``, ``proba``).
 
@@ -484,7 +637,7 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     path = Path(path)
     table = read_table(path, sep=sep, missing=())
     names = _added_columns(model, path, table.columns, column, explain, proba)
-    scoring = _Scoring(model, missing_values)
+    scoring = _scoring(model, missing_values, decimal)
     added = scoring.add(table[[c for c in table.columns if c in scoring.wanted]], explain, proba)
     out = table.copy()
     for name, values in zip(names, added):
@@ -492,9 +645,10 @@ def predict_csv(model: LoadedModel, path, *, column: str = "prediction",
     return scoring.result(out, column)
 
 
-def predict_csv_to(model: LoadedModel, path, write, *, column: str = "prediction",
+def predict_csv_to(model: LoadedModel | LoadedRuleList, path, write, *, column: str = "prediction",
                    missing_values=None, sep=None, explain: str | None = None,
-                   proba: str | None = None, chunk_size: int = 1 << 22) -> CsvPrediction:
+                   proba: str | None = None, chunk_size: int = 1 << 22,
+                   decimal: str = ".") -> CsvPrediction:
     """:func:`predict_csv`, but the CSV text goes to ``write`` (called with pieces of it, in
     order) as the file is read, about ``chunk_size`` characters at a time, so that memory stays
     flat however large the file; the result has no ``table``. The text is what
@@ -503,7 +657,7 @@ def predict_csv_to(model: LoadedModel, path, write, *, column: str = "prediction
     from rulelearn.data.parse import read_table_chunks
 
     path = Path(path)
-    scoring = _Scoring(model, missing_values)
+    scoring = _scoring(model, missing_values, decimal)
     columns, chunks = read_table_chunks(path, sep=sep, wanted=scoring.wanted, size=chunk_size)
     names = _added_columns(model, path, columns, column, explain, proba)
     write(pd.DataFrame(columns=[*columns, *names]).to_csv(index=False, lineterminator="\n"))
@@ -532,6 +686,9 @@ def _added_columns(model, path, columns, column, explain, proba) -> list[str]:
         if name is not None and name in columns:
             raise DataError(f"{path} already has a column {name!r}; choose another name for "
                             f"the {what} column ({option})")
+    if proba is not None and isinstance(model, LoadedRuleList):
+        raise DataError("a rule-list model gives no probabilities (they are for a model of "
+                        "two classes); leave out --proba")
     names = [n for n in (column, explain, proba) if n is not None]
     if len(set(names)) < len(names):
         raise DataError(f"two of the added columns have the same name ({', '.join(names)})")
@@ -578,8 +735,11 @@ def _csv_rows(text: str) -> list[str]:
 class _Scoring:
     """Predictions, the accuracy and the confusion counts of ``model`` over chunks of a file."""
 
-    def __init__(self, model: LoadedModel, missing_values):
-        from rulelearn.data.parse import DEFAULT_MISSING
+    def __init__(self, model: LoadedModel, missing_values, decimal: str = "."):
+        from rulelearn.data.parse import DEFAULT_MISSING, check_decimal
+
+        check_decimal(decimal)
+        self.decimal = decimal
 
         if missing_values is None:
             missing_values = (DEFAULT_MISSING if model.missing_values is None
@@ -594,8 +754,10 @@ class _Scoring:
 
     def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
         """The added columns for these rows: predictions, then explanations, probabilities."""
+        from rulelearn.data.parse import with_decimal_point
+
         model, rule = self.model, self.model.rule
-        cells = cells.mask(cells.isin(self.tokens))
+        cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
         columns = _Columns(cells)
         clause_held = [_clause_held(clause, columns, rule._inner) for clause in rule.clauses]
         if not clause_held:
@@ -669,6 +831,80 @@ class _Scoring:
                              dict(self.counts) if self.labeled else None)
 
 
+class _ListScoring(_Scoring):
+    """:class:`_Scoring` for a rule list: predictions, explanations and the accuracy."""
+
+    def __init__(self, model: LoadedRuleList, missing_values, decimal: str = "."):
+        super().__init__(model, missing_values, decimal)  # type: ignore[arg-type]  # same fields
+        self.list_model = model
+
+    def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
+        from rulelearn.data.parse import with_decimal_point
+
+        rule_list = self.list_model.rule_list
+        cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
+        columns = _Columns(cells)
+        n = len(cells)
+        decided = np.full(n, len(rule_list.rules))
+        clause = np.full(n, -1)
+        for index in reversed(range(len(rule_list.rules))):
+            rule = rule_list.rules[index]
+            clause_held = [_clause_held(c, columns, rule._inner) for c in rule.clauses]
+            if not clause_held:
+                held = np.full(n, rule.form == "cnf")
+            elif rule.form == "dnf":
+                held = np.logical_or.reduce(clause_held)
+                clause = np.where(held, _deciding(clause_held, True, n), clause)
+            else:
+                held = np.logical_and.reduce(clause_held)
+                clause = np.where(held, -1, clause)
+            decided[held] = index
+        outcomes = np.empty(len(rule_list.rules) + 1, dtype=object)
+        outcomes[:] = rule_list.classes
+        self._count_list(cells, decided, columns)
+        added = [outcomes[decided]]
+        if explain is not None:
+            added.append(np.array([_list_reason(rule_list, d, c) for d, c in zip(decided, clause)],
+                                  dtype=object))
+        return added
+
+    def _count_list(self, cells, decided, columns) -> None:
+        model = self.list_model
+        self.n_rows += len(cells)
+        for rule in model.rule_list.rules:
+            for name, (bad, example) in _non_numeric(rule, columns).items():
+                entry = self.non_numeric.setdefault(name, [0, example])
+                entry[0] += bad
+        if model.target not in cells.columns:
+            return
+        self.has_target = True
+        codes, uniques = pd.factorize(cells[model.target], use_na_sentinel=True)
+        if not len(uniques):
+            return
+        classes = model.classes
+        named = np.array([next((k for k, label in enumerate(classes) if _names_label(u, label)),
+                               -1) for u in uniques])
+        scored = codes >= 0
+        actual, decided = named[codes[scored]], decided[scored]
+        self.n_scored += int(scored.sum())
+        self.n_right += int((actual == decided).sum())
+        self.n_unknown += int((actual < 0).sum())
+
+
+def _list_reason(rule_list, step: int, clause: int) -> str:
+    """What decided a row: ``rule 2: <its clause that holds>``, or that no rule holds."""
+    if step == len(rule_list.rules):
+        return "no rule holds"
+    rule = rule_list.rules[step]
+    text = str(rule) if clause < 0 else rule.clauses[clause].render(rule._inner)
+    return f"rule {step + 1}: {text}"
+
+
+def _scoring(model, missing_values, decimal: str = ".") -> _Scoring:
+    return _ListScoring(model, missing_values, decimal) if isinstance(model, LoadedRuleList) \
+        else _Scoring(model, missing_values, decimal)
+
+
 def _names_label(cell, label) -> bool:
     """A cell's text names ``label``: an integer label is compared exactly with a number's
     text (as a decimal: floats merge integers beyond 2**53), anything else by
@@ -702,6 +938,14 @@ class _Columns:
 def _literal_held(literal, columns: _Columns) -> np.ndarray:
     codes, values = columns.get(literal.feature)
     return literal.evaluate(values)[codes]
+
+
+def _deciding(clause_held, dnf: bool, n: int) -> np.ndarray:
+    """Per row: the first clause that holds (DNF) / fails (CNF); ``len(clause_held)``: none."""
+    out = np.full(n, len(clause_held))
+    for index in reversed(range(len(clause_held))):
+        out[clause_held[index] if dnf else ~clause_held[index]] = index
+    return out
 
 
 def _clause_held(clause, columns: _Columns, join: str) -> np.ndarray:

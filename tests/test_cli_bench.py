@@ -85,6 +85,23 @@ def test_only_dataset_must_be_in_the_config(tmp_path):
     assert r.exit_code == 1 and "Did you mean 'toy'" in r.output
 
 
+def test_only_method_runs_those_methods_and_refuses_unknown_names(tmp_path):
+    cfg = toy_config(tmp_path, methods="[cart, {bcd: {form: dnf}}, {bcd: {form: cnf}}]")
+    out = tmp_path / "exp"
+    r = run_cli("bench", cfg, "-o", out, "-q", "--no-tables", "--only-method", "CART",
+                "--only-method", "bcd[form=cnf,R=5]")
+    assert r.exit_code == 0, r.output + r.stderr
+    labels = [rec["label"] for rec in read_records(out / "records.jsonl")]
+    assert sorted(labels) == ["bcd[form=cnf,R=5]"] * 2 + ["cart"] * 2
+    r = run_cli("bench", cfg, "-o", out, "-q", "--no-tables", "--only-method", "bcd")
+    assert r.exit_code == 0 and r.stderr.startswith("4 units: 2 already done, 2 ok")
+    r = run_cli("bench", cfg, "-o", out, "-q", "--only-method", "crat")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("Error: --only-method 'crat' is not a method of the config. "
+                               "Did you mean 'cart'? Methods: cart, bcd[form=dnf,R=5], "
+                               "bcd[form=cnf,R=5].")
+
+
 def test_dask_without_scheduler(tmp_path):
     pytest.importorskip("dask.distributed")
     cfg = toy_config(tmp_path)
@@ -268,13 +285,16 @@ def test_table_json(tmp_path):
     assert any(f.endswith("table1.md") for f in doc["files"])
 
 
-def test_bench_progress_names_the_units_on_stderr(tmp_path):
+def test_bench_progress_is_quiet_off_a_terminal_and_logged_with_v(tmp_path):
     cfg = toy_config(tmp_path)
     r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(tmp_path / "exp")])
     assert r.exit_code == 0, r.output
-    assert "[bench] 0/2 units" in r.stderr and "running toy / CART / fold 0" in r.stderr
-    assert "done toy / CART / fold 1" in r.stderr and "[bench]" not in r.stdout
-    r = CliRunner().invoke(main, ["bench", str(cfg), "-o", str(tmp_path / "q"), "-q"])
+    assert "[bench]" not in r.output  # stderr is not a terminal here
+    r = CliRunner().invoke(main, ["-v", "bench", str(cfg), "-o", str(tmp_path / "v")])
+    assert r.exit_code == 0, r.output
+    assert "[bench] 1/2 done toy / CART / fold 0 (" in r.stderr
+    assert "[bench] 2/2 done toy / CART / fold 1 (" in r.stderr and "[bench]" not in r.stdout
+    r = CliRunner().invoke(main, ["-v", "bench", str(cfg), "-o", str(tmp_path / "q"), "-q"])
     assert "[bench]" not in r.output
 
 
@@ -308,3 +328,141 @@ def test_table_show_paired_with_a_single_method(tmp_path):
     assert not (out / "paired.md").exists()
     r = run_cli("table", out, "--show", "paired")
     assert r.exit_code == 1 and "a single method, so there are no paired differences" in r.stderr
+
+
+def folder_files(folder) -> dict:
+    """``name -> bytes`` of every file in ``folder`` (hidden temporary files included)."""
+    return {p.name: p.read_bytes() for p in sorted(Path(folder).iterdir()) if p.is_file()}
+
+
+@pytest.mark.slow  # imports dask.distributed: about 2 s
+def test_an_unreachable_dask_scheduler_leaves_an_existing_folder_as_it_was(tmp_path,
+                                                                           monkeypatch):
+    pytest.importorskip("dask.distributed")
+    from rulelearn.bench import experiment
+
+    monkeypatch.setattr(experiment, "DASK_CONNECT_SECONDS", 0.5)
+    cfg = toy_config(tmp_path, methods="[cart, ripper]")
+    out = tmp_path / "exp"
+    assert run_cli("bench", cfg, "-o", out, "-q", "--only-method", "cart").exit_code == 0
+    before = folder_files(out)
+    assert "records.jsonl.lock" not in before  # a run leaves no lock behind
+    r = run_cli("bench", cfg, "-o", out, "-q", "--executor", "dask", "--scheduler",
+                "tcp://127.0.0.1:1")
+    assert r.exit_code == 1 and "cannot reach the dask scheduler tcp://127.0.0.1:1" in r.stderr
+    assert folder_files(out) == before  # no config.yaml, runs.json or lock written
+
+
+SLOW_BENCH = """
+import sys, time
+from rulelearn.bench import experiment
+real = experiment.run_unit
+def slow(unit, data):
+    record = real(unit, data)
+    time.sleep(0.4)
+    return record
+experiment.run_unit = slow  # the workers are forked: they run it too
+from rulelearn.cli import main
+main(sys.argv[1:], prog_name="rulelearn")
+"""
+
+
+@pytest.mark.slow  # a real process interrupted half-way: about 2 s CPU
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_says_how_to_resume_and_exits_130_leaving_no_lock_nor_partial_file(tmp_path,
+                                                                                   jobs):
+    import os
+    import shlex
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cfg = toy_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")  # 4 units
+    out = tmp_path / "my exp"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_BENCH, "bench", str(cfg), "-o", str(out),
+                             "-j", jobs, "--only-method", "cart"], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)  # Ctrl-C signals the whole process group
+    try:
+        deadline = time.monotonic() + 60
+        while not read_records(out) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Aborted" not in err
+    command = (f"rulelearn bench {cfg} --jobs {jobs} --output '{out}' --only-method cart")
+    assert err.strip().splitlines()[-1] == (
+        "Interrupted: the units finished are saved; resume the run (only the units left are "
+        f"computed) with: {command}")
+    files = folder_files(out)
+    assert sorted(files) == ["config.yaml", "records.jsonl", "runs.json"]  # no lock, no .tmp
+    saved = len(read_records(out))
+    assert files["records.jsonl"].endswith(b"\n") and 1 <= saved < 4
+    r = run_cli(*shlex.split(command)[1:])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith(f"4 units: {saved} already done, {4 - saved} ok")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
+def test_unit_timeout_is_a_positive_number_of_seconds(tmp_path, value):
+    r = run_cli("bench", toy_config(tmp_path), "--unit-timeout", value)
+    assert r.exit_code == 2 and "'--unit-timeout'" in r.output
+
+
+def test_unit_timeout_in_the_config_and_its_limits(tmp_path):
+    cfg = toy_config(tmp_path)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(cfg.read_text() + "unit_timeout: -5\n")
+    r = run_cli("bench", bad)
+    assert r.exit_code == 1 and "unit_timeout" in r.stderr
+    assert "must be a number of seconds > 0. Got -5." in r.stderr
+    r = run_cli("bench", cfg, "-o", tmp_path / "d", "--executor", "dask", "--scheduler",
+                "tcp://127.0.0.1:1", "--unit-timeout", "5")
+    assert r.exit_code == 1 and "a unit timeout needs the local executor" in r.stderr
+    assert not (tmp_path / "d").exists()
+
+
+def test_the_resume_command_repeats_the_options_but_force():
+    from rulelearn.cli.bench import _resumable
+
+    params = {"config": "my c.yaml", "jobs": 2, "executor": None, "scheduler": None,
+              "output": "out", "mirror": None, "unit_timeout": 90.0, "force": True,
+              "only_datasets": ("a b",), "only_methods": ("bcd[form=dnf,R=5]",),
+              "reuse_stale": False, "no_tables": True, "quiet": False}
+    text = _resumable(params)
+    assert text.startswith("the units finished are saved; resume the run (only the units left "
+                           "are computed) with: rulelearn bench 'my c.yaml' --jobs 2 --output "
+                           "out --unit-timeout 90 --only-dataset 'a b' --only-method "
+                           "'bcd[form=dnf,R=5]' --no-tables (this run had --force")
+
+
+@pytest.mark.slow  # waits for a 1 s timeout
+def test_bench_with_a_timed_out_unit_exits_1_and_says_how_to_run_it_again(tmp_path,
+                                                                         monkeypatch):
+    import time
+
+    from rulelearn.bench import experiment
+
+    real = experiment.run_unit
+
+    def stuck_on_fold_0(unit, data):
+        if unit.fold == 0:
+            time.sleep(60)
+        return real(unit, data)
+
+    monkeypatch.setattr(experiment, "run_unit", stuck_on_fold_0)  # the unit processes fork
+    r = run_cli("bench", toy_config(tmp_path), "-o", tmp_path / "exp", "-q",
+                "--unit-timeout", "1")
+    assert r.exit_code == 1
+    assert "2 units: 0 already done, 1 ok, 0 failed, 1 timed out" in r.stderr
+    assert "1 unit timed out (toy / cart / fold 0): timed out after 1 s (unit_timeout)" in r.stderr
+    assert r.stderr.rstrip().endswith(
+        "Error: 1 of 2 units timed out; their cells are missing. They run again with a longer "
+        "--unit-timeout (or none), or with --force.")
+    assert "- missing: toy / CART: timed out after 1 s (unit_timeout)" in r.stdout  # table1.md

@@ -145,7 +145,8 @@ def test_proba_column_equals_the_estimator_and_follows_the_prediction(run, data,
     table = pd.read_csv(io.StringIO(r.stdout), keep_default_na=False)
     assert list(table.columns) == ["a", "b", "y", "prediction", "explanation", "probability"]
     cells = pd.read_csv(data)
-    expected = load_model("m.json").predict_proba(cells)
+    model = load_model("m.json")
+    expected = model.predict_proba(cells)[:, model.classes.index("yes")]
     assert table["probability"].to_numpy() == pytest.approx(expected, abs=1e-12)
     # probabilities agree with the rule's prediction: >= 0.5 exactly where it says "yes"
     assert ((table["probability"] >= 0.5) == (table["prediction"] == "yes")).all()
@@ -222,7 +223,8 @@ def test_predict_in_chunks_writes_what_the_whole_table_would(tmp_path, name, opt
     assert list(whole.table["prediction"]) == list(loaded.predict(cells))
     if options:
         assert list(whole.table["explanation"]) == loaded.explain(cells)
-        assert np.allclose(whole.table["probability"], loaded.predict_proba(cells))
+        column = loaded.classes.index(loaded.positive)
+        assert np.allclose(whole.table["probability"], loaded.predict_proba(cells)[:, column])
     for size in (50, 333, 1 << 22):
         pieces = []
         streamed = predict_csv_to(loaded, path, pieces.append, chunk_size=size, **options)

@@ -1,5 +1,6 @@
 """The experiment runner: resume, retries, failures per dataset, executors, kill and resume."""
 
+import io
 import json
 import os
 import signal
@@ -431,37 +432,45 @@ def test_unit_costs_weigh_datasets_by_size_and_learn_from_finished_units():
     assert ("wdbc", "cart") not in costs.seconds
 
 
-def test_progress_names_units_and_weights_the_eta():
-    import io
+class Tty(io.StringIO):
+    """A stream that says it is a terminal of ``columns`` columns."""
 
+    def __init__(self, columns=80):
+        super().__init__()
+        self.columns = columns
+
+    def isatty(self):
+        return True
+
+
+def updates(stream) -> list[str]:
+    """Each rewrite of the status line: the text between a carriage return and ESC [K."""
+    return [part.split("\x1b[K")[0] for part in stream.getvalue().split("\r")[1:]]
+
+
+def test_progress_names_units_and_weights_the_eta(monkeypatch):
+    from rulelearn.bench import experiment
     from rulelearn.bench.experiment import Progress, UnitCosts
 
+    monkeypatch.setattr(experiment, "_columns", lambda stream: 1000)
     units = [_unit("wdbc", "bcd", 0), _unit("wdbc", "bcd", 1), _unit("magic", "bcd", 0)]
-    stream = io.StringIO()
+    stream = Tty()
     p = Progress(units, stream=stream, costs=UnitCosts({"wdbc": 1.0, "magic": 100.0}),
                  names={"bcd": "BCD"})
     p.update(True, {"key": units[0].key, "total_seconds": 1.0})
-    lines = stream.getvalue().splitlines()
+    lines = updates(stream)
     assert lines[0].startswith("[bench] 0/3 units") and "ETA ?" in lines[0]
     assert "running wdbc / BCD / fold 0 (+2 queued)" in lines[0]
-    assert "1/3 units" in lines[1] and "done wdbc / BCD / fold 0 (1.0 s)" in lines[1]
-    assert "running wdbc / BCD / fold 1" in lines[1]
+    assert "1/3 units" in lines[1] and "running wdbc / BCD / fold 1 (+1 queued)" in lines[1]
     # left: 1 s (wdbc) + 100 s (magic), at the rate this run has shown: about 101 s x elapsed
     elapsed = time.perf_counter() - p.t0
     assert p.eta(elapsed) == pytest.approx(101 * elapsed, rel=1e-6)
-    p.update(False, {"key": units[1].key})
-    assert "(1 failed)" in stream.getvalue().splitlines()[-1]
-    assert "(failed)" in stream.getvalue().splitlines()[-1]
+    p.update(False, {"key": units[1].key, "status": "failed"})
+    assert "2/3 units (1 failed)" in updates(stream)[-1]
 
 
 def test_progress_on_a_terminal_rewrites_one_line():
-    import io
-
     from rulelearn.bench.experiment import Progress
-
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
 
     stream = Tty()
     units = [_unit("wdbc", "cart", 0)]
@@ -470,3 +479,83 @@ def test_progress_on_a_terminal_rewrites_one_line():
     out = stream.getvalue()
     assert out.count("\r") == 2 and out.endswith("\n") and out.count("\n") == 1
     assert "running wdbc / cart / fold 0" in out
+
+
+@pytest.mark.parametrize("columns", [80, 40, 12])
+def test_progress_never_wraps_on_a_narrow_terminal(monkeypatch, columns):
+    """Each update fits in the terminal (one column to spare), so \\r rewrites it in place."""
+    from rulelearn.bench import experiment
+    from rulelearn.bench.experiment import Progress, clip
+
+    monkeypatch.setattr(experiment, "_columns", lambda stream: stream.columns)
+    units = [_unit("a-dataset-with-a-long-name", "bcd", k) for k in range(5)]
+    stream = Tty(columns)
+    p = Progress(units, stream=stream, jobs=3)
+    for u in units:
+        p.update(True, {"key": u.key, "total_seconds": 1.0})
+    lines = updates(stream)
+    assert len(lines) == 6 and all(len(line) == columns - 1 for line in lines[:-1])
+    assert all(line.endswith("...") for line in lines[:-1])
+    assert lines[0].startswith("[bench] 0/5 units"[:columns - 4])
+    assert stream.getvalue().count("\n") == 1  # only after the last unit
+    # wide characters take two columns
+    assert clip("数据集 / BCD", 7) == "数据..." and clip("数据集 / BCD", 6) == "数..."
+    assert clip("数据集", 6) == "数据集" and clip("ab", 1) == "."
+
+
+def test_progress_is_quiet_when_not_a_terminal_and_logs_each_unit(caplog):
+    import logging
+
+    from rulelearn.bench.experiment import Progress
+
+    stream = io.StringIO()
+    units = [_unit("wdbc", "cart", 0), _unit("wdbc\x1b[2J", "cart", 1)]
+    p = Progress(units, stream=stream, names={"cart": "CART"})
+    with caplog.at_level(logging.INFO, logger="rulelearn"):
+        p.update(True, {"key": units[0].key, "total_seconds": 0.5})
+        p.update(False, {"key": units[1].key, "status": "failed"})
+    assert stream.getvalue() == ""
+    assert [r.getMessage() for r in caplog.records] == [
+        "[bench] 1/2 done wdbc / CART / fold 0 (0.5 s)",
+        "[bench] 2/2 done wdbc\\x1b[2J / CART / fold 1 (failed)"]
+
+
+# a unit timeout: the unit (and what it started) is stopped, recorded, and the run goes on
+
+
+
+@pytest.mark.slow  # waits for a 1.5 s timeout; 0.6 s CPU
+def test_a_unit_past_its_timeout_is_stopped_with_what_it_started_and_recorded(tmp_path,
+                                                                              monkeypatch):
+    cfg = make_config(tmp_path)  # cart, 3 outer folds: 3 units
+    real = experiment.run_unit
+    pids = tmp_path / "pids"
+
+    def stuck_on_fold_1(unit, data):
+        if unit.fold == 1:  # a stuck solver that started a helper process
+            helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+            pids.write_text(f"{os.getpid()} {helper.pid}")
+            time.sleep(60)
+        return real(unit, data)
+
+    monkeypatch.setattr(experiment, "run_unit", stuck_on_fold_1)
+    out = tmp_path / "out"
+    s = experiment.run(cfg, output=out, progress=False, jobs=2, unit_timeout=1.5)
+    assert (s.ok, s.failed, s.timed_out) == (2, 0, 1)
+    assert "1 unit timed out (toy / cart / fold 1): timed out after 1.5 s (unit_timeout)" in str(s)
+    unit_pid, helper_pid = map(int, pids.read_text().split())
+    assert wait_for(lambda: not alive(unit_pid) and not alive(helper_pid), timeout=5)
+    timed = [r for r in read_records(out) if r["status"] == "timeout"]
+    assert [(r["fold"], r["timeout"]) for r in timed] == [(1, 1.5)]
+    from rulelearn.bench import report
+    report.write_tables(out)
+    assert "- missing: toy / CART: timed out after 1.5 s (unit_timeout)" in \
+        (out / "table1.md").read_text()
+    # the same limit or a shorter one: not run again (it would time out again) ...
+    s = experiment.run(cfg, output=out, progress=False, jobs=2, unit_timeout=1.0)
+    assert (s.skipped, s.ok, s.timed_out) == (3, 0, 0)
+    # ... a longer one (or none, or force) runs it
+    monkeypatch.setattr(experiment, "run_unit", real)
+    s = experiment.run(cfg, output=out, progress=False, jobs=1, unit_timeout=60)
+    assert (s.skipped, s.ok) == (2, 1)
+    assert not list(out.glob("*.lock"))

@@ -122,8 +122,8 @@ FIT = [
          {"x.csv": "a,b,y\n1,2,0\n3,4,1\n"}),
     Case("one-class", ["fit", "x.csv", *FAST], 1, ["target 'y' has 1 class (0)"],
          {"x.csv": table(planted().assign(y=0))}),
-    Case("three-classes", ["fit", "x.csv", *FAST], 1, ["3 classes", "binarize"],
-         {"x.csv": table(planted().assign(y=np.arange(60) % 3))}),
+    Case("three-classes", ["fit", "x.csv", *FAST], 0, files={"x.csv": table(
+        planted().assign(y=np.arange(60) % 3))}, out=["3 classes", "ELSE y = 2"]),
     Case("all-nan-column", ["fit", "x.csv", *FAST], 1, ["'c'", "no values"],
          {"x.csv": table(with_column("c", ""))}),
     Case("duplicate-headers", ["fit", "x.csv", *FAST], 1, ["repeats column name", "'a'"],

@@ -117,11 +117,12 @@ def test_the_cli_choices_are_the_declared_options():
 
     choices = {p.name: tuple(p.type.choices) for p in fit.params
                if hasattr(p.type, "choices")}
+    from rulelearn.data.parse import DECIMAL_MARKS
     from rulelearn.model_selection import SELECT_RULES
 
     assert choices == {**{name: options(RULE_PARAMETERS, name)
                           for name in ("method", "form", "start")}, "select": SELECT_RULES,
-                       "class_weight": ("none", "balanced")}
+                       "class_weight": ("none", "balanced"), "decimal": DECIMAL_MARKS}
 
 
 def test_the_cli_reads_its_choices_without_loading_scikit_learn():

@@ -1,26 +1,21 @@
-"""The benchmark's reference loop: it must learn the same rules as the fast path."""
+"""The fast clause solver against the reference loop (tests/reference_solver.py), and
+``benchmarks/perf.py`` run as the program it is (tests never import benchmarks/)."""
 
-import importlib.util
+import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from reference_solver import ReferenceClauseSolver
 
 from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
 
-
-def _load_perf():
-    """``benchmarks/perf.py`` (outside the package) as a module."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "perf.py"
-    spec = importlib.util.spec_from_file_location("rulelearn_benchmarks_perf", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-ReferenceClauseSolver = _load_perf().ReferenceClauseSolver
+PERF = Path(__file__).resolve().parents[1] / "benchmarks" / "perf.py"
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -37,29 +32,43 @@ def test_the_fast_path_and_the_reference_loop_learn_the_same_rules(seed, method,
     assert reference.n_solves >= 1
 
 
+def perf(tmp_path, *args):
+    output = tmp_path / "perf.md"
+    r = subprocess.run([sys.executable, str(PERF), "--output", str(output), *map(str, args)],
+                       capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    return output.read_text(encoding="utf-8")
+
+
 @pytest.mark.mirror
-def test_the_magic_path_section_reports_same_rules_lps_and_iterations(mirror_dir):
-    perf = _load_perf()
-    rows, n, pos_shape, neg_shape = perf.magic_path(str(mirror_dir), n_rows=600,
-                                                    methods=("bcd",))
-    assert n == 600 and len(rows) == len(perf.PATH_THETAS)
-    assert all(row["same rule"] == "yes" for row in rows)
-    # the fast path: no more LPs than solving every θ afresh, far fewer simplex iterations
-    assert sum(r["LPs fast"] for r in rows) <= sum(r["LPs plain"] for r in rows)
-    assert sum(r["iterations fast"] for r in rows) < sum(r["iterations plain"] for r in rows)
-    text = perf.render_magic(rows, n, pos_shape, neg_shape)
-    assert text.startswith(perf.MAGIC_HEADING)
-    assert f"same rules at {len(rows)} of {len(rows)} θ values" in text
+def test_the_magic_path_section_reports_same_rules_lps_and_iterations(tmp_path, mirror_dir):
+    text = perf(tmp_path, "--magic-only", "--mirror", mirror_dir, "--magic-rows", 600,
+                "--magic-methods", "bcd")
+    assert text.lstrip().startswith("## MAGIC's θ path on an inner training set")
+    assert "- 600 rows" in text and "same rules at 8 of 8 θ values" in text
+    lps, iterations = re.search(r"LPs (\d+/\d+), simplex iterations (\d+/\d+)", text).groups()
+    fast, plain = map(int, lps.split("/"))
+    assert fast <= plain  # no more LPs than solving every θ afresh
+    fast, plain = map(int, iterations.split("/"))
+    assert fast < plain  # far fewer simplex iterations
 
 
-def test_protocol_rows_sum_unit_time_per_dataset_and_project_it_on_the_workers():
+@pytest.mark.slow  # a process that imports the learners: 2.4 s CPU
+def test_protocol_section_sums_unit_time_per_dataset_and_projects_it_on_the_workers(tmp_path):
     def rec(dataset, method, seconds, status="ok"):
-        return {"dataset": dataset, "method": method, "total_seconds": seconds, "status": status}
+        return {"key": f"{dataset}-{method}-{seconds}", "dataset": dataset, "method": method,
+                "total_seconds": seconds, "status": status}
 
     records = [rec("musk", "bcd", 180), rec("musk", "bcd", 240), rec("musk", "am", 60),
                rec("wdbc", "sc", 6), rec("wdbc", "bcd", 3), rec("wdbc", "am", 99, "failed")]
-    rows = {r["dataset"]: r for r in _load_perf().protocol_rows(records, cores=2)}
-    assert rows["musk"] == {"dataset": "musk", "units": 3, "unit time (min)": 8.0,
-                            "largest": "bcd 88 %", "projected wall (min)": 4.0}
-    assert rows["wdbc"]["units"] == 2 and rows["wdbc"]["largest"] == "sc 67 %"
-    assert rows["wdbc"]["unit time (min)"] == 0.1 and rows["wdbc"]["projected wall (min)"] == 0.1
+    folder = tmp_path / "paper"
+    folder.mkdir()
+    (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (folder / "meta.json").write_text(json.dumps({"jobs": 2, "wall_seconds": 300, "units": 6}))
+    text = perf(tmp_path, "--protocol-only", "--protocol-folder", folder)
+    rows = [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("| ")][1:]
+    assert rows == [["musk", "3", "8", "bcd 88 %", "4"],
+                    ["wdbc", "2", "0.1", "sc 67 %", "0.1"],
+                    ["all", "5", "8.2", "", "4.1"]]
+    assert "measured wall time of that run: 5.0 min" in text

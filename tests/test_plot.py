@@ -69,11 +69,13 @@ def test_tradeoff_has_a_panel_per_dataset_and_one_legend_outside():
     assert [ax.get_title() for ax in fig.axes] == ["magic", "pima\nmissing: SC (no records)"]
     assert labels_of(fig) == ["BCD", "SC", "CART"]
     assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
-    for ax in fig.axes:
-        assert ax.get_xlabel() == "size (literals)" and ax.get_ylabel() == "test error (%)"
     magic, pima = fig.axes
     assert magic.get_xscale() == "log"  # CART ~300 nodes, BCD ~6 literals
     assert pima.get_xscale() == "linear"
+    # a log axis says so; a linear one is plain
+    assert magic.get_xlabel() == "size (literals; log scale)"
+    assert pima.get_xlabel() == "size (literals)"
+    assert all(ax.get_ylabel() == "test error (%)" for ax in fig.axes)
     assert "SEM" in fig.get_suptitle() and "CART: split nodes" in fig.get_suptitle()
 
 
@@ -85,11 +87,20 @@ def test_tradeoff_names_missing_cells_and_works_without_paths():
     assert pareto.axes[0].get_title().endswith("missing: SC (1/2 folds done)")
 
 
+def config_of(recs, *, paper):
+    """A resolved-config stand-in for ``recs`` (what the figures read of it)."""
+    return {"datasets": [{"name": d} for d in dict.fromkeys(r["dataset"] for r in recs)],
+            "methods": [{"label": lab, "name": lab.split("[")[0]}
+                        for lab in dict.fromkeys(r["label"] for r in recs)],
+            "outer_folds": 2, "seed": 0, "paper": paper}
+
+
 def test_path_figure_draws_each_lp_method_against_theta():
-    fig = plot.path_figure(records())
+    fig = plot.path_figure(records(), config_of(records(), paper=True))
     assert len(fig.axes) == 4  # (CV error, literals) per dataset
     err, lit = fig.axes[:2]
     assert err.get_xscale() == "log" and lit.get_xscale() == "log"
+    assert err.get_xlabel() == "θ (sparsity weight; log scale)"
     assert err.get_ylabel() == "inner-CV error (%)" and lit.get_ylabel() == "literals (refit)"
     assert "θ" in err.get_xlabel()
     # one line per LP method (CART has no θ), plus the paper's level for magic's BCD and SC
@@ -137,6 +148,119 @@ def test_counts_spanning_decades_with_a_zero_get_no_negative_decades(axis):
     assert lo == 0 and hi > max(counts)  # nothing below 0, the largest count not on the frame
 
 
+def test_paper_lines_only_for_a_paper_config():
+    """The paper's test errors are reference lines only where the config reproduces the
+    paper; never for another config or for records without one."""
+    def dotted(fig):
+        return [line for ax in fig.axes for line in ax.get_lines()
+                if line.get_linestyle() == ":"]
+
+    paper = plot.path_figure(records(), config_of(records(), paper=True))
+    assert dotted(paper) and any("the paper's test error" in t for t in labels_of(paper))
+    for fig in (plot.path_figure(records(), config_of(records(), paper=False)),
+                plot.path_figure(records())):
+        assert dotted(fig) == []
+        assert not any("paper" in t for t in labels_of(fig))
+
+
+def test_pareto_draws_the_chosen_rules_beside_the_hindsight_front():
+    """Left: each fold's chosen rule and the table's cell (mean); right, titled as hindsight:
+    every θ's test error. Both panels share their axes."""
+    recs = records()
+    fig = plot.pareto_figure(recs)
+    honest, hindsight = fig.axes[:2]
+    assert "chosen rules (as in the tables)" in honest.get_title()
+    assert "HINDSIGHT" in hindsight.get_title() and "HINDSIGHT" in fig.get_suptitle()
+    assert "optimistic" in fig.get_suptitle()
+    assert honest.get_ylim() == hindsight.get_ylim()
+    assert honest.get_xlim() == hindsight.get_xlim()
+    cells = report.summarize(recs)
+    magic = cells[(cells.dataset == "magic") & cells.complete]
+    means = sorted((round(r.literals_mean, 6), round(r.error_mean, 6))
+                   for r in magic.itertuples())
+    drawn = sorted((round(float(c[0].get_xdata()[0]), 6), round(float(c[0].get_ydata()[0]), 6))
+                   for c in honest.containers)
+    assert drawn == means  # the mean markers are the tables' cells
+    folds = [c for c in honest.collections if len(c.get_offsets()) == 2]
+    assert len(folds) == 3  # each method's two folds, as small points
+
+
+def test_a_legend_lists_only_the_methods_drawn():
+    recs = records() + [record("pima", "ripper", 0, 0.3, 4)]  # one fold of two: not drawn
+    for fig in (plot.pareto_figure(recs), plot.tradeoff_figure(recs)):
+        assert "RIPPER" not in labels_of(fig)
+        assert {"BCD", "SC", "CART"} <= set(labels_of(fig))
+    page = plot.pareto_figure(recs, datasets=["pima"])  # SC has no record on pima
+    assert [t for t in labels_of(page) if t.isupper()] == ["BCD", "CART"]
+    paths = plot.path_figure(recs, datasets=["pima"])
+    assert [t for t in labels_of(paths) if t.isupper()] == ["BCD"]
+
+
+def test_figures_over_many_datasets_are_paged(monkeypatch):
+    assert (plot.PATHS_PAGE, plot.PARETO_PAGE) == (3, 4)  # results/paper: 4 and 3 pages
+    monkeypatch.setattr(plot, "PATHS_PAGE", 2)  # fewer panels to build in a test
+    monkeypatch.setattr(plot, "PARETO_PAGE", 2)
+    names = ["d0", "d1", "d2"]
+    recs = [record(d, m, f, 0.2, 4) for d in names for m in ("bcd", "cart") for f in (0, 1)]
+    pages = plot.figure_pages(recs)
+    assert [len(pages[k]) for k in ("tradeoff", "paths", "pareto")] == [1, 2, 2]
+    first, last = pages["paths"]
+    assert len(first.axes) == 2 * 2 and len(last.axes) == 2 * 1  # (error, literals) a dataset
+    assert [ax.get_title().split("\n")[0] for ax in pages["pareto"][1].axes] == ["d2", "d2"]
+    assert all(len(fig.legends) == 1 for figs in pages.values() for fig in figs)
+    for fig in pages["paths"] + pages["pareto"]:  # a page does not grow with the datasets
+        assert fig.get_size_inches()[1] <= 10.5
+    assert plot.page_names("paths", 1, "png") == ["paths.png"]
+    assert plot.page_names("paths", 2, "svg") == ["paths-1.svg", "paths-2.svg"]
+
+
+def test_write_figures_removes_pages_of_an_earlier_drawing_only(tmp_path, monkeypatch):
+    def save(fig, path):  # the files, not the drawing, are under test here
+        path.write_bytes(b"page")
+        return path
+
+    monkeypatch.setattr(plot, "save", save)
+    folder = _write_results(tmp_path)
+    figures = folder / "figures"
+    figures.mkdir()
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(b"mine")
+    (figures / "paths-1.png").write_bytes(b"old page")
+    (figures / "pareto-7.png").symlink_to(outside)
+    (figures / "paths-notes.png").write_bytes(b"not a page")
+    written = plot.write_figures(folder)
+    assert sorted(p.name for p in figures.iterdir()) == ["pareto.png", "paths-notes.png",
+                                                         "paths.png", "tradeoff.png"]
+    assert outside.read_bytes() == b"mine" and [p.name for p in written] == [
+        "tradeoff.png", "paths.png", "pareto.png"]
+
+
+def test_cd_figure_joins_methods_within_the_critical_difference():
+    ranks = {"A": 1.0, "B": 1.5, "C": 2.4, "D": 3.6}
+    fig = plot.cd_figure(ranks, 1.0, n_datasets=6, title="error")
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert {"A (1.00)", "B (1.50)", "C (2.40)", "D (3.60)", "CD = 1.00"} <= set(texts)
+    bars = [line for line in ax.get_lines() if line.get_linewidth() == 3]
+    assert len(bars) == 2  # (A, B) and (B, C)
+    assert sorted(tuple(np.round(b.get_xdata(), 2)) for b in bars) == [(0.97, 1.53),
+                                                                       (1.47, 2.43)]
+
+
+def test_a_dollar_in_a_name_is_text_not_mathtext():
+    """A dataset, method or file name with ``$`` is drawn as written (as mathtext,
+    ``$\\frac$`` would stop the drawing with a parse error)."""
+    import io
+
+    name = "a$\\frac$b"
+    recs = [record(name, m, f, 0.2, 4) for m in ("bcd", "cart") for f in (0, 1)]
+    for fig in (plot.tradeoff_figure(recs), plot.path_figure(recs),
+                plot.cd_figure({name: 1.0, "b": 2.0}, 1.0, n_datasets=3, title=name)):
+        fig.savefig(io.BytesIO(), format="png", dpi=30)
+        assert any(name in t.get_text() for ax in fig.axes
+                   for t in [ax.title] + list(ax.texts))
+
+
 def test_dominated_points():
     assert list(plot.dominated([1, 2, 3, 2], [0.3, 0.2, 0.1, 0.25])) == [False, False, False,
                                                                           True]
@@ -145,8 +269,9 @@ def test_dominated_points():
 
 def test_pareto_greys_dominated_points_and_draws_the_front():
     fig = plot.pareto_figure(records())
-    assert [ax.get_title() for ax in fig.axes] == ["magic", "pima\nmissing: SC (no records)"]
-    magic = fig.axes[0]
+    assert [ax.get_title().split("\n")[0] for ax in fig.axes] == ["magic"] * 2 + ["pima"] * 2
+    assert fig.axes[2].get_title().endswith("missing: SC (no records)")
+    magic = fig.axes[1]  # the hindsight panel
     assert magic.get_xscale() == "log"
     grey = [c for c in magic.collections
             if np.allclose(c.get_facecolor()[0][:3], [0.75, 0.75, 0.75])]
@@ -157,7 +282,7 @@ def test_pareto_greys_dominated_points_and_draws_the_front():
     assert magic.get_lines()  # the front as a step line
     assert {"dominated (grey)", "Pareto front"} <= set(labels_of(fig))
     old = plot.pareto_figure(records(path=False))
-    assert all("(chosen settings only)" in ax.get_title() for ax in old.axes)
+    assert all("(chosen settings only)" in ax.get_title() for ax in old.axes[1::2])
 
 
 def test_selection_figure_for_fit():
@@ -175,6 +300,25 @@ def test_selection_figure_for_fit():
     assert names[-1].startswith("chosen: DNF, R = 3")
     assert "θ × R × form" in fig.get_suptitle()
     assert "thresholds" not in fig.get_suptitle()
+
+
+def test_selection_lines_that_coincide_stay_distinguishable():
+    """DNF and CNF with R = 1 often give the same numbers on a large table: each line has
+    its own dash, marker and fill, so the later one cannot hide the earlier."""
+    from rulelearn.model_selection import CVRow, Selection
+
+    rows = tuple(CVRow(form, r, t, 0.2, 0.01, 3.0, (0.2,), r)  # identical numbers
+                 for form in ("dnf", "cnf") for r in (1, 3) for t in (0.01, 1.0, 50.0))
+    sel = Selection(rows, chosen=0, n_folds=5, seed=0, forms=("dnf", "cnf"), rules=(1, 3),
+                    thetas=(0.01, 1.0, 50.0))
+    fig = plot.selection_figure(sel)
+    for ax in fig.axes:
+        lines = [line for line in ax.get_lines() if len(line.get_xdata()) == 3]
+        assert len(lines) == 4
+        looks = {(line.get_linestyle(), line.get_marker(), str(line.get_markerfacecolor()))
+                 for line in lines}
+        assert len(looks) == 4
+        assert len({line.get_linestyle() for line in lines}) == 4
 
 
 def test_selection_figure_draws_each_number_of_thresholds_apart():

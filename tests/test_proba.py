@@ -18,6 +18,25 @@ X = pd.DataFrame({"a": [1, 1, 0, 1, 0, 0, 0, 0], "b": [0, 0, 1, 1, 0, 0, 0, 0]})
 Y = np.array([1, 0, 1, 1, 0, 1, 0, 0], dtype=bool)
 
 
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("labels, pos_label", [((0, 1), 0), ((0, 1), 1), (("no", "yes"), "no"),
+                                               (("no", "yes"), "yes")])
+def test_a_loaded_model_gives_the_estimators_two_columns(tmp_path, form, labels, pos_label):
+    """Columns in ``classes_`` order, equal to the estimator's, ties at 0.5 included."""
+    y = np.where(Y, labels[1], labels[0])
+    clf = BooleanRuleClassifier(form=form, pos_label=pos_label, max_rules=2, max_iter=5)
+    clf.fit(X, y)
+    for precision, default in [(None, None), ((0.5,) * clf.rule_.n_clauses, 0.5),
+                               ((0.2,) * clf.rule_.n_clauses, 0.9)]:
+        if precision is not None:
+            clf.clause_precision_, clf.default_precision_ = np.asarray(precision), default
+        loaded = load_model(save_model(clf, tmp_path / "m.json", target="y", X=X, y=y))
+        proba = loaded.predict_proba(X)
+        assert proba.shape == (len(X), 2) and loaded.classes == clf.classes_.tolist()
+        assert np.array_equal(proba, clf.predict_proba(X))
+        assert [loaded.classes[i] for i in proba.argmax(axis=1)] == loaded.predict(X).tolist()
+
+
 def test_dnf_clause_precisions_and_the_rest():
     rule = Rule.parse("(a == 1) OR (b == 1)", "dnf")
     proba = fit_proba(rule, X, Y)
@@ -104,7 +123,8 @@ def test_proba_saved_and_loaded(tmp_path, cancer):
     clf = BooleanRuleClassifier(max_rules=3, theta=1.0).fit(X, y)
     path = save_model(clf, tmp_path / "m.json", target="y", X=X, y=y)
     loaded = load_model(path)
-    assert np.allclose(loaded.predict_proba(X), clf.predict_proba(X)[:, 0])
+    assert loaded.classes == clf.classes_.tolist()
+    assert np.allclose(loaded.predict_proba(X), clf.predict_proba(X))
     doc = json.loads(path.read_text())
     del doc["proba"]  # a file from before probabilities
     path.write_text(json.dumps(doc))

@@ -3,6 +3,7 @@ numbers."""
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -369,3 +370,68 @@ def test_paired_md_marks_the_differences_beyond_two_sems(tmp_path):
     assert not (folder / "paired.md").exists()  # nothing written for a bad reference
     report.write_tables(folder, against="cart")
     assert "against CART" in (folder / "paired.md").read_text()
+
+
+# ----------------------------------------------------------------------------------------------
+# LaTeX: tabulate's tabular, and nothing from a config that LaTeX would obey
+
+#: What a cell may hold besides plain text: tabulate's escapes and the tables' two marks.
+TEX_ESCAPES = re.compile(r"\\[&%$#_{}]|\\\^\{\}|\\textasciitilde\{\}|\\textbackslash\{\}"
+                         r"|\\ensuremath\{[<>]\}|\$\^\\dagger\$")
+TEX_STRUCTURE = {r"\begin{table}", r"\begin{center}\begin{small}", r"\hline",
+                 r"\end{small}\end{center}", r"\end{table}"}
+
+
+def tex_problems(text: str) -> list[str]:
+    """Lines of a table*.tex that LaTeX would read other than as meant: a special character
+    that is not escaped, a row with another number of cells, a blank line (a paragraph)."""
+    problems, columns = [], None
+    for line in text.splitlines():
+        if line.startswith("% "):
+            continue
+        if line.startswith(r"\begin{tabular}{") and line.endswith("}"):
+            columns = len(line[len(r"\begin{tabular}{"):-1])
+            continue
+        if line == r"\end{tabular}":
+            columns = None
+            continue
+        if line in TEX_STRUCTURE:
+            continue
+        if line.startswith(r"\caption{") and line.endswith("}"):
+            rest = TEX_ESCAPES.sub("", line[len(r"\caption{"):-1])
+        elif columns is not None and line.endswith(r"\\"):
+            rest = TEX_ESCAPES.sub("", line[:-2])
+            if rest.count("&") != columns - 1:
+                problems.append(f"{columns} columns: {line}")
+            rest = rest.replace("&", "")
+        else:
+            problems.append(f"not a table line: {line!r}")
+            continue
+        if re.search(r"[&%$#_^~{}\\]", rest):
+            problems.append(f"unescaped: {line}")
+    return problems
+
+
+def test_latex_tables_escape_whatever_a_config_names():
+    hostile = "a_b&c%d#e$f^g{h}~i\\j\n\n\\end{tabular}\x0c<x>"
+    tex = report.latex_table(["Dataset", "BCD_1"], [[hostile, "1.0 †"], ["Average rank", "1–2"]],
+                             caption="Table_1: 50% {x}\n\n\\end{table}")
+    assert tex_problems(tex) == []
+    assert r"a\_b\&c\%d\#e\$f\^{}g\{h\}\textasciitilde{}i\textbackslash{}j" in tex
+    assert r"\textbackslash{}x0a\textbackslash{}x0a\textbackslash{}end\{tabular\}" in tex
+    assert r"1.0 $^\dagger$" in tex and "1--2" in tex
+    lines = tex.split(r"\begin{tabular}{cc}")[1].splitlines()[1:9]
+    # rules: above and below the header, above and below the ranks
+    assert [line == r"\hline" for line in lines] == [True, False, True, False, True, False, True,
+                                                     False]
+    assert lines[5].strip().startswith("Average rank") and lines[7] == r"\end{tabular}"
+    comment = report.latex_comment("note: x\n\\end{document}\r%")
+    assert comment == "% note: x\\x0a\\end{document}\\x0d%\n" and comment.count("\n") == 1
+
+
+def test_committed_latex_tables_are_well_formed():
+    tables = sorted((Path(__file__).resolve().parents[1] / "results").glob("*/table*.tex"))
+    assert tables
+    for path in tables:
+        text = path.read_text(encoding="utf-8")
+        assert r"\begin{tabular}" in text and tex_problems(text) == [], path

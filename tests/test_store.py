@@ -1,6 +1,7 @@
 """Records: keys, durable appends, partial lines, latest-wins, resume bookkeeping."""
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -126,6 +127,46 @@ def test_a_second_process_is_refused_while_the_lock_is_held(tmp_path):
         holder.wait(timeout=10)
     s.append(rec("a"))  # the lock went with the killed holder
     assert done(s) == {"a"}
+
+
+def test_the_lock_file_exists_only_while_held_and_is_never_truncated(tmp_path):
+    lock_path = tmp_path / store.LOCK
+    lock_path.write_text("x" * 30 + "\nleft by a killed holder\n")  # its flock went with it
+    size = lock_path.stat().st_size
+    lock = store.FolderLock(tmp_path).acquire()
+    assert lock_path.stat().st_size == size
+    assert lock_path.read_text().split("\n")[0].strip() == str(os.getpid())
+    lock.release()
+    assert not lock_path.exists()
+    with store.RecordStore(tmp_path).locked():
+        assert lock_path.exists()
+    assert not lock_path.exists()
+
+
+def test_a_lock_taken_on_a_file_its_holder_removed_is_taken_again(tmp_path, monkeypatch):
+    """B opens the lock file, A releases (removes it), B locks the removed file: B must lock
+    the file now at that name, so that a third process C cannot hold the folder too."""
+    a = store.FolderLock(tmp_path).acquire()
+    b = store.FolderLock(tmp_path)
+    opened = []
+    real_open = store.open_in_place
+
+    def open_then_a_releases(path, flags, mode=0o644):
+        fd = real_open(path, flags, mode)
+        if not opened:  # B's first open: A releases between B's open and B's flock
+            a.release()
+        opened.append(os.fstat(fd).st_ino)
+        return fd
+
+    monkeypatch.setattr(store, "open_in_place", open_then_a_releases)
+    b.acquire()
+    assert len(opened) == 2  # the first file was gone: B took a new one
+    assert os.fstat(b.fd).st_ino == os.stat(tmp_path / store.LOCK).st_ino
+    monkeypatch.setattr(store, "open_in_place", real_open)
+    with pytest.raises(store.ResultsError, match="in use"):
+        store.FolderLock(tmp_path).acquire()  # C
+    b.release()
+    assert not (tmp_path / store.LOCK).exists()
 
 
 HOLD_LOCK = """

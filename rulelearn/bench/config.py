@@ -43,7 +43,8 @@ TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter
             "binarization", "outer_folds", "inner_folds", "seed", "seeds", "jobs", "executor",
             "scheduler", "output", "deviations",
             "paper",  # paper: true -> tables framed against the paper (report.is_paper_config)
-            "compare_to")  # the reference method of paired.md (default: the first method)
+            "compare_to",  # the reference method of paired.md (default: the first method)
+            "unit_timeout")  # seconds a unit may run (local executor); None: no limit
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
 
@@ -97,6 +98,12 @@ def _is_import_path(name) -> bool:
     return is_import_path(name)
 
 
+def valid_unit_timeout(value) -> bool:
+    """A unit timeout is a finite number of seconds > 0."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value > 0)
+
+
 def _config_keys(name: str) -> tuple:
     """The config keys of method ``name`` (none for a name the table does not know)."""
     method = METHOD_TABLE.get(name)
@@ -127,6 +134,9 @@ class ExperimentConfig:
     paper: bool = False
     #: the reference method of the paired differences (a method name or label; None: the first)
     compare_to: str | None = None
+    #: wall seconds a unit may run before it is stopped and recorded as timed out (None: no
+    #: limit); how the run, not the results, is done, so it is not part of the run keys
+    unit_timeout: float | None = None
 
     @property
     def results_dir(self) -> Path:
@@ -169,6 +179,7 @@ class ExperimentConfig:
             "output": self.output, "deviations": list(self.deviations),
             "paper": self.paper,
             **({"compare_to": self.compare_to} if self.compare_to else {}),
+            **({"unit_timeout": self.unit_timeout} if self.unit_timeout is not None else {}),
         }
 
 
@@ -335,6 +346,7 @@ class _Validator:
                           maximum=MAX_FOLDS)
         seeds = self.seeds(data)
         jobs = self.int_(data.get("jobs"), ("jobs",), minimum=1, allow_none=True)
+        unit_timeout = self.unit_timeout(data.get("unit_timeout"))
         executor = data.get("executor", "local")
         if executor not in EXECUTORS:
             self.fail(("executor",), f"must be one of {EXECUTORS}. Got {executor!r}."
@@ -370,7 +382,15 @@ class _Validator:
             jobs=jobs, executor=executor, scheduler=scheduler, output=output,
             description=description,
             deviations=tuple(str(d) for d in deviations), source=self.source, paper=paper,
-            compare_to=compare_to)
+            compare_to=compare_to, unit_timeout=unit_timeout)
+
+    def unit_timeout(self, value) -> float | None:
+        """``unit_timeout: 600``: seconds > 0, or absent (no limit)."""
+        if value is None:
+            return None
+        if not valid_unit_timeout(value):
+            self.fail(("unit_timeout",), f"must be a number of seconds > 0. Got {value!r}.")
+        return float(value)
 
     def compare_to(self, value, methods) -> str | None:
         """The method ``compare_to`` names: a run label, or a method name met once (either

@@ -14,13 +14,16 @@ import ctypes
 import datetime as _dt
 import importlib
 import json
+import logging
 import math
 import os
 import platform
+import shutil
 import signal
 import sys
 import threading
 import time
+import unicodedata
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -57,6 +60,8 @@ from rulelearn.bench.store import (
     unit_params,
 )
 from rulelearn.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 #: Seconds between two heartbeats of a run in ``runs.json`` (what a killed run may leave out).
 HEARTBEAT_SECONDS = 5.0
@@ -109,12 +114,16 @@ class RunSummary:
     stale: dict = field(default_factory=dict)
     #: dataset -> (done units of other code kept by ``reuse_stale``, {code version: count})
     kept: dict = field(default_factory=dict)
+    #: units stopped at the unit timeout (their reasons are in ``failures`` too)
+    timed_out: int = 0
 
     def __str__(self) -> str:
+        timed_out = f", {self.timed_out} timed out" if self.timed_out else ""
         text = (f"{self.total} units: {self.skipped} already done, {self.ok} ok, "
-                f"{self.failed} failed in {self.wall_seconds:.1f}s -> {self.folder}")
+                f"{self.failed} failed{timed_out} in {self.wall_seconds:.1f}s -> {self.folder}")
         for reason, count, example in self.failure_reasons():
-            units = f"{count} unit failed" if count == 1 else f"{count} units failed"
+            verb = "timed out" if reason.startswith(TIMED_OUT) else "failed"
+            units = f"{count} unit {verb}" if count == 1 else f"{count} units {verb}"
             text += f"\n  {units} ({example}{', ...' if count > 1 else ''}): {reason}"
         return text
 
@@ -132,8 +141,9 @@ class RunSummary:
 # planning
 
 
-def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
-    """Every unit of ``config`` in a deterministic order."""
+def plan(config: ExperimentConfig, *, only_datasets=None, only_methods=None) -> list[Unit]:
+    """Every unit of ``config`` in a deterministic order (only those of ``only_datasets``, by
+    name, and of ``only_methods``, by method name or run label, when given)."""
     datasets = list(config.datasets)
     if only_datasets:
         names = [d.name for d in datasets]
@@ -143,12 +153,13 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                 raise ConfigError(f"--only-dataset {n!r} is not in the config."
                                   f"{did_you_mean(n, names)} Datasets: {', '.join(names)}.")
         datasets = [d for d in datasets if d.name in only_datasets]
+    methods = _only_methods(config.methods, only_methods) if only_methods else config.methods
     units = []
     prints = {d.name: data_fingerprint(d) for d in datasets}
-    code = {name: code_fingerprint(name) for name in dict.fromkeys(m.name for m in config.methods)}
+    code = {name: code_fingerprint(name) for name in dict.fromkeys(m.name for m in methods)}
     for seed in config.seeds:
         for d in datasets:
-            for m in config.methods:
+            for m in methods:
                 params = unit_params(d.to_dict(), m.to_dict(), config.inner_folds)
                 for k in range(config.outer_folds):
                     key = run_key(dataset=d.name, label=m.label, params=params, fold=k,
@@ -159,6 +170,23 @@ def plan(config: ExperimentConfig, *, only_datasets=None) -> list[Unit]:
                                       experiment=config.name, data_fingerprint=prints[d.name],
                                       code_fingerprint=code[m.name]))
     return units
+
+
+def _only_methods(methods, wanted) -> list:
+    """The method entries ``wanted`` names: each a method name (all of its entries) or a run
+    label, case-insensitive; a name that matches none is a :class:`ConfigError`."""
+    keep = set()
+    for value in wanted:
+        key = value.strip().lower()
+        found = {m.label for m in methods if key in (m.name.lower(), m.label.lower())}
+        if not found:
+            from rulelearn._utils import did_you_mean
+            names = list(dict.fromkeys([m.name for m in methods] + [m.label for m in methods]))
+            raise ConfigError(f"--only-method {value!r} is not a method of the config."
+                              f"{did_you_mean(value, names)} Methods: "
+                              f"{', '.join(m.label for m in methods)}.")
+        keep |= found
+    return [m for m in methods if m.label in keep]
 
 
 def load_data(d: DatasetConfig, *, seed: int = 0, mirror=None) -> PreparedData:
@@ -207,6 +235,18 @@ def make_estimator(method: MethodConfig, *, pos_label, random_state):
 
 def failed_record(unit: Unit, reason: str) -> dict:
     return unit_record(unit, status="failed", error=reason, finished_at=_now(),
+                       versions=versions())
+
+
+#: The start of a timed-out record's ``error``.
+TIMED_OUT = "timed out"
+
+
+def timeout_record(unit: Unit, seconds: float) -> dict:
+    """The record of a unit stopped after ``seconds`` (status ``timeout``): its cell is
+    missing, with this reason, and the unit runs again only with a longer limit (or force)."""
+    return unit_record(unit, status="timeout", error=f"{TIMED_OUT} after {seconds:g} s "
+                       "(unit_timeout)", timeout=seconds, finished_at=_now(),
                        versions=versions())
 
 
@@ -296,6 +336,8 @@ def _die_with_parent(parent_pid: int) -> None:
 
 def _init_worker(datasets, parent_pid=None):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler
+    # Ctrl-C reaches the whole process group: the parent stops the workers (no traceback each)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_pid is not None:
         _die_with_parent(parent_pid)
     _WORKER_DATA.clear()
@@ -345,6 +387,74 @@ def _execute_local(units, datasets, jobs):
         if not finished:
             _kill_workers(pool)  # before shutdown, which forgets the processes
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _execute_with_timeout(units, datasets, jobs, timeout):
+    """The records of ``units``, each run in a process of its own (forked: the data is shared,
+    not copied), ``jobs`` at a time.  A unit still running ``timeout`` wall seconds after it
+    started is stopped with SIGKILL -- its process group, so that processes it started go too
+    -- and gets a :func:`timeout_record`; the others run on.  On the way out (Ctrl-C, SIGTERM)
+    every unit still running is stopped the same way."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    fork = multiprocessing.get_context("fork")
+    waiting = list(units)
+    running: dict = {}  # connection -> (process, unit, deadline)
+    try:
+        while waiting or running:
+            while waiting and len(running) < jobs:
+                unit = waiting.pop(0)
+                receive, send = fork.Pipe(duplex=False)
+                process = fork.Process(target=_unit_process, daemon=True,
+                                       args=(unit, datasets[data_key(unit)], send, os.getpid()))
+                process.start()
+                send.close()
+                running[receive] = (process, unit, time.monotonic() + timeout)
+            first_deadline = min(deadline for _, _, deadline in running.values())
+            for conn in wait(list(running), timeout=max(0.0, first_deadline - time.monotonic())):
+                process, unit, _ = running.pop(conn)
+                try:
+                    rec = conn.recv()
+                except (EOFError, OSError):  # it ended without a record (e.g. the OS killed it)
+                    rec = None
+                conn.close()
+                _stop_unit_process(process)  # what it started goes too, even if it lingers
+                yield rec if rec is not None else failed_record(
+                    unit, f"its process ended without a record (exit status {process.exitcode})")
+            now = time.monotonic()
+            for conn, (process, unit, deadline) in list(running.items()):
+                if now >= deadline:
+                    del running[conn]
+                    _stop_unit_process(process)
+                    conn.close()
+                    yield timeout_record(unit, timeout)
+    finally:
+        for conn, (process, _, _) in running.items():
+            _stop_unit_process(process)
+            conn.close()
+
+
+def _unit_process(unit, data, send, parent_pid):
+    """The body of a unit's own process: a process group of its own, the signals of a pool
+    worker, then its record sent to the parent."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:  # pragma: no cover - not allowed here: only this process is stopped
+        pass
+    _init_worker({}, parent_pid)  # SIGTERM as by default, SIGINT ignored, dies with the parent
+    send.send(run_unit(unit, data))
+    send.close()
+
+
+def _stop_unit_process(process) -> None:
+    """SIGKILL to the unit's process group (the unit and what it started), then reap it (in
+    this order: until it is reaped, its pid, the group's id, cannot name another group)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except OSError:  # not a group yet (killed before its setpgid) or already gone
+        process.kill()
+    process.join()
 
 
 def _execute_dask(units, datasets, client):
@@ -424,9 +534,14 @@ def unit_name(unit: Unit, names: dict | None = None) -> str:
 
 
 class Progress:
-    """One line on stderr per finished unit (updated in place on a terminal)::
+    """One status line on stderr, rewritten in place after each finished unit, on a terminal::
 
         [bench] 12/60 units (1 failed)  elapsed 0:31  ETA ~2:05  running magic / BCD / fold 3
+
+    The line is cut to the terminal's width (read at each update, so a resized terminal is
+    followed; wide characters count two columns), so that it never wraps: a wrapped line
+    cannot be rewritten and leaves one truncated copy per update.  Not on a terminal, nothing
+    is written; each finished unit is logged instead (``rulelearn -v bench`` shows them).
 
     ``units`` are the units to run, in the order they are handed out; the ones shown as
     running are the first ``jobs`` not finished (exact with one job).  The ETA is the
@@ -438,30 +553,32 @@ class Progress:
         self.units = list(units)
         self.total, self.done, self.failed = len(self.units), 0, 0
         self.pending = {u.key: u for u in self.units}
-        self.enabled = enabled and self.total > 0
         self.stream = stream or sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.enabled = enabled and self.total > 0
         self.costs = costs or UnitCosts({})
         self.jobs = max(1, int(jobs))
         self.names = names or {}
         self.spent = 0.0  # unit seconds measured in this run
-        self.width = 0
         self.t0 = time.perf_counter()
         self.show()
 
     def update(self, ok: bool, record: dict | None = None):
         self.done += 1
         self.failed += (not ok)
-        finished = None
         if record is not None:
             unit = self.pending.pop(record.get("key"), None)
             seconds = record.get("total_seconds")
             if unit is not None:
-                finished = unit
                 if ok and isinstance(seconds, (int, float)):
                     self.costs.observe(unit.dataset, unit.method.label, seconds)
                     self.spent += float(seconds)
-        self.show(finished, record)
+                if self.enabled:
+                    took = f"{seconds:.1f} s" if ok and isinstance(seconds, (int, float)) \
+                        else record.get("status", "failed")
+                    log.info("[bench] %d/%d done %s (%s)", self.done, self.total,
+                             _escaped(unit_name(unit, self.names)), took)
+        self.show()
 
     def eta(self, elapsed: float) -> float | None:
         """Wall seconds left, or None while the units left cannot be estimated."""
@@ -473,30 +590,65 @@ class Progress:
         rate = self.spent / elapsed if self.spent > 0 and elapsed > 0 else float(self.jobs)
         return sum(c for c in left if c is not None) / max(rate, 1e-9)
 
-    def show(self, finished=None, record=None):
-        if not self.enabled:
-            return
+    def line(self) -> str:
+        """The status line, whole (:meth:`show` cuts it to the terminal)."""
         elapsed = time.perf_counter() - self.t0
         eta = self.eta(elapsed)
         failed = f" ({self.failed} failed)" if self.failed else ""
         line = (f"[bench] {self.done}/{self.total} units{failed}  elapsed {_hms(elapsed)}"
                 f"  ETA {'~' + _hms(eta) if eta is not None else '?'}")
         running = list(self.pending.values())[:self.jobs]
-        if not self.tty and finished is not None:
-            took = record.get("total_seconds") if record else None
-            line += f"  done {unit_name(finished, self.names)}" + (
-                f" ({took:.1f} s)" if isinstance(took, (int, float)) else " (failed)")
         if running:
             more = len(self.pending) - len(running)
             line += ("  running " + ", ".join(unit_name(u, self.names) for u in running)
                      + (f" (+{more} queued)" if more else ""))
-        if self.tty:
-            pad = max(0, self.width - len(line))
-            self.width = len(line)
-            self.stream.write("\r" + line + " " * pad + ("\n" if not self.pending else ""))
-        else:
-            self.stream.write(line + "\n")
+        return _escaped(line)
+
+    def show(self):
+        if not (self.enabled and self.tty):
+            return
+        # \r: back to the start of the line; ESC [K: erase what the last line left after it
+        end = "\n" if not self.pending else ""
+        self.stream.write("\r" + clip(self.line(), _columns(self.stream) - 1) + "\x1b[K" + end)
         self.stream.flush()
+
+
+def _escaped(text: str) -> str:
+    """Names from a config shown on a terminal: control characters written escaped."""
+    from rulelearn._utils import terminal_text
+
+    return terminal_text(text, keep="")
+
+
+def _columns(stream) -> int:
+    """The width of the terminal ``stream`` is (80 if it cannot be told)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size((80, 24)).columns
+
+
+def clip(text: str, columns: int) -> str:
+    """``text`` cut to at most ``columns`` terminal columns (East Asian wide characters take
+    two, combining marks none), ending in ``...`` when cut (ASCII: any terminal shows it in
+    three columns)."""
+    columns = max(columns, 1)
+
+    def width(ch: str) -> int:
+        if unicodedata.combining(ch):
+            return 0
+        return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+    if sum(map(width, text)) <= columns:
+        return text
+    out, used = [], 0
+    for ch in text:
+        w = width(ch)
+        if used + w > columns - 3:  # keep three columns for the dots
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "..."[:columns]
 
 
 def _hms(seconds: float) -> str:
@@ -598,8 +750,8 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
 
 
 def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, output=None,
-        force=False, reuse_stale=False, mirror=None, only_datasets=None,
-        progress=True) -> RunSummary:
+        force=False, reuse_stale=False, mirror=None, only_datasets=None, only_methods=None,
+        progress=True, unit_timeout=None) -> RunSummary:
     """Run every unit of ``config`` not already done; append their records; return a summary.
 
     ``output`` is the experiment folder (default ``<config.output>/<config.name>``).  Units
@@ -610,10 +762,15 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
     folder is locked for the run (a second run on it is refused); a problem that would doom
     every unit of a dataset or method is a :class:`ConfigError` before any unit runs; any
     ``OSError`` met writing results is a one-line :class:`ResultsError` naming the path.
+
+    ``unit_timeout`` (default: the config's): the wall seconds a unit may run; one that runs
+    longer is stopped and recorded as timed out (:func:`_execute_with_timeout`), and runs
+    again only with a longer limit, no limit, or ``force``.  Local executor only.
     """
     folder = Path(output) if output else config.results_dir
     executor, scheduler, jobs = _where_to_run(config, executor, scheduler, jobs)
-    units = plan(config, only_datasets=only_datasets)
+    unit_timeout = _unit_timeout(config, unit_timeout, executor)
+    units = plan(config, only_datasets=only_datasets, only_methods=only_methods)
     refuse_link(folder)  # never write through a link we did not make
     store = RecordStore(folder)
     created: list = []
@@ -627,7 +784,8 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
                 raise os_error(exc, "create the results folder", folder) from None
             with store.locked():
                 todo, stale, kept = _units_to_run(store, units, force=force, config=config,
-                                                  reuse_stale=reuse_stale)
+                                                  reuse_stale=reuse_stale,
+                                                  unit_timeout=unit_timeout)
                 datasets = preflight(config, todo, executor=executor, scheduler=scheduler,
                                      mirror=mirror)
                 if executor == "dask" and todo:
@@ -638,7 +796,8 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
                     warnings.warn(kept_line(kept), UserWarning, stacklevel=2)
                 started = True
                 summary = _run_locked(config, folder, store, units, todo, datasets, kept, jobs=jobs,
-                                      executor=executor, client=client, progress=progress)
+                                      executor=executor, client=client, progress=progress,
+                                      unit_timeout=unit_timeout)
                 summary.stale, summary.kept = stale, kept
                 return summary
     except OSError as exc:
@@ -663,6 +822,24 @@ def _connect_dask(scheduler):
                           f"{DASK_CONNECT_SECONDS:g} s ({reason}).") from None
 
 
+def _unit_timeout(config: ExperimentConfig, unit_timeout, executor) -> float | None:
+    """The unit timeout given, else the config's; a :class:`ConfigError` for a bad one or
+    with the dask executor (dask cannot stop a task that is running)."""
+    from rulelearn.bench.config import valid_unit_timeout
+
+    if unit_timeout is None:
+        unit_timeout = config.unit_timeout
+    if unit_timeout is None:
+        return None
+    if not valid_unit_timeout(unit_timeout):
+        raise ConfigError(f"the unit timeout must be a number of seconds > 0. "
+                          f"Got {unit_timeout!r}.")
+    if executor == "dask":
+        raise ConfigError("a unit timeout needs the local executor: dask cannot stop a task "
+                          "that is running (drop unit_timeout / --unit-timeout, or run locally)")
+    return float(unit_timeout)
+
+
 def _where_to_run(config: ExperimentConfig, executor, scheduler, jobs) -> tuple:
     """``(executor, scheduler, jobs)``: the arguments given, else the config's, else local
     on every core."""
@@ -674,7 +851,7 @@ def _where_to_run(config: ExperimentConfig, executor, scheduler, jobs) -> tuple:
 
 
 def _units_to_run(store: RecordStore, units, *, force: bool, config=None,
-                  reuse_stale: bool = False) -> tuple:
+                  reuse_stale: bool = False, unit_timeout=None) -> tuple:
     """``(todo, stale, kept)``: the units to run, ``dataset -> (count, why)`` for the done
     units that run again because they are stale (:func:`~.fingerprint.staleness`), and
     ``dataset -> (count, {code version: count})`` for those of other code kept by
@@ -688,6 +865,7 @@ def _units_to_run(store: RecordStore, units, *, force: bool, config=None,
     if force:
         return list(units), {}, {}
     done = {k: r for k, r in latest(records).items() if r.ok}
+    hopeless = _timed_out_within(store, unit_timeout)
     csv = {d.name for d in config.datasets if d.path is not None} if config else set()
     todo: list[Unit] = []
     stale: dict = {}
@@ -704,6 +882,8 @@ def _units_to_run(store: RecordStore, units, *, force: bool, config=None,
         if why == CODE_UNRECORDED:
             unrecorded += 1
             continue
+        if rec is None and u.key in hopeless:  # it would time out again
+            continue
         if rec is None or why:
             todo.append(u)
         if why:
@@ -712,6 +892,18 @@ def _units_to_run(store: RecordStore, units, *, force: bool, config=None,
     if unrecorded:
         raise ConfigError(unrecorded_message(unrecorded))
     return todo, stale, kept
+
+
+def _timed_out_within(store: RecordStore, unit_timeout) -> set:
+    """The keys whose latest record timed out at a limit of ``unit_timeout`` or more (with a
+    limit: without one, every unit runs)."""
+    if unit_timeout is None:
+        return set()
+    last: dict = {}
+    for rec in store.read():
+        last[rec["key"]] = rec
+    return {key for key, rec in last.items() if rec.get("status") == "timeout"
+            and isinstance(rec.get("timeout"), (int, float)) and rec["timeout"] >= unit_timeout}
 
 
 def _remove_new_folders(folder: Path, created) -> None:
@@ -724,7 +916,7 @@ def _remove_new_folders(folder: Path, created) -> None:
 
 
 def _run_locked(config, folder, store, units, todo, datasets, kept, *, jobs, executor, client,
-                progress) -> RunSummary:
+                progress, unit_timeout=None) -> RunSummary:
     t0 = time.perf_counter()
     atomic_write_text(folder / "config.yaml",
                       yaml.safe_dump(config.to_dict(), sort_keys=False, allow_unicode=True))
@@ -736,14 +928,15 @@ def _run_locked(config, folder, store, units, todo, datasets, kept, *, jobs, exe
     runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=_previous_wall_seconds(folder))
     with runlog:
         if todo:
-            for rec in _execute(todo, datasets, executor=executor, client=client, jobs=jobs):
+            for rec in _execute(todo, datasets, executor=executor, client=client, jobs=jobs,
+                                unit_timeout=unit_timeout):
                 tally.record(rec)
     wall = time.perf_counter() - t0
     _write_meta(folder, config, wall=wall, all_runs=runlog.total(), executor=executor,
                 jobs=jobs, units=len(units), ran=len(todo), kept=kept)
     return RunSummary(folder=folder, total=len(units), skipped=len(units) - len(todo),
-                      ok=tally.ok, failed=tally.failed, wall_seconds=wall,
-                      failures=tally.failures)
+                      ok=tally.ok, failed=tally.failed - tally.timed_out, wall_seconds=wall,
+                      failures=tally.failures, timed_out=tally.timed_out)
 
 
 def _unit_costs(store, datasets, todo) -> UnitCosts:
@@ -762,10 +955,12 @@ def _display_names(config) -> dict:
     return display_names({m.label: m.name for m in config.methods})
 
 
-def _execute(todo, datasets, *, executor, client, jobs):
+def _execute(todo, datasets, *, executor, client, jobs, unit_timeout=None):
     """The records of ``todo``, as they finish."""
     if executor == "dask":
         return _execute_dask(todo, datasets, client)
+    if unit_timeout is not None:
+        return _execute_with_timeout(todo, datasets, min(jobs, len(todo)), unit_timeout)
     return _execute_local(todo, datasets, min(jobs, len(todo)))
 
 
@@ -775,7 +970,7 @@ class _Tally:
     def __init__(self, store, units_by_key, progress, *, seeded=False) -> None:
         self.store, self.units_by_key, self.progress = store, units_by_key, progress
         self.seeded = seeded  # several seeds: a failure names its seed
-        self.ok = self.failed = 0
+        self.ok = self.failed = self.timed_out = 0
         self.failures: list = []
 
     def record(self, rec: dict) -> None:
@@ -787,6 +982,7 @@ class _Tally:
         good = rec["status"] == "ok"
         self.ok += good
         self.failed += not good
+        self.timed_out += rec["status"] == "timeout"
         if not good:
             where = f"{rec['dataset']} / {rec['label']} / fold {rec['fold']}"
             where += f" / seed {rec['seed']}" if self.seeded else ""

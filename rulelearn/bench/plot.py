@@ -3,11 +3,19 @@
 * :func:`tradeoff_figure`: test error against rule size per dataset, one marker per method,
   mean ± SEM over the outer folds both ways (the cells of Tables 1 and 2).
 * :func:`path_figure`: per dataset, the inner-CV error and the refit's literals against θ for
-  each LP method, the chosen θ marked, the paper's numbers as reference lines.
-* :func:`pareto_figure`: per dataset, test error against size of every refit in the records'
-  paths (every θ, every tree depth), the points another one dominates greyed.
+  each LP method, the chosen θ marked; the paper's numbers as reference lines only for a
+  configuration that reproduces the paper (``paper: true``).
+* :func:`pareto_figure`: per dataset, two panels: the honest one (each outer fold's chosen
+  rule, as the tables report) and, titled as such, the hindsight front of every refit in the
+  records' paths (every θ, every tree depth, judged on the test folds: optimistic).
 * :func:`selection_figure`: ``rulelearn fit --plot``: CV error and literals against θ per
-  (form, R).
+  (form, R), each line its own colour, marker and dash so none hides another.
+* :func:`cd_figure`: a critical-difference diagram of average ranks (:mod:`.stats`).
+
+A logarithmic axis says so in its label (``size (literals; log scale)``). Figures over many
+datasets are drawn as pages (:func:`figure_pages`: :data:`PATHS_PAGE` / :data:`PARETO_PAGE`
+datasets each), so no page grows tall with its legend half-way down; a legend lists only the
+methods drawn on its page.
 
 matplotlib is an optional extra (``pip install 'rulelearn[plot]'``), imported only when a
 figure is drawn. The figures are :class:`matplotlib.figure.Figure` objects built without
@@ -34,7 +42,11 @@ SIZE_NOTE = ("size: literals (CART: split nodes, RIPPER: conditions, FIGS: split
              "rulelearn/bench/peers.py)")
 #: A positive range wider than this ratio gets a logarithmic axis.
 LOG_RATIO = 50.0
+#: Datasets per page of the θ-paths figure (a row each) and of the Pareto figure (two a row).
+PATHS_PAGE = 3
+PARETO_PAGE = 4
 _MARKERS = "osD^vP*Xph<>"
+_DASHES = ("-", "--", "-.", ":")
 _NO_PATH = ("records written before θ paths were stored; rerun "
             "'rulelearn bench CONFIG --force' to record them")
 
@@ -182,6 +194,38 @@ def _scale(ax, values, axis="x", floor=None):
         setter("log")
 
 
+def _label_scales(fig):
+    """Say in each axis label when the axis is logarithmic (``θ (sparsity weight; log
+    scale)``), so that log and linear panels side by side cannot be misread."""
+    for ax in fig.axes:
+        for scale, get, put in ((ax.get_xscale(), ax.get_xlabel, ax.set_xlabel),
+                                (ax.get_yscale(), ax.get_ylabel, ax.set_ylabel)):
+            label = get()
+            if scale not in ("log", "symlog") or not label or "log scale" in label:
+                continue
+            what = "log scale" if scale == "log" else "log scale, linear near 0"
+            put(f"{label[:-1]}; {what})" if label.endswith(")") else f"{label} ({what})")
+    return fig
+
+
+def _finish(fig):
+    """The last touches of every figure: log axes labelled (:func:`_label_scales`), and its
+    titles, labels, legends and notes drawn as written: a ``$`` in a dataset, method or file
+    name is text, never matplotlib mathtext (``a$\\frac$`` would stop the drawing)."""
+    _label_scales(fig)
+    texts = [getattr(fig, "_suptitle", None)] + list(fig.texts)
+    for legend in fig.legends:
+        texts += legend.get_texts()
+    for ax in fig.axes:
+        texts += [ax.title, ax.xaxis.label, ax.yaxis.label] + list(ax.texts)
+        if ax.get_legend() is not None:
+            texts += ax.get_legend().get_texts()
+    for text in texts:
+        if text is not None:
+            text.set_parse_math(False)
+    return fig
+
+
 def _panels_size(n, ncols) -> tuple[float, float]:
     """Width and height (inches) of a grid of ``n`` panels, with room for a legend and title."""
     return (max(8.0, 3.4 * min(ncols, n) + 2.0), 2.9 * math.ceil(n / ncols) + 0.9)
@@ -252,7 +296,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     fig.suptitle(f"Test error vs rule size, mean ± SEM over {over}\n{SIZE_NOTE}")
     order = [lab for lab in labels if lab in handles]
     _legend(fig, [handles[lab] for lab in order], [names[lab] for lab in order])
-    return fig
+    return _finish(fig)
 
 
 def _name_coinciding(ax, cells, names):
@@ -270,13 +314,16 @@ def _zero(value):
     return 0.0 if value is None or not np.isfinite(value) else value
 
 
-def path_figure(records, config=None, *, paper=None):
+def path_figure(records, config=None, *, paper=None, datasets=None):
     """Per dataset: inner-CV error (%) and the refit's literals against θ, per LP method.
 
-    Stars mark the chosen θ (their size: how many outer folds chose it); dotted lines are
-    the paper's test error and feature count (it gives no θ). Datasets whose records carry
-    no path are named in a text panel instead.
+    Stars mark the chosen θ (their size: how many outer folds chose it).  For a configuration
+    that reproduces the paper (``paper: true``, :func:`~.records.is_paper_config`), dotted
+    lines are the paper's *test* error and feature count (it gives no θ), drawn for reference
+    and named so; no other configuration gets them.  ``datasets`` draws only those (a page of
+    :func:`figure_pages`).  Datasets whose records carry no path are named in a text panel.
     """
+    from rulelearn.bench.records import is_paper_config
     from rulelearn.bench.report import PAPER_ALIASES, paper_results
 
     records = as_records(records)
@@ -286,13 +333,18 @@ def path_figure(records, config=None, *, paper=None):
     if config is not None:
         kinds.update({m["label"]: m["name"] for m in config["methods"]})
     records = [r for r in records if kinds.get(r.label) in LP_METHODS]
+    if datasets is not None:
+        records = [r for r in records if r.dataset in set(datasets)]
     datasets = [d for d in _order(records, "dataset", "datasets", config)
                 if any(r.dataset == d for r in records)]
     all_labels = [lab for lab in every if any(r.label == lab for r in records)]
     summary = path_summary(path_frame(records))
     with_path = [d for d in datasets if (summary["dataset"] == d).any()]
     without = [d for d in datasets if d not in with_path]
-    paper = paper_results() if paper is None else paper
+    draw_paper = config is not None and is_paper_config(config)
+    if draw_paper:
+        paper = paper_results() if paper is None else paper
+    paper_drawn = False
     note = bool(without or not datasets)
     rows = len(with_path) + note
     fig = _new_figure(12.0, 3.0 * len(with_path) + 1.2 * note + 0.7)
@@ -314,25 +366,10 @@ def path_figure(records, config=None, *, paper=None):
             for ax, y in ((ax_err, 100 * chosen["cv_error"]), (ax_lit, chosen["literals"])):
                 ax.scatter(chosen["param"].astype(float), y, marker="*", s=40 + 25 * chosen[
                     "n_chosen"], color=color, edgecolor="black", linewidth=0.6, zorder=5)
-            method = p["method"].iloc[0]
-            for table, ax in ((1, ax_err), (2, ax_lit)):
-                hit = paper[(paper.table == table) & (paper.dataset == pname)
-                            & (paper.method == method)]
-                if len(hit):
-                    ax.axhline(float(hit["value"].iloc[0]), color=color, ls=":", lw=1.3)
-        for ax in (ax_err, ax_lit):
-            _scale(ax, list(part["param"].astype(float)), "x")
-            ax.set_xlabel("θ (sparsity weight)")
-            ax.grid(alpha=0.3)
-        _scale(ax_lit, list(part["literals"]), "y", floor=1.0)
-        if not (part["literals"] > 0).any():  # only empty rules: a count axis from 0 to 1
-            ax_lit.set_ylim(-0.05, 1.0)
-        ax_err.set_ylabel("inner-CV error (%)")
-        ax_lit.set_ylabel("literals (refit)")
-        ax_err.set_title(f"{d}: inner-CV error, mean over outer folds (band: inner SEM)",
-                         fontsize="medium")
-        ax_lit.set_title(f"{d}: size of the refit on the outer training part",
-                         fontsize="medium")
+            if draw_paper:
+                paper_drawn |= _paper_lines((ax_err, ax_lit), paper, pname,
+                                            p["method"].iloc[0], color)
+        _path_axes(ax_err, ax_lit, part, d)
     if note:
         ax = fig.add_subplot(gs[rows - 1, :])
         if datasets:
@@ -343,82 +380,163 @@ def path_figure(records, config=None, *, paper=None):
     fig.suptitle("θ paths of the LP methods")
     if with_path:
         _path_legend(fig, [lab for lab in all_labels if (summary["label"] == lab).any()],
-                     styles, names)
-    return fig
+                     styles, names, paper=paper_drawn)
+    return _finish(fig)
 
 
-def _path_legend(fig, labels, styles, names):
+def _path_axes(ax_err, ax_lit, part, dataset):
+    """Scales, labels and titles of a dataset's two θ-path panels."""
+    for ax in (ax_err, ax_lit):
+        _scale(ax, list(part["param"].astype(float)), "x")
+        ax.set_xlabel("θ (sparsity weight)")
+        ax.grid(alpha=0.3)
+    _scale(ax_lit, list(part["literals"]), "y", floor=1.0)
+    if not (part["literals"] > 0).any():  # only empty rules: a count axis from 0 to 1
+        ax_lit.set_ylim(-0.05, 1.0)
+    ax_err.set_ylabel("inner-CV error (%)")
+    ax_lit.set_ylabel("literals (refit)")
+    ax_err.set_title(f"{dataset}: inner-CV error, mean over outer folds (band: inner SEM)",
+                     fontsize="medium")
+    ax_lit.set_title(f"{dataset}: size of the refit on the outer training part",
+                     fontsize="medium")
+
+
+def _paper_lines(axes, paper, dataset, method, color) -> bool:
+    """The paper's Table 1 error and Table 2 size of ``method`` on ``dataset`` as dotted
+    lines on ``axes`` (error, literals); whether it has any."""
+    drawn = False
+    for table, ax in zip((1, 2), axes):
+        hit = paper[(paper.table == table) & (paper.dataset == dataset)
+                    & (paper.method == method)]
+        if len(hit):
+            ax.axhline(float(hit["value"].iloc[0]), color=color, ls=":", lw=1.3)
+            drawn = True
+    return drawn
+
+
+def _path_legend(fig, labels, styles, names, *, paper):
     from matplotlib.lines import Line2D
 
     handles = [Line2D([], [], color=styles[lab][0], marker=styles[lab][1], ms=4)
                for lab in labels]
     texts = [names[lab] for lab in labels]
-    handles += [Line2D([], [], ls="", marker="*", ms=10, color="0.5", mec="black", mew=0.6),
-                Line2D([], [], ls=":", color="0.3")]
-    texts += ["chosen θ (size: folds\nthat chose it)", "paper: test error /\nliterals (no θ given)"]
+    handles.append(Line2D([], [], ls="", marker="*", ms=10, color="0.5", mec="black", mew=0.6))
+    texts.append("chosen θ (size: folds\nthat chose it)")
+    if paper:
+        handles.append(Line2D([], [], ls=":", color="0.3"))
+        texts.append("the paper's test error /\nliterals (its Tables 1, 2;\nno θ given)")
     _legend(fig, handles, texts)
 
 
-def pareto_figure(records, config=None, *, ncols=4):
-    """Test error (%) against size of every refit per dataset, across methods and θ / depth.
+def pareto_figure(records, config=None, *, datasets=None):
+    """Per dataset, two panels of test error (%) against size.
 
-    Each point is one (method, parameter value) averaged over the outer folds; points that
-    another one dominates (no larger and no more wrong) are grey, the front is a line.
-    Records without a path contribute their chosen setting only. As in the tables, a method
-    is drawn only where every outer fold has a record; each panel names the methods it lacks.
+    Left, **honest**: each outer fold's chosen rule (small points) and each method's mean ±
+    SEM over the folds (the cells of Tables 1 and 2), the undominated means joined.  Right,
+    titled **hindsight**: every refit of the records' paths (every θ, every tree depth),
+    averaged over the outer folds and judged on their test parts, the dominated points grey:
+    the best of those is chosen after seeing the test folds, so its error is optimistic, not
+    an estimate.  Records without a path contribute their chosen setting only.  As in the
+    tables, a method is drawn only where every outer fold has a record; each panel names the
+    methods it lacks.  ``datasets`` draws only those (a page of :func:`figure_pages`).
     """
+    from rulelearn.bench.store import resolved_seeds
+
     records = as_records(records)
-    datasets = _order(records, "dataset", "datasets", config)
+    all_datasets = _order(records, "dataset", "datasets", config)
     labels = _order(records, "label", "methods", config)
     complete = _complete_cells(records, config)
     lacking = {d: [(lab, sum(r.dataset == d and r.label == lab and r.ok for r in records))
-                   for lab in labels if (d, lab) not in complete] for d in datasets}
+                   for lab in labels if (d, lab) not in complete] for d in all_datasets}
     need = ((config["outer_folds"] if config else max(r.n_outer for r in records))
             * len(_seeds(records, config)))
     every = records
-    records = [r for r in records if (r.dataset, r.label) in complete]
+    records = [r for r in records if (r.dataset, r.label) in complete and r.ok]
     if not records:
         raise PlotError("no (dataset, method) with an ok record for every outer fold to plot")
-    datasets = [d for d in datasets if any(r.dataset == d for r in records)]
+    datasets = [d for d in all_datasets if any(r.dataset == d for r in records)
+                and (datasets is None or d in set(datasets))]
+    if not datasets:
+        raise PlotError("none of the datasets asked for has a method with an ok record for "
+                        "every outer fold")
     styles, names = _styles(labels), _names(labels, every, config)
+    summary = summarize(records, datasets=datasets, labels=labels,
+                        n_outer=config["outer_folds"] if config else None,
+                        seeds=resolved_seeds(config) if config else None)
     points = _pareto_points(records)
-    fig = _new_figure(*_panels_size(len(datasets), ncols))
-    handles = {}
-    for ax, d in zip(_grid(fig, len(datasets), ncols), datasets):
+    width, height = _panels_size(2 * len(datasets), 4)
+    fig = _new_figure(max(width, 11.0), height + 0.4)
+    handles: dict = {}
+    axes = _grid(fig, 2 * len(datasets), 4)
+    for i, d in enumerate(datasets):
+        ax_fold, ax_all = axes[2 * i], axes[2 * i + 1]
+        missing = ", ".join(f"{names[lab]} ({f'{n}/{need} folds done' if n else 'no records'})"
+                            for lab, n in lacking[d])
+        missing = f"\nmissing: {missing}" if missing else ""
+        _honest_panel(ax_fold, summary[summary["dataset"] == d], records, d, styles, names,
+                      handles)
+        ax_fold.set_title(f"{d}\nthe chosen rules (as in the tables){missing}",
+                          fontsize="small")
         part = points[points["dataset"] == d].reset_index(drop=True)
         dom = dominated(part["literals"], part["test_error"])
         for lab, grey in part[dom].groupby("label", sort=False):
-            ax.scatter(grey["literals"], 100 * grey["test_error"], marker=styles[lab][1], s=16,
-                       color="0.75", zorder=2)
-            handles.setdefault(lab, None)
+            ax_all.scatter(grey["literals"], 100 * grey["test_error"], marker=styles[lab][1],
+                           s=16, color="0.75", zorder=2)
         front = part[~dom].sort_values("literals")
-        ax.step(front["literals"], 100 * front["test_error"], where="post", color="0.2",
-                lw=1, zorder=3)
+        ax_all.step(front["literals"], 100 * front["test_error"], where="post", color="0.2",
+                    lw=1, zorder=3)
         for r in front.itertuples():
             color, marker = styles[r.label]
-            handles[r.label] = ax.scatter(r.literals, 100 * r.test_error, marker=marker,
-                                          color=color, s=36, edgecolor="black", linewidth=0.4,
-                                          zorder=4)
-        _scale(ax, list(part["literals"]), "x", floor=1.0)
+            ax_all.scatter(r.literals, 100 * r.test_error, marker=marker, color=color, s=36,
+                           edgecolor="black", linewidth=0.4, zorder=4)
         only_chosen = not part["from_path"].all()
-        missing = ", ".join(f"{names[lab]} ({f'{n}/{need} folds done' if n else 'no records'})"
-                            for lab, n in lacking[d])
-        ax.set_title(d + (" (chosen settings only)" if only_chosen else "")
-                     + (f"\nmissing: {missing}" if missing else ""), fontsize="medium")
-        ax.set_xlabel("size (literals)")
-        ax.set_ylabel("test error (%)")
-        ax.grid(alpha=0.3)
+        ax_all.set_title(f"{d}\nHINDSIGHT: every θ / depth, on the test folds"
+                         + (" (chosen settings only)" if only_chosen else "") + missing,
+                         fontsize="small")
+        # the same axes both sides (each panel's points in view): what hindsight gains is
+        # read off directly
+        ax_fold.update_datalim(ax_all.dataLim.get_points())
+        ax_fold.autoscale_view()
+        ax_all.sharex(ax_fold)
+        ax_all.sharey(ax_fold)
+        _scale(ax_fold, list(part["literals"]) + [r.literals for r in records
+                                                  if r.dataset == d], "x", floor=1.0)
+        for ax in (ax_fold, ax_all):
+            ax.set_xlabel("size (literals)")
+            ax.set_ylabel("test error (%)")
+            ax.grid(alpha=0.3)
     from matplotlib.lines import Line2D
 
     order = [lab for lab in labels if lab in handles]
-    methods = [Line2D([], [], ls="", marker=styles[lab][1], color=styles[lab][0], mec="black",
-                      mew=0.4) for lab in order]
-    extra = [Line2D([], [], ls="", marker="o", color="0.75"), Line2D([], [], color="0.2")]
-    _legend(fig, methods + extra, [names[lab] for lab in order] + ["dominated (grey)",
-                                                                    "Pareto front"])
-    fig.suptitle("Pareto front over methods and θ / depth: every refit, mean over outer "
-                 f"folds\n{SIZE_NOTE}")
-    return fig
+    extra = [Line2D([], [], ls="", marker="o", ms=4, color="0.4", alpha=0.4),
+             Line2D([], [], ls="", marker="o", color="0.75"), Line2D([], [], color="0.2")]
+    _legend(fig, [handles[lab] for lab in order] + extra,
+            [names[lab] for lab in order] + ["an outer fold's chosen rule",
+                                             "dominated (grey)", "Pareto front"])
+    fig.suptitle("Test error vs size. Left: the rule each outer fold's inner CV chose, and "
+                 "each method's mean ± SEM (Tables 1, 2).\nRight, in HINDSIGHT: every θ / "
+                 "depth, mean over the outer folds, judged on the test folds (optimistic, "
+                 f"not an estimate).\n{SIZE_NOTE}", fontsize="medium")
+    return _finish(fig)
+
+
+def _honest_panel(ax, cells, records, dataset, styles, names, handles):
+    """Each outer fold's chosen rule of each complete cell, and the cell's mean ± SEM."""
+    done = cells[cells["complete"]]
+    for r in done.itertuples():
+        color, marker = styles[r.method]
+        folds = [x for x in records if x.dataset == dataset and x.label == r.method]
+        ax.scatter([x.literals for x in folds], [100 * x.test_error for x in folds],
+                   marker=marker, s=14, color=color, alpha=0.35, linewidths=0, zorder=2)
+        handles[r.method] = ax.errorbar(
+            r.literals_mean, r.error_mean, xerr=_zero(r.literals_sem), yerr=_zero(r.error_sem),
+            fmt=marker, color=color, ms=7, mec="black", mew=0.5, capsize=2, elinewidth=1,
+            zorder=4)
+    front = done[~dominated(done["literals_mean"], done["error_mean"])]
+    front = front.sort_values("literals_mean")
+    ax.step(front["literals_mean"], front["error_mean"], where="post", color="0.2", lw=1,
+            zorder=3)
+    _name_coinciding(ax, done, names)
 
 
 def method_pareto_figure(records, config, dataset):
@@ -462,7 +580,7 @@ def method_pareto_figure(records, config, dataset):
     _legend(fig, [handles[lab] for lab in order] + [Line2D([], [], color="0.2")],
             [names[lab] for lab in order] + ["Pareto front"])
     fig.suptitle(SIZE_NOTE, fontsize="small")
-    return fig
+    return _finish(fig)
 
 
 def write_dataset_figures(folder, output=None, *, fmt="png") -> list[Path]:
@@ -547,16 +665,21 @@ def selection_figure(selection, *, title=None):
     styles = _styles(settings)
     best = selection.best
     handles = []
-    for setting, rows in groups.items():
+    for i, (setting, rows) in enumerate(groups.items()):
         rows = sorted(rows, key=lambda r: r.theta)
         color, marker = styles[setting]
+        # lines that coincide (DNF and CNF with R = 1 on a large table) stay apart: each has
+        # its own dash, and a later one's hollow, larger markers ring an earlier one's
+        line = {"color": color, "marker": marker, "ls": _DASHES[i % len(_DASHES)],
+                "ms": 4 + 1.5 * (i % 3), "mfc": color if i % 2 == 0 else "none",
+                "lw": 1.6 if i % 2 == 0 else 1.2, "zorder": 2 + i % 2}
         theta = np.array([r.theta for r in rows])
         err = np.array([100 * r.mean_error for r in rows])
-        (h,) = ax_err.plot(theta, err, color=color, marker=marker, ms=4)
+        (h,) = ax_err.plot(theta, err, **line)
         if setting == (best.form, best.max_rules, best.n_thresholds):
             sem = np.array([100 * r.sem for r in rows])
             ax_err.fill_between(theta, err - sem, err + sem, color=color, alpha=0.15, lw=0)
-        ax_lit.plot(theta, [r.mean_literals for r in rows], color=color, marker=marker, ms=4)
+        ax_lit.plot(theta, [r.mean_literals for r in rows], **line)
         handles.append(h)
     for ax, y in ((ax_err, 100 * best.mean_error), (ax_lit, best.mean_literals)):
         star = ax.scatter([best.theta], [y], marker="*", s=160, color="gold", edgecolor="black",
@@ -580,31 +703,132 @@ def selection_figure(selection, *, title=None):
                                                                   else "")
     fig.suptitle(f"{title}: cross-validation over {grid}" if title else
                  f"Cross-validation over {grid}")
-    return fig
+    return _finish(fig)
+
+
+def cd_figure(ranks: dict, cd: float, *, n_datasets: int, title: str):
+    """A critical-difference diagram (Demšar 2006): each method at its average rank (1 =
+    best, on the left), the Nemenyi critical difference as a bar, and a thick line joining
+    each group of methods whose ranks lie within it (:func:`~.stats.cliques`)."""
+    from rulelearn.bench.stats import cliques
+
+    order = sorted(ranks, key=lambda m: ranks[m])
+    k = len(order)
+    fig = _new_figure(8.0, 1.5 + 0.25 * ((k + 1) // 2))
+    ax = fig.add_subplot()
+    lo, hi = 1, max(k, 2)
+    ax.set_xlim(lo - 0.6, hi + 0.6)
+    ax.set_ylim(-(((k + 1) // 2) * 0.5 + 0.4), 1.6)
+    ax.axis("off")
+    ax.hlines(0, lo, hi, color="black", lw=1)
+    for t in range(lo, hi + 1):
+        ax.vlines(t, 0, 0.15, color="black", lw=1)
+        ax.text(t, 0.25, str(t), ha="center", va="bottom", fontsize="small")
+    half = (k + 1) // 2
+    for i, m in enumerate(order):
+        left = i < half
+        y = -(i if left else k - 1 - i) * 0.5 - 0.6
+        x_end = lo - 0.45 if left else hi + 0.45
+        ax.plot([ranks[m], ranks[m], x_end], [0, y, y], color="0.2", lw=0.8)
+        ax.text(x_end + (-0.05 if left else 0.05), y, f"{m} ({ranks[m]:.2f})",
+                ha="right" if left else "left", va="center", fontsize="small")
+    if np.isfinite(cd):
+        ax.plot([lo, lo + cd], [1.1, 1.1], color="black", lw=1.5)
+        ax.vlines([lo, lo + cd], 1.0, 1.2, color="black", lw=1.5)
+        ax.text(lo + cd / 2, 1.25, f"CD = {cd:.2f}", ha="center", va="bottom",
+                fontsize="small")
+        for j, group in enumerate(cliques(ranks, cd)):
+            y = -0.25 - 0.12 * j
+            ax.plot([ranks[group[0]] - 0.03, ranks[group[-1]] + 0.03], [y, y], color="C3",
+                    lw=3, solid_capstyle="round")
+    ax.set_title(f"{title}\naverage rank over {n_datasets} dataset"
+                 f"{'s' if n_datasets != 1 else ''} (1 = best); "
+                 + ("methods joined by a red bar are not significantly different (Nemenyi, "
+                    "α = 0.05)"
+                    if np.isfinite(cd) else "no test: too few datasets or methods"),
+                 fontsize="small")
+    return _finish(fig)
+
+
+FIGURES = ("tradeoff", "paths", "pareto")
+
+
+def figure_pages(records, config=None, *, kinds=FIGURES) -> dict:
+    """``name -> [Figure, ...]`` for each of ``kinds``: the figures of a results folder's
+    records, each over at most a page of datasets (``tradeoff`` in one, ``paths``
+    :data:`PATHS_PAGE`, ``pareto`` :data:`PARETO_PAGE` datasets per page); :class:`PlotError`
+    when there is nothing to draw or matplotlib is missing."""
+    records = as_records(records)
+    datasets = _order(records, "dataset", "datasets", config)
+    method_of = {r.label: r.method for r in records}
+    if config is not None:
+        method_of.update({m["label"]: m["name"] for m in config["methods"]})
+    lp = [d for d in datasets if any(r.dataset == d and method_of.get(r.label) in LP_METHODS
+                                     for r in records)]
+    done = {d for d, _ in _complete_cells(records, config)}
+    complete = [d for d in datasets if d in done]
+    draw = {"tradeoff": lambda: [tradeoff_figure(records, config)],
+            "paths": lambda: [path_figure(records, config, datasets=page)
+                              for page in _pages(lp, PATHS_PAGE)],
+            "pareto": lambda: [pareto_figure(records, config, datasets=page)
+                               for page in _pages(complete, PARETO_PAGE)]}
+    return {name: draw[name]() for name in kinds}
+
+
+def _pages(items, size) -> list:
+    """``items`` in pages of at most ``size`` (one empty page when there are none, so the
+    figure still says what it lacks)."""
+    return [items[i:i + size] for i in range(0, len(items), size)] or [None]
+
+
+def page_names(name: str, n: int, fmt: str) -> list[str]:
+    """``paths.png`` for one page, ``paths-1.png``, ``paths-2.png``, ... for several."""
+    return [f"{name}.{fmt}"] if n == 1 else [f"{name}-{i}.{fmt}" for i in range(1, n + 1)]
 
 
 def write_figures(folder, output=None, *, fmt="png") -> list[Path]:
-    """Draw the three figures of a results folder into ``output`` (default ``folder/figures``):
-    ``tradeoff``, ``paths`` and ``pareto`` ``.{fmt}``; returns the paths written."""
+    """Draw the figures of a results folder into ``output`` (default ``folder/figures``):
+    ``tradeoff``, ``paths`` and ``pareto`` ``.{fmt}``, the last two as pages (``paths-1``,
+    ``paths-2``, ...) when they cover more datasets than a page holds
+    (:func:`figure_pages`); a page of an earlier drawing that this one no longer has is
+    removed.  Returns the paths written."""
     from rulelearn._io import make_folder
     from rulelearn.bench.store import os_error
 
     folder = Path(folder)
     out = Path(output) if output else folder / "figures"
     records, config = load_records(folder)
-    figures = {"tradeoff": tradeoff_figure(records, config),
-               "paths": path_figure(records, config),
-               "pareto": pareto_figure(records, config)}
     written = []
-    for name, fig in figures.items():
-        path = out / f"{name}.{fmt}"
-        try:
-            make_folder(out)  # not through a link we did not make
-            save(fig, path)
-        except OSError as exc:
-            raise os_error(exc, "write figures to", out) from None
-        written.append(path)
+    for name, figs in figure_pages(records, config).items():
+        for fig, file in zip(figs, page_names(name, len(figs), fmt)):
+            try:
+                make_folder(out)  # not through a link we did not make
+                save(fig, out / file)
+            except OSError as exc:
+                raise os_error(exc, "write figures to", out) from None
+            written.append(out / file)
+    _remove_old_pages(out, written, fmt)
     return written
+
+
+def _remove_old_pages(out: Path, written, fmt: str) -> None:
+    """Remove ``tradeoff``/``paths``/``pareto`` files (``name.fmt`` or ``name-N.fmt``) in
+    ``out`` that this drawing did not write: pages of an earlier, longer drawing."""
+    pattern = re.compile(rf"(tradeoff|paths|pareto)(-[0-9]+)?\.{re.escape(fmt)}")
+    keep = {p.name for p in written}
+    for path in out.iterdir():
+        if pattern.fullmatch(path.name) and path.name not in keep and (
+                path.is_symlink() or path.is_file()):
+            path.unlink()  # a link is removed itself, never its target
+
+
+def figure_png(fig, *, dpi: int = 90) -> bytes:
+    """``fig`` as PNG bytes (no date in them), for pages that embed it."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata=_metadata(".png"))
+    return buf.getvalue()
 
 
 def save(fig, path) -> Path:

@@ -406,20 +406,44 @@ def markdown_table(header, rows) -> str:
 
 
 def latex_table(header, rows, caption: str) -> str:
-    def esc(s):
-        return (str(s).replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%")
-                .replace("&", r"\&").replace("#", r"\#").replace("–", "--")
-                .replace("†", r"$^\dagger$"))
+    """A LaTeX ``table`` float around the tabular tabulate writes (its ``latex`` format, which
+    escapes ``\\ & % $ # _ ^ { } ~ < >``); the last row (the ranks) below a rule. Every cell
+    and the caption may quote a config (dataset names are untrusted): control characters and
+    line breaks are written escaped (``\\x0c``), so that text cannot end a cell, a comment or a
+    paragraph."""
+    from tabulate import SEPARATING_LINE, tabulate
 
-    lines = [r"\begin{table}", rf"\caption{{{esc(caption)}}}", r"\begin{center}\begin{small}",
-             r"\begin{tabular}{|" + "|".join("c" * len(header)) + "|}", r"\hline",
-             " & ".join(esc(h) for h in header) + r" \\\hline"]
-    for i, row in enumerate(rows):
-        if i == len(rows) - 1:
-            lines.append(r"\hline")
-        lines.append(" & ".join(esc(c) for c in row) + r" \\\hline")
-    lines += [r"\end{tabular}", r"\end{small}\end{center}", r"\end{table}"]
+    rows = [[_tex_text(c) for c in row] for row in rows]
+    if len(rows) > 1:
+        rows.insert(len(rows) - 1, SEPARATING_LINE)
+    tabular = tabulate(rows, headers=[_tex_text(h) for h in header], tablefmt="latex",
+                       disable_numparse=True, colalign=("center",) * len(header))
+    lines = [r"\begin{table}", rf"\caption{{{_tex_caption(caption)}}}",
+             r"\begin{center}\begin{small}", _tex_marks(tabular),
+             r"\end{small}\end{center}", r"\end{table}"]
     return "\n".join(lines) + "\n"
+
+
+def latex_comment(text) -> str:
+    """``% text`` on one line (line breaks and control characters written escaped)."""
+    return f"% {_tex_text(text)}\n"
+
+
+def _tex_text(value) -> str:
+    from rulelearn._utils import terminal_text
+
+    return terminal_text(str(value), keep="")
+
+
+def _tex_caption(text) -> str:
+    from tabulate import LATEX_ESCAPE_RULES
+
+    return _tex_marks("".join(LATEX_ESCAPE_RULES.get(c, c) for c in _tex_text(text)))
+
+
+def _tex_marks(text: str) -> str:
+    """The two marks the tables use, in LaTeX: the en dash and the dagger (after escaping)."""
+    return text.replace("–", "--").replace("†", r"$^\dagger$")
 
 
 def code_lines(info: dict, summary: pd.DataFrame) -> list[str]:
@@ -544,7 +568,7 @@ def write_tables(folder, output=None, *, notes=None, seeds=None, against=None) -
         foot = f"\n{size_note(summary)}.\n" if kind == "features" else ""
         md = f"# {title}\n\n" + "".join(f"- {h}\n" for h in head) + "\n"
         put(f"table{n}.md", md + markdown_table(header, rows) + "\n" + foot)
-        tex = "".join(f"% {h}\n" for h in head) + latex_table(
+        tex = "".join(latex_comment(h) for h in head) + latex_table(
             header, rows, title + (f". {size_note(summary)}." if foot else ""))
         put(f"table{n}.tex", tex)
     put("table1.csv", table1(summary).to_csv(index=False, float_format="%.4f"))

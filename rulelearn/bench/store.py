@@ -222,12 +222,16 @@ def read_records(path) -> list[dict]:
 
 
 class FolderLock:
-    """An exclusive, non-blocking ``flock`` on ``<folder>/records.jsonl.lock``.
+    """An exclusive, non-blocking ``flock`` on ``<folder>/records.jsonl.lock``, a file that
+    exists only while the lock is held.
 
     The holder's pid is written over the start of the file (which is never truncated, never
     opened through a symbolic link and must have no other hard link) so that a refused process
     can name it.  The lock goes with the process: a killed holder releases it at once (the
-    kernel closes its files).
+    kernel closes its files), leaving the file for the next holder to take over and remove.
+    The holder removes the file before it unlocks; a process that locked a file removed in the
+    meantime (it opened the name just before) sees that the name is no longer its file and
+    starts again, so two processes never both hold the lock of one folder.
     """
 
     def __init__(self, folder):
@@ -242,22 +246,11 @@ class FolderLock:
     def acquire(self) -> "FolderLock":
         if self.fd is not None:
             return self
-        try:
-            fd = open_in_place(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise os_error(exc, "lock the results folder", self.folder) from None
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                try:
-                    first = os.read(fd, 32).decode(errors="replace").split("\n")[0]
-                    pid = first.strip() or "unknown"
-                finally:
-                    os.close(fd)
-                raise ResultsError(
-                    f"{self.folder} is in use by another rulelearn process (pid {pid}); wait for "
-                    f"it to finish or give another --output folder.") from None
+        while True:
+            fd = self._lock_once()
+            if fd is None or self._names_it(fd):
+                break
+            _unlock(fd)  # the holder before us removed it: lock the new one
         try:  # a fixed width over the start: an older, longer pid leaves no digits behind
             os.pwrite(fd, f"{os.getpid():<{PID_WIDTH}}\n".encode(), 0)
         except OSError:
@@ -265,19 +258,56 @@ class FolderLock:
         self.fd = fd
         return self
 
+    def _lock_once(self):
+        try:
+            fd = open_in_place(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise os_error(exc, "lock the results folder", self.folder) from None
+        if fcntl is None:
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                first = os.read(fd, 32).decode(errors="replace").split("\n")[0]
+                pid = first.strip() or "unknown"
+            finally:
+                os.close(fd)
+            raise ResultsError(
+                f"{self.folder} is in use by another rulelearn process (pid {pid}); wait for "
+                f"it to finish or give another --output folder.") from None
+        return fd
+
+    def _names_it(self, fd) -> bool:
+        """Whether the lock file's name still leads to the file open as ``fd``."""
+        try:
+            here, there = os.fstat(fd), os.lstat(self.path)
+        except OSError:
+            return False
+        return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
     def release(self) -> None:
         if self.fd is None:
             return
         fd, self.fd = self.fd, None
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        if fcntl is not None and self._names_it(fd):
+            try:
+                os.unlink(self.path)  # before unlocking: nobody can hold a removed name
+            except OSError:
+                pass  # a read-only folder: the file stays, harmless (the lock is the flock)
+        _unlock(fd)
 
     def __enter__(self):
         return self.acquire()
 
     def __exit__(self, *exc):
         self.release()
+
+
+def _unlock(fd) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
 
 
 class RecordStore:

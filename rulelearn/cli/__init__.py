@@ -22,8 +22,15 @@ import warnings
 import click
 
 from rulelearn import __version__
-from rulelearn._utils import terminal_text
 from rulelearn.errors import RuleLearnError
+
+
+def terminal_text(text, *, keep: str = "\n") -> str:
+    """:func:`rulelearn._utils.terminal_text`, imported on first use (it loads numpy, which
+    ``rulelearn --help`` does not need)."""
+    from rulelearn._utils import terminal_text as escaped
+
+    return escaped(text, keep=keep)
 
 
 def _one_line(text) -> str:
@@ -112,7 +119,47 @@ def _os_error(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
-class RuleLearnGroup(click.Group):
+class LazyGroup(click.Group):
+    """A Click group whose subcommands are imported only when one is run or its help shown
+    (Click's documented lazy-loading pattern), so that ``rulelearn --help`` loads no solver,
+    pandas or scikit-learn.
+
+    ``lazy_subcommands`` maps a name to ``("module:attribute", "short help")``: the short help
+    is what the group's ``--help`` lists without importing the module (a test keeps it equal to
+    the command's own).
+    """
+
+    def __init__(self, *args, lazy_subcommands=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands: dict[str, tuple[str, str]] = dict(lazy_subcommands or {})
+
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name in self.lazy_subcommands and cmd_name not in self.commands:
+            import importlib
+
+            module, attribute = self.lazy_subcommands[cmd_name][0].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx, formatter):
+        """The commands and their short help, without importing the lazy ones."""
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.commands:
+                command = self.commands[name]
+                if not command.hidden:
+                    rows.append((name, command.get_short_help_str(formatter.width)))
+            else:
+                rows.append((name, self.lazy_subcommands[name][1]))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class RuleLearnGroup(LazyGroup):
     """A Click group that turns library errors into one-line CLI errors and warnings into lines."""
 
     def invoke(self, ctx):
@@ -170,7 +217,28 @@ def log_to_stderr(verbose: int):
     return undo
 
 
-@click.group(cls=RuleLearnGroup)
+#: Every subcommand: ``name: ("module:attribute", short help)``, imported when used (add a
+#: command with one line here).
+COMMANDS = {
+    "fit": ("rulelearn.cli.fit:fit", "Learn a rule from the CSV file DATA (header row "
+            "required) and print it."),
+    "predict": ("rulelearn.cli.fit:predict", "Apply the saved MODEL (from rulelearn fit "
+                "--save) to the CSV file DATA."),
+    "show": ("rulelearn.cli.model:show", "Print the rule saved in MODEL."),
+    "export": ("rulelearn.cli.model:export", "Write the rule saved in MODEL as code."),
+    "datasets": ("rulelearn.cli.datasets:datasets", "List, fetch and inspect the registered UCI "
+                 "datasets."),
+    "bench": ("rulelearn.cli.bench:bench", "Run the experiment of a YAML CONFIG (resumable)."),
+    "table": ("rulelearn.cli.bench:table", "Re-render the tables of RESULTS_DIR from its "
+              "records."),
+    "plot": ("rulelearn.cli.plot:plot", "Draw the trade-off, θ-path and Pareto figures of "
+             "RESULTS_DIR from its records."),
+    "report": ("rulelearn.cli.report:report", "Write RESULTS_DIR's report: run metadata and code "
+               "versions, the tables with ranks, paired differences, tests over datasets."),
+}
+
+
+@click.group(cls=RuleLearnGroup, lazy_subcommands=COMMANDS)
 @click.version_option(__version__, prog_name="rulelearn")
 @click.option("-v", "--verbose", count=True,
               help="Show what the library does on stderr: cache actions and solver fallbacks "
@@ -180,13 +248,3 @@ def main(ctx, verbose):
     """Learn interpretable two-level Boolean rules (CNF / DNF) and benchmark rule learners."""
     _plug_closed_descriptors()
     ctx.call_on_close(log_to_stderr(verbose))
-
-
-from rulelearn.cli.bench import bench, table  # noqa: E402
-from rulelearn.cli.datasets import datasets  # noqa: E402
-from rulelearn.cli.fit import fit, predict  # noqa: E402
-from rulelearn.cli.model import export, show  # noqa: E402
-from rulelearn.cli.plot import plot  # noqa: E402
-
-for _command in (fit, predict, show, export, datasets, bench, table, plot):
-    main.add_command(_command)

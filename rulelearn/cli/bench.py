@@ -26,10 +26,19 @@ from rulelearn.cli import echo, write_out
               help="Where to fetch the UCI files from (default: $RULELEARN_MIRROR, else UCI).")
 @click.option("--only-dataset", "only_datasets", multiple=True, metavar="NAME",
               help="Run only this dataset of the config (repeatable).")
-@click.option("--no-tables", is_flag=True, help="Only compute records; do not write tables.")
+@click.option("--only-method", "only_methods", multiple=True, metavar="NAME",
+              help="Run only this method of the config: a method name (all of its entries) "
+                   "or a run label such as 'bcd[form=dnf,R=5]' (repeatable).")
+@click.option("--unit-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS", callback=lambda ctx, param, value: _finite(value, param),
+              help="Stop a unit that runs longer than this many wall seconds and record it as "
+                   "timed out; the run goes on and its table cell is missing, with the reason "
+                   "(default: the config's unit_timeout, else no limit; local executor only).")
+@click.option("--no-tables", is_flag=True,
+              help="Only compute records; do not write tables nor report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror, only_datasets,
-          no_tables, quiet):
+          only_methods, unit_timeout, no_tables, quiet):
     """Run the experiment of a YAML CONFIG (resumable) and write its tables.
 
     Exits with status 1 when a unit failed (each distinct reason is printed once, with its
@@ -44,24 +53,71 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
     from rulelearn.bench import experiment
     from rulelearn.bench.config import load_config
 
+    ctx = click.get_current_context()
     try:
         summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
                                  scheduler=scheduler, output=output, force=force,
                                  reuse_stale=reuse_stale, mirror=mirror,
-                                 only_datasets=only_datasets, progress=not quiet)
+                                 only_datasets=only_datasets, only_methods=only_methods,
+                                 progress=not quiet, unit_timeout=unit_timeout)
+        echo(str(summary), err=True)
+        if not no_tables:
+            paths = _write_tables(summary.folder, None)
+            paths.append(_write_report(summary.folder))
+            _echo_file(summary.folder / "table1.md")
+            _echo_written(summary.folder, paths, err=False)
     except experiment.Terminated:
-        echo("Terminated: the records so far are saved; run the same command to resume.",
-                   err=True)
+        echo(f"Terminated: {_resumable(ctx.params)}", err=True)
         raise
-    echo(str(summary), err=True)
-    if not no_tables:
-        paths = _write_tables(summary.folder, None)
-        _echo_file(summary.folder / "table1.md")
-        _echo_written(summary.folder, paths, err=False)
+    except KeyboardInterrupt:
+        echo(f"{_new_line()}Interrupted: {_resumable(ctx.params)}", err=True)
+        ctx.exit(130)
+    ran = summary.total - summary.skipped
     if summary.failed:
         raise click.ClickException(
-            f"{summary.failed} of {summary.total - summary.skipped} units failed (reasons above); "
+            f"{summary.failed} of {ran} units failed (reasons above); "
             f"their cells are missing. Run the same command to retry them.")
+    if summary.timed_out:
+        raise click.ClickException(
+            f"{summary.timed_out} of {ran} units timed out; their cells are missing. They run "
+            f"again with a longer --unit-timeout (or none), or with --force.")
+
+
+def _finite(value, param):
+    if value is not None and (value != value or value == float("inf")):  # NaN passes FloatRange
+        raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
+    return value
+
+
+def _new_line() -> str:
+    """A line break when stderr is a terminal (the progress line has none; ^C follows it)."""
+    import sys
+
+    return "\n" if getattr(sys.stderr, "isatty", lambda: False)() else ""
+
+
+def _resumable(params) -> str:
+    """What an interrupted run says: the records are kept, and the command that resumes it
+    (the same options, less --force, which would recompute the units done)."""
+    import shlex
+
+    args = ["rulelearn", "bench", params["config"]]
+    for name in ("jobs", "executor", "scheduler", "output", "mirror", "unit_timeout"):
+        if params.get(name) is not None:
+            args += [f"--{name.replace('_', '-')}", f"{params[name]:g}" if name == "unit_timeout"
+                     else str(params[name])]
+    for name, flag in (("only_datasets", "--only-dataset"), ("only_methods", "--only-method")):
+        for value in params.get(name) or ():
+            args += [flag, value]
+    for name in ("reuse_stale", "no_tables", "quiet"):
+        if params.get(name):
+            args.append("--" + name.replace("_", "-"))
+    text = ("the units finished are saved; resume the run (only the units left are "
+            f"computed) with: {shlex.join(args)}")
+    if params.get("force"):
+        text += (" (this run had --force: units done before it that it did not reach are kept "
+                 "unless --force is given again)")
+    return text
 
 
 def _write_tables(folder, output, notes=None, seeds=None, against=None):
@@ -74,6 +130,13 @@ def _write_tables(folder, output, notes=None, seeds=None, against=None):
     for note in notes:
         echo(f"Warning: {note}", err=True)
     return paths
+
+
+def _write_report(folder):
+    """``report.html`` beside the tables (its figures only with matplotlib; said on the page)."""
+    from rulelearn.bench import html_report
+
+    return html_report.write_report(folder)
 
 
 def _echo_file(path):

@@ -92,6 +92,12 @@ _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
                          "space, pipe (default: found from the file; comma, semicolon, tab or |).")
 
 
+_DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
+                        show_default=True,
+                        help="The decimal mark of the CSV file's numbers: ',' reads 1,5 as 1.5 "
+                             "(European files, usually separated by ';').")
+
+
 def _refuse_overwrite(option, path, inputs):
     """A one-line error if writing ``path`` would replace one of the ``inputs`` files.
 
@@ -178,15 +184,19 @@ def _refuse_overwrite(option, path, inputs):
                    "rule_json, literals, CV error, training accuracy) instead of the report.")
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
 @_SEP
-def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
+@_DECIMAL
+def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
         thresholds, class_weight, cv, seed, jobs, select, show_path, plot_file, save, as_json,
-        quiet, sep):
+        quiet, sep, decimal):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
     CV (the CV table is printed; its progress is shown on stderr unless -q). Prints the rule
-    in your own column names and values, its size in literals and its training accuracy. The
-    target must have exactly two classes; the positive class is always printed.
+    in your own column names and values, its size in literals and its training accuracy. With
+    two classes the positive class is always printed. A target of three or more classes gets an
+    ordered rule list (IF rule THEN a ELIF rule THEN b ELSE c): the most frequent class is the
+    ELSE, and the others get one rule each, the more frequent first, each chosen by the same CV
+    on the rows the rules before it leave.
     """
     from rulelearn.data import read_csv_dataset
     from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
@@ -202,7 +212,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
-                               sep=sep)
+                               sep=sep, decimal=decimal, multiclass=True)
     target = dataset.target
     dataset = drop_columns(dataset, drop)
     for column in identifier_like_columns(dataset.X):
@@ -212,6 +222,14 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
                                       start=start,
                                       class_weight=None if class_weight == "none" else class_weight)
+    if dataset.positive is None:  # three or more classes: an ordered rule list
+        from rulelearn.cli.rule_list import fit_rule_list
+
+        fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
+                      jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
+                      plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
+                      missing=missing, method=method)
+        return
     if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
         try:
@@ -429,7 +447,8 @@ def _data_line(path, dataset, target, *, given):
               help="Print the summary (rows, accuracy and confusion matrix when DATA has the "
                    "target) as JSON on stdout; the predictions go to the -o file.")
 @_SEP
-def predict(model, data, output, column, explain, proba, as_json, sep):
+@_DECIMAL
+def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
     Writes DATA's rows, in order, plus a column of predicted class labels. DATA needs only
@@ -451,12 +470,17 @@ def predict(model, data, output, column, explain, proba, as_json, sep):
         _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
     options = {"column": column, "sep": sep, "explain": "explanation" if explain else None,
-               "proba": "probability" if proba else None}
+               "proba": "probability" if proba else None, "decimal": decimal}
     if output == "-":
         result = predict_csv_to(loaded, data, lambda text: write_out(text, nl=False), **options)
     else:
         with _writing(output) as write:
             result = predict_csv_to(loaded, data, write, **options)
+    if not hasattr(loaded, "rule"):  # a rule list (three or more classes)
+        from rulelearn.cli.rule_list import report_prediction
+
+        report_prediction(model, loaded, result, output, as_json)
+        return
     rule = loaded.rule
     if as_json:
         _predict_json(model, loaded, result, output)

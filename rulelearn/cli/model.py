@@ -21,6 +21,12 @@ def show(model):
 
     need_stdout("the rule")
     loaded = load_model(model)
+    if not hasattr(loaded, "rule"):  # a rule list (three or more classes)
+        from rulelearn.cli.rule_list import describe_loaded
+
+        for line in describe_loaded(loaded):
+            echo(line)
+        return
     for line in _describe(loaded, simplify(loaded.rule)):
         echo(line)
 
@@ -108,9 +114,10 @@ def export(model, fmt, output):
         write_out(text, nl=False)
     else:
         _write(output, text)
-    simpler = simplify(loaded.rule)
-    if simpler != loaded.rule:
-        echo(f"simplified from {loaded.rule.n_literals} to "
-             f"{_count(simpler.n_literals, 'literal')}", err=True)
+    rules = loaded.rule_list.rules if hasattr(loaded, "rule_list") else (loaded.rule,)
+    simpler = [simplify(rule) for rule in rules]
+    if simpler != list(rules):
+        echo(f"simplified from {sum(r.n_literals for r in rules)} to "
+             f"{_count(sum(r.n_literals for r in simpler), 'literal')}", err=True)
     if output != "-":
         echo(f"written: {output}", err=True)

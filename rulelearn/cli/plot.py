@@ -14,7 +14,9 @@ from rulelearn.cli import echo
 def plot(results_dir, output, fmt):
     """Draw the trade-off, θ-path and Pareto figures of RESULTS_DIR from its records.
 
-    Needs the optional matplotlib: pip install 'rulelearn[plot]'.
+    The θ paths and the Pareto fronts (the chosen rules beside the hindsight front of every θ)
+    are drawn as pages when there are many datasets: paths-1.png, paths-2.png, ...  Needs the
+    optional matplotlib: pip install 'rulelearn[plot]'.
     """
     from rulelearn.bench import plot as figures
 

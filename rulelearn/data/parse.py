@@ -13,6 +13,7 @@ import gzip
 import importlib
 import io
 import itertools
+import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -29,6 +30,8 @@ from rulelearn.errors import DataError
 DEFAULT_MISSING = ("", "NA", "NaN", "nan", "?", "null", "None")
 #: Separators tried, in this order, when a file's separator is not given.
 SEPARATORS = (",", ";", "\t", "|")
+#: The decimal marks a CSV file's numbers may use (``--decimal``).
+DECIMAL_MARKS = (".", ",")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
          (codecs.BOM_UTF16_BE, "utf-16"))
@@ -260,14 +263,16 @@ def _decompress(raw: bytes, compression: str | None) -> bytes:
 
 
 def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_MISSING,
-               compression=None) -> pd.DataFrame:
+               compression=None, decimal=".") -> pd.DataFrame:
     """Read a delimited file (path or bytes) into a DataFrame of stripped strings.
 
     The text may be UTF-8 or UTF-16 (:func:`decode_text`). ``sep=None`` finds the separator
     (:func:`sniff_separator`: comma, semicolon, tab or ``|``). Cells equal to a ``missing``
     token after stripping become NaN. Without a header row, ``columns`` names the columns and
-    the file must have exactly that many.
+    the file must have exactly that many. ``decimal=","``: numbers written with a decimal
+    comma (``1,5``) are read as ``1.5`` (:func:`with_decimal_point`).
     """
+    check_decimal(decimal)
     name = str(source) if isinstance(source, (str, Path)) else getattr(source, "name", "data")
     raw = source if isinstance(source, bytes) else _read_bytes(source)
     try:
@@ -298,7 +303,33 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     df.columns = [str(c).strip() for c in df.columns]
     tokens = list(missing)
     df = df.apply(lambda s: s.str.strip())
-    return df.mask(df.isin(tokens)).astype(object)
+    return with_decimal_point(df.mask(df.isin(tokens)).astype(object), decimal)
+
+
+def check_decimal(decimal) -> None:
+    if decimal not in DECIMAL_MARKS:
+        raise DataError(f"the decimal mark must be one of {', '.join(map(repr, DECIMAL_MARKS))}. "
+                        f"Got {decimal!r} instead.")
+
+
+def with_decimal_point(cells: pd.DataFrame, decimal: str = ".") -> pd.DataFrame:
+    """``cells`` (text) with every number written with the decimal mark ``decimal`` (``1,5``,
+    ``-0,25``, ``,5``, ``1,5e3``) rewritten with a point; other cells (``12,500,000``, text)
+    as they are. ``decimal="."``: ``cells`` itself."""
+    check_decimal(decimal)
+    if decimal == ".":
+        return cells
+    mark = re.escape(decimal)
+    number = rf"\s*[+-]?(\d+{mark}\d*|{mark}\d+)([eE][+-]?\d+)?\s*"
+
+    def column(values: pd.Series) -> pd.Series:
+        text = values.where(values.map(lambda v: isinstance(v, str)), None)
+        hit = text.str.fullmatch(number).fillna(False).astype(bool)
+        if not hit.any():
+            return values
+        return values.where(~hit, text.str.replace(decimal, ".", regex=False))
+
+    return cells.apply(column) if len(cells.columns) else cells
 
 
 def _read_bytes(path) -> bytes:
@@ -343,7 +374,7 @@ def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
             raise DataError(
                 f"column {s.name!r} holds numbers written with a comma, e.g. {example!r}: a "
                 "decimal comma or a thousands separator? Write them with a decimal point and no "
-                "separators")
+                "separators, or read decimal commas with --decimal ,")
         return s.astype(object).astype("category")
     example, row = s[bad].iloc[0], s[bad].index[0]
     raise DataError(
@@ -431,7 +462,7 @@ def check_shape(spec, X: pd.DataFrame, y: np.ndarray, what: str = "") -> None:
 # --------------------------------------------------------------------------------- users' files
 
 def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
-                     name=None, sep=None) -> Dataset:
+                     name=None, sep=None, decimal=".", multiclass=False) -> Dataset:
     """Load a user's CSV file (header row required) as a :class:`Dataset`.
 
     - ``target``: the label column (default: the last column); it must have exactly two classes,
@@ -439,10 +470,14 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
       silently left out).
     - ``positive``: the class a DNF rule predicts (default: the minority class; on a tie, the label
       that sorts last). Given as a string it matches a label's text, so ``"1"`` selects ``1``.
+    - ``multiclass``: a target of three or more classes is read too (for a rule list,
+      :mod:`rulelearn.rule_list`); its dataset has no positive class (``positive`` is None).
     - ``missing_values``: cell values read as missing (default :data:`DEFAULT_MISSING`); leading
       and trailing spaces are ignored.
     - ``sep``: the separator (default: found from the file, see :func:`sniff_separator`); the
       text may be UTF-8 or UTF-16 (see :func:`decode_text`).
+    - ``decimal``: the decimal mark of the file's numbers, ``"."`` or ``","`` (``1,5``; see
+      :func:`with_decimal_point`).
     - Feature columns: a column whose values all parse as numbers is numeric (float64); a column
       whose values are mostly not numbers is categorical; a column that is mostly numbers with a
       few non-numbers is refused with an error naming the column and a bad value (a typo or an
@@ -451,7 +486,7 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
     """
     path = Path(path)
     missing = DEFAULT_MISSING if missing_values is None else tuple(missing_values)
-    df = read_table(path, sep=sep, missing=missing)
+    df = read_table(path, sep=sep, missing=missing, decimal=decimal)
     if df.shape[1] < 2:
         raise DataError(f"{path} has {df.shape[1]} column; need at least one feature and a target "
                         f"(if its separator is not a comma, semicolon, tab or |, give it: --sep)")
@@ -471,6 +506,12 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
     X, y = split_features(df, target)
     counts = Counter(y.tolist())
     labels = sorted(counts, key=str)
+    if multiclass and len(labels) > 2:
+        if positive is not None:
+            raise DataError(f"target {target!r} has {len(labels)} classes: it gets a rule list, "
+                            "one rule per class, and no positive class; leave out --positive")
+        return Dataset(name=name or path.stem, X=X, y=y, positive=None, source=str(path),
+                       target=str(target))
     if len(labels) != 2:
         shown = ", ".join(map(str, labels[:10])) + (", ..." if len(labels) > 10 else "")
         raise DataError(
