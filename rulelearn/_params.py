@@ -2,10 +2,11 @@
 
 As in scikit-learn, an estimator class holds ``_parameter_constraints``: parameter name -> a
 list of constraints, any one of which a valid value satisfies. A constraint is
-:class:`Options` (one of a few values), :class:`Interval` (a number of a kind between bounds)
-or ``None`` (the value None). :func:`validate_params` checks an estimator against its
-declaration at fit time; the CLI and the benchmark config read their choices from it
-(:func:`options`). Standard library only, so that the CLI can import it cheaply.
+:class:`Options` (one of a few values), :class:`Interval` (a number of a kind between bounds),
+:class:`InstanceOf` (a value of a type) or ``None`` (the value None). :func:`validate_params`
+checks an estimator against its declaration at fit time; the CLI and the benchmark config read
+their choices from it (:func:`options`). Standard library only, so that the CLI can import it
+cheaply.
 """
 
 from __future__ import annotations
@@ -72,6 +73,20 @@ class Interval:
         if self.high is not None:
             return f"{what} {'<=' if self.closed in ('right', 'both') else '<'} {self.high}"
         return what
+
+
+@dataclass(frozen=True)
+class InstanceOf:
+    """An instance of ``kind`` (``dict``: a mapping given as a dict); what it holds is the
+    estimator's to check at fit time."""
+
+    kind: type
+
+    def accepts(self, value) -> bool:
+        return isinstance(value, self.kind)
+
+    def __str__(self) -> str:
+        return f"a {self.kind.__name__}"
 
 
 def _accepts(constraint, value) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 
-from rulelearn._params import Interval, Options
+from rulelearn._params import InstanceOf, Interval, Options
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.sc import STARTS
 
@@ -27,4 +27,6 @@ RULE_PARAMETERS: dict[str, list] = {
     "disable_cost": [Interval(numbers.Real, 0, finite=True)],
     "time_limit": [Interval(numbers.Real, 0)],
     "lp_rows": [Options("auto"), None, Interval(numbers.Integral, 1)],
+    "class_weight": [None, Options("balanced"), InstanceOf(dict)],
+    "cut_points": [Options("quantile", "tree", "both")],  # binarize.CUT_POINTS
 }

@@ -32,9 +32,10 @@ def accuracy(model, X, y, sample_weight=None) -> float:
     return float(np.average(_hits(model, X, y), weights=sample_weight))
 
 
-def error_rate(model, X, y) -> float:
-    """Share of rows of ``X`` whose prediction differs from ``y``."""
-    return float(np.mean(~_hits(model, X, y)))
+def error_rate(model, X, y, sample_weight=None) -> float:
+    """Share of rows of ``X`` (weighted by ``sample_weight``) whose prediction differs from
+    ``y``."""
+    return float(np.average(~_hits(model, X, y), weights=sample_weight))
 
 
 #: Bidirectional-text controls that can make printed text read differently from what it is.

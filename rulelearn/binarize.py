@@ -32,7 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn.errors import DataError, ParameterError
-from rulelearn.rules import Literal, values_equal
+from rulelearn.rules import Literal, _column, values_equal
 
 
 def short_threshold(q: float, upper: float) -> float:
@@ -129,6 +129,51 @@ def weighted_quantiles(finite: np.ndarray, weights: np.ndarray, levels: np.ndarr
     return quantiles, below
 
 
+#: The smallest share of the (weighted) rows in a leaf of :func:`tree_thresholds`'s tree.
+TREE_MIN_LEAF = 0.01
+
+
+def tree_thresholds(values: np.ndarray, positive: np.ndarray, n_thresholds: int,
+                    sample_weight: np.ndarray | None = None) -> np.ndarray:
+    """Supervised split points ``t`` for ``x <= t``: those of a CART tree (scikit-learn, Gini,
+    best first) grown on this column alone against ``positive``, with at most
+    ``n_thresholds + 1`` leaves, each with at least :data:`TREE_MIN_LEAF` of the weight (no
+    cut that sets one or two rows apart).
+
+    Unlike quantiles, a cut lands where the classes change, also in a tail that holds a few
+    per cent of the rows (a rare positive class at high values of one column). Each cut is
+    written as :func:`numeric_thresholds` writes its own (the shortest decimal in the lower
+    half of the gap between the training values on either side), so it splits the training
+    values as the tree did. Missing values and rows of weight 0 are left out.
+    """
+    from sklearn.tree import DecisionTreeClassifier
+
+    keep = ~np.isnan(values)
+    if sample_weight is not None:
+        keep &= np.asarray(sample_weight) > 0
+    finite = values[keep]
+    distinct = np.unique(finite)
+    labels = np.asarray(positive, dtype=bool)[keep]
+    if len(distinct) < 2 or labels.all() or not labels.any():
+        return np.empty(0)
+    tree = DecisionTreeClassifier(max_leaf_nodes=n_thresholds + 1, random_state=0,
+                                  min_weight_fraction_leaf=TREE_MIN_LEAF)
+    weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[keep]
+    tree.fit(finite.reshape(-1, 1), labels, sample_weight=weights)
+    nodes = tree.tree_
+    cuts = sorted(float(t) for t, left in zip(nodes.threshold, nodes.children_left) if left != -1)
+    out = set()
+    for cut in cuts:  # the tree's cut (float32 midpoint) -> the training values either side
+        above = int(np.searchsorted(distinct, cut, side="right"))
+        if 0 < above < len(distinct):
+            out.add(short_threshold(float(distinct[above - 1]), float(distinct[above])))
+    return np.asarray(sorted(out))
+
+
+#: How numeric split points are found (:class:`QuantileBinarizer`'s ``cut_points``).
+CUT_POINTS = ("quantile", "tree", "both")
+
+
 def is_categorical(column: pd.Series) -> bool:
     """Object, string and category columns are categorical; numbers and booleans are not."""
     return not (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column))
@@ -143,6 +188,10 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         Quantile thresholds per numeric column.
     negations : bool, default=True
         Also emit ``x > t`` (and ``x != v``) beside ``x <= t`` (and ``x == v``).
+    cut_points : {"quantile", "tree", "both"}, default="quantile"
+        Numeric split points: the quantiles (the paper's; no ``y`` needed), those of a tree
+        per column grown against ``y`` (:func:`tree_thresholds`; ``fit`` needs ``y``), or
+        both (their union).
 
     Attributes
     ----------
@@ -152,17 +201,21 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, n_thresholds=10, negations=True):
+    def __init__(self, n_thresholds=10, negations=True, cut_points="quantile"):
         self.n_thresholds = n_thresholds
         self.negations = negations
+        self.cut_points = cut_points
 
     def fit(self, X, y=None, sample_weight=None):
         """Learn the literals. ``sample_weight`` counts each row that many times: numeric
-        thresholds are weighted quantiles, and a row of weight 0 is ignored (as if removed)."""
+        thresholds are weighted quantiles, and a row of weight 0 is ignored (as if removed).
+        ``y``: the positive-class mask (or two labels, the positive one the larger), needed
+        by ``cut_points`` "tree" and "both" only."""
         X = as_frame(X)
         if not isinstance(self.n_thresholds, (int, np.integer)) or self.n_thresholds < 1:
             raise ParameterError(f"The 'n_thresholds' parameter of QuantileBinarizer must be an "
                              f"int >= 1. Got {self.n_thresholds!r} instead.")
+        positive = self._positive(X, y)
         self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
         self.n_features_in_ = X.shape[1]
         self.literals_ = []
@@ -173,6 +226,8 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             weights = np.asarray(sample_weight, dtype=float).ravel()
             if weights.shape != (len(X),):
                 raise DataError(f"sample_weight has {weights.size} values for {len(X)} samples")
+            if positive is not None:
+                positive = positive[weights > 0]
             X, weights = X[weights > 0], weights[weights > 0]
         for name in X.columns:
             column = X[name]
@@ -187,7 +242,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                 kind = "categorical"
             else:
                 numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
-                values = numeric_thresholds(numbers, self.n_thresholds, weights)
+                values = self._numeric_cuts(numbers, positive, weights)
                 literals = [lit for t in values for lit in self._pair(name, "<=", float(t))]
                 kind = "numeric"
             if missing and column.notna().any():
@@ -202,6 +257,35 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                           f"{', '.join(dropped[:10])}{' ...' if len(dropped) > 10 else ''}",
                           UserWarning, stacklevel=2)
         return self
+
+    def _positive(self, X, y) -> np.ndarray | None:
+        """``cut_points`` checked, and the positive-class mask the tree cuts need (or None)."""
+        if not isinstance(self.cut_points, str) or self.cut_points not in CUT_POINTS:
+            raise ParameterError(f"The 'cut_points' parameter of QuantileBinarizer must be one "
+                                 f"of {{{', '.join(map(repr, CUT_POINTS))}}}. Got "
+                                 f"{self.cut_points!r} instead.")
+        if self.cut_points == "quantile":
+            return None
+        if y is None:
+            raise DataError(f"cut_points={self.cut_points!r} needs y")
+        y = np.asarray(y)
+        if len(y) != len(X):
+            raise DataError(f"X has {len(X)} rows but y has {len(y)} labels")
+        return y.astype(bool) if y.dtype == bool else y == np.unique(y)[-1]
+
+    def _numeric_cuts(self, numbers, positive, weights) -> np.ndarray:
+        cuts = []
+        if self.cut_points in ("quantile", "both"):
+            cuts.append(numeric_thresholds(numbers, self.n_thresholds, weights))
+        if self.cut_points in ("tree", "both"):
+            cuts.append(tree_thresholds(numbers, positive, self.n_thresholds, weights))
+        if len(cuts) == 1:
+            return cuts[0]
+        merged = np.union1d(*cuts)
+        # two cuts with no training value between them split alike: keep the first
+        distinct = np.unique(numbers[~np.isnan(numbers)])
+        splits = np.searchsorted(distinct, merged, side="right")
+        return merged[np.unique(splits, return_index=True)[1]]
 
     def _pair(self, name, op, value):
         literal = Literal(str(name), op, value)
@@ -232,6 +316,49 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             blocks.append(pairs)
             if missing:
                 blocks.append(np.column_stack([isna, ~isna]))
+        if not blocks:
+            return np.zeros((len(X), 0), dtype=np.uint8)
+        return np.hstack(blocks).astype(np.uint8)
+
+    def get_feature_names_out(self, input_features=None):
+        check_is_fitted(self, "literals_")
+        return np.asarray([str(lit) for lit in self.literals_], dtype=object)
+
+
+class ZeroOneBinarizer(TransformerMixin, BaseEstimator):
+    """0/1 columns as literals: ``x == 1`` and its negation ``x == 0`` per column.
+
+    What ``BooleanRuleClassifier(binarize="auto")`` uses on a 0/1 matrix, so that a rule can
+    say "x is 0" (y = NOT x0 is one literal). A missing cell holds neither literal.
+
+    Attributes
+    ----------
+    literals_ : list of Literal
+        ``x == 1``, ``x == 0`` per column, in order.
+    feature_names_in_ : ndarray of str
+    n_features_in_ : int
+    """
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn the columns (any 0/1 values; checked by the caller)."""
+        X = as_frame(X)
+        self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+        self.n_features_in_ = X.shape[1]
+        self.literals_ = [Literal(str(c), "==", v) for c in X.columns for v in (1, 0)]
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """0/1 matrix of shape (n_samples, 2 * n_features_in_), dtype uint8."""
+        check_is_fitted(self, "literals_")
+        X = as_frame(X)
+        blocks = []
+        for name in self.feature_names_in_:
+            try:
+                column = _column(X, name)
+            except DataError:
+                raise DataError(f"column {name!r} seen in fit is missing from the data") from None
+            values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+            blocks.append(np.column_stack([values == 1, values == 0]))
         if not blocks:
             return np.zeros((len(X), 0), dtype=np.uint8)
         return np.hstack(blocks).astype(np.uint8)

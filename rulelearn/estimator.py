@@ -21,7 +21,7 @@ from rulelearn._labels import default_positive, same_label
 from rulelearn._params import check_param, options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import accuracy
-from rulelearn.binarize import QuantileBinarizer, as_frame
+from rulelearn.binarize import QuantileBinarizer, ZeroOneBinarizer, as_frame
 from rulelearn.errors import DataError
 from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
@@ -51,20 +51,38 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     max_iter : int, default=100
         BCD / AM iterations at most.
     n_thresholds : int, default=10
-        Quantile thresholds per numeric column when ``X`` is binarized.
+        Quantile thresholds per numeric column when ``X`` is binarized (and at most that many
+        tree cuts, see ``cut_points``).
     pos_label : label or None, default=None
         The class the rule predicts; None means the minority class of ``y``.
     binarize : {"auto", True, False}, default="auto"
-        "auto" uses a 0/1 ``X`` as given (one literal per column) and binarizes anything else.
+        "auto": a 0/1 ``X`` gives two literals per column, ``x == 1`` and ``x == 0``
+        (:class:`~rulelearn.binarize.ZeroOneBinarizer`), anything else is binarized by
+        quantiles. True: a 0/1 ``X`` is the literal matrix itself (one literal, ``x == 1``,
+        per column). False: every ``X`` is binarized by quantiles.
     disable_cost : float, default=0.0
         Sparsity cost of the "always true" feature that disables a clause.
     clause_solver : {"lp", "mip"}, default="lp"
         LP relaxation with best-threshold rounding, or exact MIP per clause.
     time_limit : float, default=60.0
         Seconds per clause MIP (``clause_solver="mip"`` only).
-    start : {"sc", "tree", "best"}, default="sc"
+    start : {"sc", "tree", "best"}, default="best"
         Where BCD and AM start: the set-covering rule (the paper's), a rule read off a CART
-        tree's negative leaves, or both (the lower objective is kept). Other methods ignore it.
+        tree's negative leaves, or both (the lower objective is kept; ``rulelearn fit``'s
+        default too). Other methods ignore it. The benchmark's paper methods pass "sc".
+    class_weight : None, "balanced" or dict, default=None
+        Weights of the classes in the rule's loss (the Hamming loss the LPs minimize and the
+        CV error of :func:`~rulelearn.model_selection.fit_select`), times ``sample_weight``.
+        "balanced": each class weighs as much as the other (a row of class c counts
+        ``total / (2 * total_c)``, by sample weight), so the minority class is not ignored;
+        a dict maps a class to its weight (a positive number; a class left out weighs 1).
+        The binarizer's quantiles, the default ``pos_label`` and the clause precisions of
+        :meth:`predict_proba` stay those of the rows' own weights.
+    cut_points : {"quantile", "tree", "both"}, default="quantile"
+        Numeric split points of the binarizer: the quantiles (the paper's), those of a
+        shallow tree per column grown against the training labels (a cut where the classes
+        change, e.g. in a tail with 3 % positives), or both
+        (:class:`~rulelearn.binarize.QuantileBinarizer`).
     lp_rows : "auto", None or int, default="auto"
         Rows of the clause LP. The LP only proposes clauses; rounding and every objective
         use all rows. An int ``m``: the LP is built on a random sample of ``m`` of its rows
@@ -98,7 +116,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
-                 clause_solver="lp", time_limit=60.0, start="sc", lp_rows="auto"):
+                 clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
+                 class_weight=None, cut_points="quantile"):
         self.method = method
         self.form = form
         self.max_rules = max_rules
@@ -112,6 +131,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.start = start
         self.lp_rows = lp_rows
+        self.class_weight = class_weight
+        self.cut_points = cut_points
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -147,14 +168,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         frame, y = self._validate_data(X, y)
         sample_weight = _check_weights(sample_weight, len(y))
         classes, pos_label = self._classes(y, sample_weight)
-        binarizer, A, literals = self._binarize(frame, sample_weight)
         positive = np.asarray(y) == pos_label
+        binarizer, A, literals = self._binarize(frame, sample_weight, positive)
+        loss_weight = class_sample_weight(self.class_weight, y, classes, sample_weight)
         if self.form == "cnf":
-            problem = CNFProblem.from_data(A, positive, sample_weight)
+            problem = CNFProblem.from_data(A, positive, loss_weight)
         else:
-            problem = CNFProblem.from_data(1 - A, ~positive, sample_weight)
+            problem = CNFProblem.from_data(1 - A, ~positive, loss_weight)
         del A  # the binarized matrix lives on in the problem only
-        n_rows = len(y) if sample_weight is None else int(np.count_nonzero(sample_weight))
+        n_rows = len(y) if loss_weight is None else int(np.count_nonzero(loss_weight))
         solver = ClauseSolver(problem, disable_cost=self.disable_cost,
                               exact=self.clause_solver == "mip", time_limit=self.time_limit,
                               warm_across_theta=warm_across_theta,
@@ -235,17 +257,20 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             pos_label = matches[0]
         return classes, pos_label
 
-    def _binarize(self, frame, sample_weight=None):
+    def _binarize(self, frame, sample_weight=None, positive=None):
         used = frame if sample_weight is None else frame[sample_weight > 0]
-        binary = self.binarize is True or (self.binarize == "auto" and _is_binary(used))
-        if binary:
+        if self.binarize is True:
             values = frame.to_numpy(dtype=float)
             if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
                 raise DataError("binarize=True needs a matrix of 0/1 values only")
             literals = [Literal(str(c), "==", 1) for c in frame.columns]
             return None, values.astype(np.uint8), literals
-        binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds).fit(
-            frame, sample_weight=sample_weight)
+        if self.binarize == "auto" and _is_binary(used):  # x == 1 and its negation x == 0
+            zero_one = ZeroOneBinarizer().fit(frame)
+            return zero_one, zero_one.transform(frame), list(zero_one.literals_)
+        binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds,
+                                      cut_points=self.cut_points).fit(
+            frame, positive, sample_weight=sample_weight)
         if not binarizer.literals_:
             raise DataError("no usable feature: every column is constant or empty")
         return binarizer, binarizer.transform(frame), list(binarizer.literals_)
@@ -352,6 +377,43 @@ def rule_from_clauses(W: np.ndarray, literals: list[Literal], form: str) -> Rule
     clauses = tuple(Clause(tuple(literals[j] for j in np.flatnonzero(clause[:-1])))
                     for clause in np.asarray(W, dtype=bool) if not clause[-1])
     return Rule(form, clauses)
+
+
+def class_sample_weight(class_weight, y, classes=None, sample_weight=None):
+    """Per row of ``y``, ``sample_weight`` (1 if None) times the weight ``class_weight`` gives
+    its class; None when both are None (every row weighs 1).
+
+    ``"balanced"``: class ``c`` weighs ``total / (n_classes * total_c)``, the totals by sample
+    weight (so that integer weights act as repeated rows); a dict: its value for ``c`` (a
+    finite number > 0; a class left out weighs 1). :class:`DataError` for a dict naming a
+    label that is not a class of ``y``, or a weight that is not a finite number > 0.
+    """
+    if class_weight is None:
+        return sample_weight
+    y = np.asarray(y)
+    classes = np.unique(y) if classes is None else classes
+    base = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    members = [np.asarray(y == c, dtype=bool) for c in classes]
+    if isinstance(class_weight, str):  # "balanced"
+        total = float(base.sum())
+        per_class = [total / (len(classes) * float(base[m].sum())) if base[m].sum() > 0 else 1.0
+                     for m in members]
+    else:
+        for label, weight in class_weight.items():
+            if not any(same_label(label, c) for c in classes):
+                raise DataError(f"class_weight names {label!r}, which is not a class of y "
+                                f"(classes: {', '.join(map(str, classes))})")
+            if (isinstance(weight, (bool, np.bool_)) or not isinstance(weight, (int, float,
+                                                                                 np.number))
+                    or not np.isfinite(weight) or weight <= 0):
+                raise DataError(f"class_weight[{label!r}] must be a finite number > 0, "
+                                f"got {weight!r}")
+        per_class = [next((float(w) for k, w in class_weight.items() if same_label(k, c)), 1.0)
+                     for c in classes]
+    weights = base.copy()
+    for mask, weight in zip(members, per_class):
+        weights[mask] *= weight
+    return weights
 
 
 def _check_weights(sample_weight, n_samples):

@@ -40,7 +40,7 @@ from rulelearn._labels import same_label
 from rulelearn._utils import accuracy
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.proba import RuleProba
-from rulelearn.rules import Rule, deciding_clause, values_equal
+from rulelearn.rules import Rule, explain, explain_rows, values_equal
 
 if TYPE_CHECKING:  # the rule-list module loads scikit-learn: imported where a list is read
     from rulelearn.rule_list import RuleList
@@ -294,12 +294,11 @@ class LoadedModel:
         return np.column_stack([1 - second, second])
 
     def explain(self, X: pd.DataFrame) -> list[str]:
-        """Per row, the clause that decides it (the first that holds in a DNF, the first that
-        fails in a CNF), in the rule's syntax; else ``no clause`` / ``all clauses hold``."""
+        """Per row, the literals that decided it (:func:`rulelearn.rules.explain_rows`): a
+        DNF's first clause that holds, else each clause's first literal that fails; a CNF's
+        first clause that fails, else each clause's first literal that holds."""
         self.predict(X[:0])
-        texts = [clause.render(self.rule._inner) for clause in self.rule.clauses]
-        rest = "no clause" if self.form == "dnf" else "all clauses hold"
-        return [texts[i] if i >= 0 else rest for i in deciding_clause(self.rule, X)]
+        return list(explain(self.rule, X))
 
 
 @dataclass(frozen=True)
@@ -574,7 +573,22 @@ class CsvPrediction:
         lines.append(f"precision {_percent(tp, tp + fp)} ({tp} of {tp + fp} predicted "
                      f"{positive}), recall {_percent(tp, tp + fn)} ({tp} of {tp + fn} "
                      f"actual {positive})")
+        balanced = self.balanced_accuracy
+        lines.append("balanced accuracy " + ("undefined (one class has no row)" if balanced is None
+                                             else f"{100 * balanced:.1f} %")
+                     + " (the mean of the two classes' recalls)")
         return "\n".join(lines)
+
+    @property
+    def balanced_accuracy(self) -> float | None:
+        """The mean of the positive and the negative class's recall over the rows labeled with
+        a class of the model; None without such rows of both classes."""
+        if not self.confusion:
+            return None
+        tp, fp, fn, tn = (self.confusion[k] for k in ("tp", "fp", "fn", "tn"))
+        if not (tp + fn and tn + fp):
+            return None
+        return (tp / (tp + fn) + tn / (tn + fp)) / 2
 
     def summary(self, target: str) -> str:
         """One line, e.g. ``303 rows predicted; accuracy 86.1 % against column 'disease'``."""
@@ -609,7 +623,7 @@ def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "pre
     file, as :func:`rulelearn.data.parse.read_table` does).
     If the file has the model's target column, the accuracy is computed on its labeled rows,
     and the confusion counts on those labeled with a class of the model. ``explain``: also add
-    a column of that name naming the clause that decided each row (:meth:`LoadedModel.explain`).
+    a column of that name naming the literals that decided each row (:meth:`LoadedModel.explain`).
     ``proba``: also add a column of that name with each row's probability of the positive
     class (:meth:`LoadedModel.predict_proba`). ``decimal=","``: the rule reads numbers
     written with a decimal comma (``1,5``); the rows written keep the file's cells.
@@ -758,10 +772,9 @@ class _Scoring:
         self._count(cells, held, columns)
         added = [predicted]
         if explain is not None:
-            texts = np.array([c.render(rule._inner) for c in rule.clauses]
-                             + ["no clause" if rule.form == "dnf" else "all clauses hold"],
-                             dtype=object)
-            added.append(texts[_deciding(clause_held, rule.form == "dnf", len(cells))])
+            literal_held = [[_literal_held(lit, columns) for lit in clause.literals]
+                            for clause in rule.clauses]
+            added.append(explain_rows(rule, literal_held, len(cells)))
         if proba is not None:
             added.append(self._proba(clause_held, len(cells)))
         return added
@@ -922,15 +935,9 @@ class _Columns:
         return self.cache[feature]
 
 
-def _clause_held(clause, columns: _Columns, join: str) -> np.ndarray:
-    n = len(columns.cells)
-    if not clause.literals:
-        return np.full(n, join == "and")
-    held = []
-    for literal in clause.literals:
-        codes, values = columns.get(literal.feature)
-        held.append(literal.evaluate(values)[codes])
-    return np.logical_or.reduce(held) if join == "or" else np.logical_and.reduce(held)
+def _literal_held(literal, columns: _Columns) -> np.ndarray:
+    codes, values = columns.get(literal.feature)
+    return literal.evaluate(values)[codes]
 
 
 def _deciding(clause_held, dnf: bool, n: int) -> np.ndarray:
@@ -939,6 +946,14 @@ def _deciding(clause_held, dnf: bool, n: int) -> np.ndarray:
     for index in reversed(range(len(clause_held))):
         out[clause_held[index] if dnf else ~clause_held[index]] = index
     return out
+
+
+def _clause_held(clause, columns: _Columns, join: str) -> np.ndarray:
+    n = len(columns.cells)
+    if not clause.literals:
+        return np.full(n, join == "and")
+    held = [_literal_held(literal, columns) for literal in clause.literals]
+    return np.logical_or.reduce(held) if join == "or" else np.logical_and.reduce(held)
 
 
 def _non_numeric(rule: Rule, columns: _Columns) -> dict:

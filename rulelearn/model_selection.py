@@ -615,6 +615,8 @@ def _binarizes(estimator, X, counts) -> dict[int, bool]:
     binarize = estimator.get_params()["binarize"]
     if binarize is True or (binarize == "auto" and _is_binary(frame)):
         return dict.fromkeys(counts[1:], False)
+    if estimator.get_params().get("cut_points", "quantile") != "quantile":
+        return dict.fromkeys(counts[1:], True)  # tree cuts depend on the fold's labels: try
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # dropped columns: the fits warn about them
         first = QuantileBinarizer(n_thresholds=counts[0]).fit(frame).literals_
@@ -664,8 +666,12 @@ def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv: 
 
 
 def _error_and_size(model, X, y) -> tuple[float, int, int]:
-    """Validation error, literals and clauses of a fold model."""
-    return error_rate(model, X, y), model.rule_.n_literals, model.rule_.n_clauses
+    """Validation error (weighted by the model's ``class_weight``: with "balanced", the mean
+    of the two classes' error rates), literals and clauses of a fold model."""
+    from rulelearn.estimator import class_sample_weight
+
+    weight = class_sample_weight(getattr(model, "class_weight", None), y)
+    return error_rate(model, X, y, weight), model.rule_.n_literals, model.rule_.n_clauses
 
 
 def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused, thresholds=(),

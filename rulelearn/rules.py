@@ -6,6 +6,11 @@ literals, joined by OR in a CNF rule and by AND in a DNF rule. A :class:`Rule`
 is a form and a tuple of clauses; it evaluates on a DataFrame, counts its size,
 prints in the user's own names and thresholds, and round-trips through JSON.
 
+Neighbouring literals on one column print together (:meth:`Clause.pieces`): ``1 < x <= 3``,
+``tier not in {'bronze', 'silver'}`` in an AND, ``tier in {'gold', 'platinum'}`` in an OR;
+:meth:`Rule.parse` reads them back to the same literals. A set or a range is false on a missing
+value, as each of its literals is.
+
 Column names print as they are unless they could be misread: a name that is empty, has quotes,
 backticks, leading/trailing or non-space whitespace, starts with ``(``, or holds an operator or
 AND/OR as a word (``a <= b``) prints in backticks, a backtick doubled (`` `a <= b` <= 0.23 ``), and
@@ -36,8 +41,10 @@ _NEGATION = {"<=": ">", ">": "<=", "==": "!=", "!=": "==",
 
 
 #: An operator or AND/OR as a whole word, or a clause separator: such a name must be quoted.
-_AMBIGUOUS = re.compile(r"(^|\s)(<=|>|==|!=|AND|OR|is(\s+not)?\s+missing)(\s|$)"
-                        r"|\)\s*(AND|OR)\s*\(|['\"`]")
+#: Also ``<`` as a word (a range ``1 < x <= 3``), braces and a last word ``not`` (a set
+#: ``x not in {'a', 'b'}``).
+_AMBIGUOUS = re.compile(r"(^|\s)(<=|<|>|==|!=|AND|OR|is(\s+not)?\s+missing)(\s|$)"
+                        r"|\)\s*(AND|OR)\s*\(|['\"`{}]|\snot$")
 _LITERAL_KEYS = frozenset({"feature", "op", "value"})
 
 
@@ -328,7 +335,39 @@ class Clause:
     def render(self, join: str) -> str:
         if not self.literals:
             return "TRUE" if join == "and" else "FALSE"
-        return f" {join.upper()} ".join(str(literal) for literal in self.literals)
+        return f" {join.upper()} ".join(self.pieces(join))
+
+    def pieces(self, join: str) -> list[str]:
+        """The clause's literals as printed, neighbours on one column written together:
+        in an AND, ``x > 1`` then ``x <= 3`` as ``1 < x <= 3`` and two or more ``x != v`` as
+        ``x not in {v, w}``; in an OR, two or more ``x == v`` as ``x in {v, w}``. Only
+        literals side by side are joined, in their order, so :meth:`Rule.parse` reads back
+        the very same literals (a rule :func:`simplify` leaves has no two bounds of one kind
+        on a column)."""
+        out, literals, i = [], self.literals, 0
+        grouped = "!=" if join == "and" else "=="
+        while i < len(literals):
+            lit = literals[i]
+            j = i + 1
+            while (lit.op == grouped and j < len(literals) and literals[j].op == grouped
+                   and literals[j].feature == lit.feature):
+                j += 1
+            if j - i >= 2:
+                values = ", ".join(_format_value(x.value) for x in literals[i:j])
+                word = "not in" if grouped == "!=" else "in"
+                out.append(f"{format_name(lit.feature)} {word} {{{values}}}")
+                i = j
+                continue
+            after = literals[i + 1] if i + 1 < len(literals) else None
+            if (join == "and" and lit.op == ">" and after is not None and after.op == "<="
+                    and after.feature == lit.feature):
+                out.append(f"{_format_value(lit.value)} < {format_name(lit.feature)} <= "
+                           f"{_format_value(after.value)}")
+                i += 2
+                continue
+            out.append(str(lit))
+            i += 1
+        return out
 
 
 @dataclass(frozen=True)
@@ -394,11 +433,40 @@ class Rule:
         inner = f" {self._inner.upper()}\n" + " " * 7
         lines = []
         for number, clause in enumerate(self.clauses, 1):
-            body = inner.join(str(lit) for lit in clause.literals) or clause.render(self._inner)
+            body = inner.join(clause.pieces(self._inner)) or clause.render(self._inner)
             lead = "IF" if number == 1 else outer
             lines.append(f"{lead:<3} {number}. {body}")
         lines.append(f"THEN {outcome}")
         return "\n".join(lines)
+
+    def _flipped(self) -> "Rule":
+        """The DNF of each CNF literal negated (De Morgan), for display: see
+        :meth:`other_class_text`."""
+        return Rule("dnf", tuple(Clause(tuple(lit.negate() for lit in clause.literals))
+                                 for clause in self.clauses))
+
+    def other_class_text(self, negative=None, target: str | None = None) -> str | None:
+        """A CNF rule read as a DNF for the other class, in :meth:`describe`'s lines, when it
+        has no more conditions (pieces, :meth:`Clause.pieces`) than the CNF; else None (and
+        for a DNF or an empty CNF).
+
+        ``NOT ((a OR b) AND c)`` is ``(NOT a AND NOT b) OR NOT c``: the same literals, negated
+        (``NOT x <= t`` prints ``x > t``), so never more conditions, and fewer where
+        ``x <= a OR x > b`` becomes ``a < x <= b``. Exact where the compared values are
+        present; a comparison with a missing value (or of a non-number with a threshold)
+        fails in the rule, so its negation holds here (the header line of ``fit`` and
+        ``show`` says so). For display only: it is not a :class:`Rule`, whose comparisons
+        fail on missing values.
+        """
+        if self.form != "cnf" or not self.clauses:
+            return None
+        flipped = self._flipped()
+
+        def size(rule):
+            return sum(len(clause.pieces(rule._inner)) for clause in rule.clauses)
+        if size(flipped) > size(self):
+            return None
+        return flipped.describe(negative, target)
 
     def to_dict(self) -> dict:
         return {"form": self.form,
@@ -459,9 +527,46 @@ class Rule:
                 clauses.append(Clause(()))
                 continue
             parts = _between(masked[start:end], re.finditer(re.escape(inner), masked[start:end]))
-            clauses.append(Clause(tuple(Literal.parse(text[start + a:start + b])
-                                        for a, b in parts)))
+            clauses.append(Clause(tuple(lit for a, b in parts
+                                        for lit in _parse_piece(text[start + a:start + b]))))
         return cls(form, tuple(clauses))
+
+
+_SET = re.compile(r"(.*?)\s+(not\s+in|in)\s+\{(.*)\}", flags=re.S)
+_RANGE = re.compile(r"(\S+)\s+<\s+(.+?)\s+<=\s+(\S+)", flags=re.S)
+
+
+def _parse_piece(text: str) -> list[Literal]:
+    """The literals of one piece of a clause as :meth:`Clause.pieces` prints it: a literal,
+    ``x in {v, w}``, ``x not in {v, w}`` or ``a < x <= b``."""
+    text = text.strip()
+    masked = _mask_quoted(text)
+    match = _SET.fullmatch(masked)
+    if match:
+        feature = _piece_name(text[:match.end(1)])
+        op = "!=" if match.group(2).startswith("not") else "=="
+        body, body_mask = text[match.start(3):match.end(3)], match.group(3)
+        values = [_parse_value(body[a:b].strip())
+                  for a, b in _between(body_mask, re.finditer(",", body_mask))]
+        return [Literal(feature, op, value) for value in values]
+    match = _RANGE.fullmatch(masked)
+    if match:
+        low, high = (_parse_value(text[match.start(k):match.end(k)]) for k in (1, 3))
+        if _is_number(low) and _is_number(high):
+            feature = _piece_name(text[match.start(2):match.end(2)])
+            return [Literal(feature, ">", low), Literal(feature, "<=", high)]
+    return [Literal.parse(text)]
+
+
+def _piece_name(text: str) -> str:
+    """A column name as :func:`format_name` prints it, read back."""
+    text = text.strip()
+    if text.startswith("`"):
+        name, rest = _read_quoted_name(text)
+        if rest.strip():
+            raise RuleError(f"cannot parse a column name from {text!r}")
+        return name
+    return text
 
 
 def _between(text: str, matches) -> list[tuple[int, int]]:
@@ -473,19 +578,62 @@ def _between(text: str, matches) -> list[tuple[int, int]]:
     return spans + [(start, len(text))]
 
 
-# --------------------------------------------------------------------------- which clause decides
+# --------------------------------------------------------------------------- what decided a row
 
-def deciding_clause(rule: Rule, X: pd.DataFrame) -> np.ndarray:
-    """Per row of ``X``, the index of the clause that decides it, or -1.
+def explain_rows(rule: Rule, literal_held: list[list[np.ndarray]], n_rows: int) -> np.ndarray:
+    """Per row, the literals that decided it (an object array of texts).
 
-    DNF: the first clause that holds (-1: none holds, the row is negative). CNF: the first
-    clause that fails (-1: every clause holds, the row is positive).
+    ``literal_held[c][j]``: where literal ``j`` of clause ``c`` holds. DNF: a positive row
+    names every literal of the first clause that holds (``true: x > 3; c == 'a'``); a negative
+    row, each clause's first literal that fails (``false: x > 3; y == 1``): change one of them
+    and that clause could hold. CNF, the dual: a negative row names every literal of the first
+    clause that fails, a positive row each clause's first literal that holds. An empty DNF is
+    ``no clause``, an empty CNF ``all clauses hold`` (as before: nothing to name). A literal
+    named by several clauses is named once.
     """
-    out = np.full(len(X), -1)
-    for index in reversed(range(rule.n_clauses)):
-        held = rule.clauses[index].evaluate(X, rule._inner)
-        out[held if rule.form == "dnf" else ~held] = index
-    return out
+    dnf = rule.form == "dnf"
+    if not rule.clauses:
+        return np.full(n_rows, "no clause" if dnf else "all clauses hold", dtype=object)
+    join = rule._inner
+    clause_held = []
+    for held in literal_held:
+        if not held:
+            clause_held.append(np.full(n_rows, join == "and"))
+        else:
+            clause_held.append(np.logical_and.reduce(held) if dnf
+                               else np.logical_or.reduce(held))
+    R = len(rule.clauses)
+    # column 0: the first clause that holds (DNF) / fails (CNF), R if none; then, per clause,
+    # its first literal that fails (DNF) / holds (CNF), -1 if none
+    codes = np.empty((n_rows, R + 1), dtype=np.int64)
+    codes[:, 0] = R
+    for c in reversed(range(R)):
+        codes[clause_held[c] if dnf else ~clause_held[c], 0] = c
+    for c, held in enumerate(literal_held):
+        first = np.full(n_rows, -1)
+        for j in reversed(range(len(held))):
+            first[~held[j] if dnf else held[j]] = j
+        codes[:, c + 1] = first
+    decided = codes[:, 0] < R  # DNF: positive rows; CNF: negative rows
+    codes[decided, 1:] = -1  # named by column 0 alone
+    unique, inverse = np.unique(codes, axis=0, return_inverse=True)
+    texts = np.empty(len(unique), dtype=object)
+    for u, row in enumerate(unique):
+        if row[0] < R:
+            clause = rule.clauses[row[0]]
+            named = [str(lit) for lit in clause.literals] or [clause.render(join)]
+            word = "true" if dnf else "false"
+        else:
+            named = [str(rule.clauses[c].literals[j]) for c, j in enumerate(row[1:]) if j >= 0]
+            word = "false" if dnf else "true"
+        texts[u] = f"{word}: {'; '.join(dict.fromkeys(named))}"
+    return texts[np.asarray(inverse).ravel()]
+
+
+def explain(rule: Rule, X: pd.DataFrame) -> np.ndarray:
+    """:func:`explain_rows` on the rows of ``X``."""
+    held = [[lit.evaluate(X) for lit in clause.literals] for clause in rule.clauses]
+    return explain_rows(rule, held, len(X))
 
 
 # ---------------------------------------------------------------------------------- simplification

@@ -364,3 +364,58 @@ def test_zero_weight_rows_are_removed_rows():
     assert weighted.literals_ == repeated.literals_
     assert not any(lit.op == "is missing" or lit.value in ("c", "z") for lit in weighted.literals_)
     assert weighted.transform(X).tolist() == repeated.transform(X).tolist()
+
+
+# ------------------------------------------------------------------ supervised cut points
+
+TAIL = pd.DataFrame({"x": np.arange(100.0)})
+TAIL_Y = np.arange(100) >= 97  # the positives: the top 3 % of x
+
+
+def test_tree_cut_points_find_a_tail_that_quantiles_miss():
+    quantile = QuantileBinarizer().fit(TAIL)
+    assert max(lit.value for lit in quantile.literals_) == 90  # no cut above the 91st value
+    tree = QuantileBinarizer(n_thresholds=1, cut_points="tree").fit(TAIL, TAIL_Y)
+    assert tree.literals_ == [Literal("x", "<=", 96), Literal("x", ">", 96)]
+    both = QuantileBinarizer(cut_points="both").fit(TAIL, TAIL_Y)
+    cuts = sorted({lit.value for lit in both.literals_})
+    assert 96 in cuts and set(cuts) >= {lit.value for lit in quantile.literals_}
+    # no two cuts split the training values alike
+    splits = [int((TAIL["x"] <= t).sum()) for t in cuts]
+    assert len(set(splits)) == len(splits)
+
+
+def test_tree_cut_points_weighted_are_those_of_repeated_rows():
+    from rulelearn.binarize import tree_thresholds
+
+    values = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, np.nan])
+    positive = np.array([0, 0, 1, 0, 1, 1, 1], dtype=bool)
+    weights = np.array([1, 3, 2, 1, 0, 2, 1])
+    repeated = np.repeat(np.arange(7), weights)
+    assert tree_thresholds(values, positive, 3, weights).tolist() == \
+        tree_thresholds(values[repeated], positive[repeated], 3).tolist()
+    assert tree_thresholds(values, np.zeros(7, dtype=bool), 3).tolist() == []  # one class
+
+
+def test_cut_points_are_checked_and_tree_needs_y():
+    from rulelearn.errors import DataError, ParameterError
+
+    with pytest.raises(ParameterError, match="'cut_points' parameter of QuantileBinarizer "
+                                             "must be one of"):
+        QuantileBinarizer(cut_points="trees").fit(TAIL)
+    with pytest.raises(DataError, match="cut_points='tree' needs y"):
+        QuantileBinarizer(cut_points="tree").fit(TAIL)
+
+
+def test_estimator_cut_points_learn_the_tail():
+    from rulelearn._params import options
+    from rulelearn._rule_params import RULE_PARAMETERS
+    from rulelearn.binarize import CUT_POINTS
+    from rulelearn.estimator import BooleanRuleClassifier
+
+    assert options(RULE_PARAMETERS, "cut_points") == CUT_POINTS
+    y = TAIL_Y.astype(int)
+    quantile = BooleanRuleClassifier(theta=0.5, max_rules=1).fit(TAIL, y)
+    assert str(quantile.rule_) == "FALSE"  # 97 % right, the best the quantile cuts allow
+    tree = BooleanRuleClassifier(theta=0.5, max_rules=1, cut_points="tree").fit(TAIL, y)
+    assert str(tree.rule_) == "x > 96" and tree.score(TAIL, y) == 1.0

@@ -610,7 +610,8 @@ def test_fit_json_with_every_setting_given(run, data):
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["cv"] is None and doc["setting"] == {"form": "dnf", "R": 3, "theta": 0.5,
-                                                    "thresholds": 10, "chosen_by": "given"}
+                                                    "thresholds": 10, "class_weight": None,
+                                                    "chosen_by": "given"}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -660,3 +661,24 @@ def test_fit_select_1se_says_so_and_picks_no_larger_rule(run, data):
     text = run("fit", data, "--form", "dnf", "-R", "3", "--cv", "3", "--select", "1se", "-q")
     assert text.exit_code == 0 and "within one SEM" in text.stdout
     assert_one_line_error(run("fit", data, "--select", "median"), "select", usage=True)
+
+
+def test_class_weight_balanced_predicts_the_rare_class(run, tmp_path):
+    """15 positives, all with x = 1; 85 negatives, 15 of them with x = 1: the unweighted rule
+    is "never" (15 errors either way, the literal costs theta), the balanced one is x == 1."""
+    pd.DataFrame({"x": [1] * 30 + [0] * 70, "y": [1] * 15 + [0] * 85}).to_csv(
+        tmp_path / "rare.csv", index=False)
+    args = ("fit", "rare.csv", "--theta", "1", "--rules", "1", "--form", "dnf", "--json")
+    plain = json.loads(run(*args).stdout)
+    assert plain["rule"] == "FALSE" and plain["setting"]["class_weight"] is None
+    r = run(*args, "--class-weight", "balanced", "--save", "m.json")
+    doc = json.loads(r.stdout)
+    assert doc["rule"] == "x == 1" and doc["setting"]["class_weight"] == "balanced"
+    r = run("fit", "rare.csv", "--class-weight", "balanced", "--rules", "1", "--form", "dnf",
+            "--cv", "3", "-j", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert "x == 1" in r.stdout  # chosen by the balanced CV error as well
+    assert "training accuracy: 85.0 % (balanced accuracy 91.2 %; class weight balanced)" \
+        in r.stdout
+    assert_one_line_error(run("fit", "rare.csv", "--class-weight", "equal"), "--class-weight",
+                          usage=True)

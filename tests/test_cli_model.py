@@ -112,10 +112,49 @@ def test_rule_lines_add_the_simplified_rule_only_when_it_is_shorter():
     from rulelearn.cli.model import rule_lines
     from rulelearn.rules import Rule
 
-    redundant = Rule.parse("(x > 1) AND (x <= 1 OR y > 2)", "cnf")
+    redundant = Rule.parse("(x > 1 AND x > 2) OR (y > 2)", "dnf")
     lines = list(rule_lines(redundant, 1, "label"))
     assert len(lines) == 3
     assert lines[1].startswith("simplified from 3 to 2 literals")
-    assert "x <= 1" in lines[0] and "x <= 1" not in lines[2]
-    plain = Rule.parse("x > 1 OR y > 2", "cnf")
+    assert "x > 1" in lines[0] and "x > 1" not in lines[2] and "x > 2" in lines[2]
+    plain = Rule.parse("(x > 1) OR (y > 2)", "dnf")
     assert list(rule_lines(plain, 1, "label")) == [plain.describe(1, "label")]
+
+
+def test_rule_lines_read_a_cnf_for_the_other_class():
+    from rulelearn.cli.model import rule_lines
+    from rulelearn.rules import Rule
+
+    cnf = Rule.parse("(x > 1) AND (x <= 1 OR y > 2)", "cnf")
+    lines = list(rule_lines(cnf, "yes", "label", negative="no"))
+    assert len(lines) == 5 and lines[1].startswith("simplified from 3 to 2 literals")
+    assert lines[3] == ("the same rule, read for the other class (a DNF; here a comparison "
+                        "with a missing value, or of a non-number with a threshold, holds):")
+    assert lines[4] == "IF  1. x <= 1\nOR  2. y <= 2\nTHEN label = no"
+
+
+def test_show_prints_sets_and_the_cnf_read_for_the_other_class(run, tmp_path):
+    tiers = np.array(["bronze", "silver", "gold", "platinum"] * 15)
+    frame = pd.DataFrame({"tier": tiers,
+                          "y": np.where(np.isin(tiers, ["gold", "platinum"]), "yes", "no")})
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    r = run("fit", "t.csv", "--form", "cnf", "-R", "1", "--theta", "0.5", "--positive", "yes",
+            "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    shown = run("show", "m.json").stdout.splitlines()
+    assert shown[2].startswith("rule (CNF, method bcd, R = 1, theta = 0.5): ")
+    at = shown.index("IF  1. tier in {'gold', 'platinum'}")
+    assert shown[at + 1] == "THEN y = yes"
+    assert shown[at + 2].startswith("the same rule, read for the other class (a DNF")
+    assert shown[at + 3:at + 5] == ["IF  1. tier not in {'gold', 'platinum'}", "THEN y = no"]
+    assert "tier not in {'gold', 'platinum'}" in r.stdout  # fit prints the same
+
+
+def test_show_names_the_class_weight(run, tmp_path):
+    pd.DataFrame({"x": [1] * 30 + [0] * 70, "y": [1] * 15 + [0] * 85}).to_csv(
+        tmp_path / "rare.csv", index=False)
+    r = run("fit", "rare.csv", "--theta", "1", "-R", "1", "--form", "dnf", "--class-weight",
+            "balanced", "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    assert run("show", "m.json").stdout.splitlines()[2].startswith(
+        "rule (DNF, method bcd, R = 1, theta = 1, class weight 'balanced'): 1 clause, 1 literal")

@@ -12,6 +12,7 @@ from rulelearn import MODEL_FORMAT_VERSION
 from rulelearn.cli import main
 from rulelearn.errors import DataError
 from rulelearn.model_io import load_model
+from rulelearn.rules import Rule
 
 FAST = ["--theta", "0.5", "--rules", "3", "--positive", "yes"]
 
@@ -33,17 +34,34 @@ def data(tmp_path):
 
 
 @pytest.mark.parametrize("form", ["dnf", "cnf"])
-def test_explain_names_the_deciding_clause(run, data, form):
+def test_explain_names_the_deciding_literals(run, data, form):
     assert run("fit", data, "--form", form, *FAST, "--save", "m.json").exit_code == 0
     r = run("predict", "m.json", data, "--explain")
     assert r.exit_code == 0, r.output
     table = pd.read_csv(io.StringIO(r.stdout), keep_default_na=False)
     assert list(table.columns) == ["a", "b", "y", "prediction", "explanation"]
-    rest = "no clause" if form == "dnf" else "all clauses hold"
-    decided_by_rest = table["explanation"] == rest
-    # DNF: no clause holding means negative; CNF: all clauses holding means positive
-    assert ((table["prediction"] == "yes") == (decided_by_rest == (form == "cnf"))).all()
-    assert set(table["explanation"]) - {rest}  # some row is decided by a clause
+    # the library's explanation (tested exactly in test_rules), chunked through the CSV
+    assert table["explanation"].tolist() == load_model("m.json").explain(pd.read_csv(data))
+    # DNF: "true: ..." names a clause that holds, so the row is positive; CNF: "true: ..."
+    # names a literal of every clause, so the row is positive as well
+    positive = table["explanation"].str.startswith("true: ")
+    assert ((table["prediction"] == "yes") == positive).all()
+    assert positive.any() and (~positive).any()
+
+
+def test_explain_exact_on_a_hand_written_model(run, tmp_path):
+    doc = {"format": "rulelearn-model", "format_version": MODEL_FORMAT_VERSION,
+           "rule": Rule.parse("(a > 3 AND b == 'x') OR (b == 'y')", "dnf").to_dict(),
+           "target": "t", "positive": "yes", "negative": "no"}
+    (tmp_path / "h.json").write_text(json.dumps(doc))
+    pd.DataFrame({"a": [5, 1, 5, None], "b": ["x", "x", "y", "z"]}).to_csv(tmp_path / "h.csv",
+                                                                         index=False)
+    r = run("predict", "h.json", "h.csv", "--explain")
+    assert r.exit_code == 0, r.output
+    table = pd.read_csv(io.StringIO(r.stdout), keep_default_na=False)
+    assert table["explanation"].tolist() == [
+        "true: a > 3; b == 'x'", "false: a > 3; b == 'y'", "true: b == 'y'",
+        "false: a > 3; b == 'y'"]
 
 
 def test_explain_column_must_be_new(run, tmp_path, data):
@@ -75,6 +93,11 @@ def test_confusion_matrix_precision_recall(run, tmp_path, data):
     assert lines[at + 3].split() == ["no", str(fp), str(tn)]
     assert lines[at + 4].startswith("precision ") and "recall " in lines[at + 4]
     assert f"({tp} of {tp + fn} actual yes)" in lines[at + 4]
+    balanced = 100 * (tp / (tp + fn) + tn / (tn + fp)) / 2
+    assert lines[at + 5] == (f"balanced accuracy {balanced:.1f} % (the mean of the two "
+                             "classes' recalls)")
+    r = run("predict", "m.json", "t.csv", "--json", "-o", "p.csv")
+    assert json.loads(r.stdout)["balanced_accuracy_percent"] == pytest.approx(balanced)
 
 
 def test_no_confusion_matrix_without_the_target(run, tmp_path, data):

@@ -14,7 +14,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rulelearn.binarize import QuantileBinarizer
+from rulelearn.binarize import QuantileBinarizer, ZeroOneBinarizer
 from rulelearn.errors import DataError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.rules import Literal
@@ -54,11 +54,27 @@ def test_recovers_a_known_cnf_exactly(method):
     assert model.score(TABLE, target) == 1.0
 
 
-def test_minority_class_without_negated_literals_gives_the_empty_dnf():
-    # y = 0 is the minority; NOT((x0 AND x1) OR x2) needs "x == 0", which 0/1 input lacks
+def test_zero_one_columns_get_their_negations_so_the_minority_class_is_learnable():
+    # y = 0 is the minority: NOT((x0 AND x1) OR x2) needs "x == 0", which auto now makes
     model = BooleanRuleClassifier(theta=0.1).fit(TABLE, TARGET)
-    assert model.pos_label_ == 0 and str(model.rule_) == "FALSE"
+    assert model.pos_label_ == 0 and model.score(TABLE, TARGET) == 1.0
+    assert str(model.rule_) in ("(x0 == 0 AND x2 == 0) OR (x1 == 0 AND x2 == 0)",
+                                "(x1 == 0 AND x2 == 0) OR (x0 == 0 AND x2 == 0)")
     assert model.fit(pd.DataFrame(TABLE).astype(float), TARGET).pos_label_ == 0
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_not_x0_is_one_literal(form):
+    """The issue's trap: y = NOT x0 with 0 the minority gave FALSE (65.5 %) on 0/1 input."""
+    rng = np.random.default_rng(0)
+    X = (rng.random((200, 4)) < 0.65).astype(int)
+    y = 1 - X[:, 0]
+    model = BooleanRuleClassifier(theta=0.5, form=form, max_rules=2).fit(X, y)
+    assert model.pos_label_ == 1 and str(model.rule_) == "x0 == 0"
+    assert model.score(X, y) == 1.0
+    forced = BooleanRuleClassifier(theta=0.5, binarize=True).fit(X, y)  # the columns as given
+    assert forced.literals_ == [Literal(f"x{j}", "==", 1) for j in range(4)]
+    assert str(forced.rule_) == "FALSE"
 
 
 def test_large_theta_gives_a_constant_rule_for_the_cheaper_class():
@@ -78,7 +94,7 @@ def test_get_set_params_and_clone():
     assert params["theta"] == 2.5 and params["form"] == "cnf" and params["method"] == "bcd"
     assert set(params) == {"method", "form", "max_rules", "theta", "max_iter", "n_thresholds",
                            "pos_label", "binarize", "disable_cost", "clause_solver", "time_limit",
-                           "start", "lp_rows"}
+                           "start", "lp_rows", "class_weight", "cut_points"}
     assert model.set_params(theta=0.5) is model and model.theta == 0.5
     model.fit(TABLE, TARGET)
     copy = clone(model)
@@ -167,14 +183,20 @@ def test_predict_returns_the_original_labels():
 
 # ------------------------------------------------------------------------ binarization
 
-def test_binary_input_is_used_as_literals():
+def test_binary_input_gives_each_column_and_its_negation():
     model = BooleanRuleClassifier(theta=0.1, pos_label=1).fit(TABLE, TARGET)
-    assert model.literals_ == [Literal(f"x{j}", "==", 1) for j in range(3)]
-    assert model.binarizer_ is None
+    assert model.literals_ == [Literal(f"x{j}", "==", v) for j in range(3) for v in (1, 0)]
+    assert isinstance(model.binarizer_, ZeroOneBinarizer)
+    A = model.binarizer_.transform(TABLE)
+    assert A.tolist() == [[int(c == w) for c in row for w in (1, 0)] for row in TABLE]
     frame = pd.DataFrame(TABLE.astype(bool), columns=["a", "b", "c"])
     model = BooleanRuleClassifier(theta=0.1, pos_label=1).fit(frame, TARGET)
-    assert [str(lit) for lit in model.literals_] == ["a == 1", "b == 1", "c == 1"]
+    assert [str(lit) for lit in model.literals_] == ["a == 1", "a == 0", "b == 1", "b == 0",
+                                                      "c == 1", "c == 0"]
     assert model.score(frame, TARGET) == 1.0
+    given_as_is = BooleanRuleClassifier(theta=0.1, pos_label=1, binarize=True).fit(TABLE, TARGET)
+    assert given_as_is.literals_ == [Literal(f"x{j}", "==", 1) for j in range(3)]
+    assert given_as_is.binarizer_ is None
 
 
 def test_raw_input_is_binarized(cancer):
@@ -441,3 +463,60 @@ def test_lp_rows_samples_the_clause_lp_only_when_asked_or_above_the_threshold():
     for bad in (0, "all", 1.5):
         with pytest.raises(ParameterError):
             BooleanRuleClassifier(lp_rows=bad).fit(TABLE, TARGET)
+
+
+def test_one_default_start_for_the_estimator_and_fit():
+    from rulelearn.cli.fit import fit as fit_command
+
+    option = next(p for p in fit_command.params if p.name == "start")
+    assert BooleanRuleClassifier().start == option.default == "best"
+
+
+# ------------------------------------------------------------------------ class weights
+
+def test_class_sample_weight_exact():
+    from rulelearn.estimator import class_sample_weight
+
+    y = np.array(["a", "a", "a", "b"])
+    assert class_sample_weight(None, y) is None
+    assert class_sample_weight("balanced", y).tolist() == pytest.approx([2 / 3] * 3 + [2.0])
+    # sample weights: class totals by weight, as the same rows repeated
+    w = np.array([2.0, 1.0, 1.0, 1.0])
+    assert class_sample_weight("balanced", y, sample_weight=w).tolist() == \
+        pytest.approx([2 * 5 / 8, 5 / 8, 5 / 8, 5 / 2])
+    assert class_sample_weight({"b": 3}, y).tolist() == [1, 1, 1, 3]
+    with pytest.raises(DataError, match="class_weight names 'c', which is not a class of y"):
+        class_sample_weight({"c": 1.0}, y)
+    with pytest.raises(DataError, match=r"class_weight\['b'\] must be a finite number > 0"):
+        class_sample_weight({"b": -1}, y)
+
+
+# 15 positives, all with x0 = 1; 85 negatives, 15 of them with x0 = 1
+RARE_X = np.array([[1]] * 30 + [[0]] * 70)
+RARE_Y = np.array([1] * 15 + [0] * 85)
+
+
+def test_balanced_class_weight_predicts_the_rare_class():
+    plain = BooleanRuleClassifier(theta=1.0, pos_label=1, max_rules=1).fit(RARE_X, RARE_Y)
+    assert str(plain.rule_) == "FALSE"  # 15 errors either way; the literal costs theta
+    balanced = BooleanRuleClassifier(theta=1.0, pos_label=1, max_rules=1,
+                                     class_weight="balanced").fit(RARE_X, RARE_Y)
+    assert str(balanced.rule_) == "x0 == 1"
+    assert balanced.fit_stats_["objective"] == pytest.approx(15 * 100 / 170 + 1.0)
+    # the precisions of predict_proba stay those of the rows (half of x0 = 1 is positive)
+    assert balanced.clause_precision_.tolist() == [0.5]
+
+
+def test_a_class_weight_dict_is_sample_weights_on_that_class():
+    weighted = BooleanRuleClassifier(theta=1.0, pos_label=1, max_rules=1,
+                                     class_weight={1: 3}).fit(RARE_X, RARE_Y)
+    by_rows = BooleanRuleClassifier(theta=1.0, pos_label=1, max_rules=1).fit(
+        RARE_X, RARE_Y, sample_weight=np.where(RARE_Y == 1, 3.0, 1.0))
+    assert weighted.rule_ == by_rows.rule_ and str(weighted.rule_) == "x0 == 1"
+    assert weighted.fit_stats_["objective"] == by_rows.fit_stats_["objective"]
+
+
+def test_class_weight_is_validated():
+    with pytest.raises(ParameterError, match="The 'class_weight' parameter of "
+                       "BooleanRuleClassifier must be None or one of {'balanced'} or a dict"):
+        BooleanRuleClassifier(class_weight="balance").fit(RARE_X, RARE_Y)

@@ -122,7 +122,7 @@ def test_the_cli_choices_are_the_declared_options():
 
     assert choices == {**{name: options(RULE_PARAMETERS, name)
                           for name in ("method", "form", "start")}, "select": SELECT_RULES,
-                       "decimal": DECIMAL_MARKS}
+                       "class_weight": ("none", "balanced"), "decimal": DECIMAL_MARKS}
 
 
 def test_the_cli_reads_its_choices_without_loading_scikit_learn():
@@ -206,3 +206,27 @@ def test_an_unknown_method_is_refused_when_building():
 def test_method_entries_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         METHODS["bcd"].tuned = "max_rules"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("config", ["paper", "paper-best-start", "magic-reduced", "musk-partial",
+                                    "musk-reduced"])
+def test_the_paper_configs_keep_their_start_and_run_keys(config):
+    """BCD and AM start where the config says, else from set covering (the paper's start),
+    whatever the estimator's default; and no config file names a start that would change the
+    run keys of its committed records."""
+    from pathlib import Path
+
+    from rulelearn.bench.config import load_config
+    from rulelearn.bench.methods import PAPER_START
+    from rulelearn.bench.store import planned_keys, read_records
+
+    root = Path(__file__).resolve().parent.parent
+    cfg = load_config(root / "configs" / f"{config}.yaml")
+    for m in cfg.methods:
+        if m.name in ("bcd", "am"):
+            built = METHODS[m.name].build(m.params, m.grid, 1, 0)
+            assert built.start == m.params.get("start", PAPER_START)
+    assert PAPER_START == "sc"
+    planned = planned_keys(cfg.to_dict())
+    recorded = {r["key"] for r in read_records(root / "results" / config / "records.jsonl")}
+    assert recorded and recorded <= set(planned)

@@ -86,14 +86,22 @@ def test_an_explicit_order_and_numeric_labels():
     y = np.select([PLANTED == "a", PLANTED == "b"], [7, 8], 9)
     model = BooleanRuleListClassifier(estimator=BooleanRuleClassifier(theta=0.1),
                                       order=[7, 8, 9]).fit(TABLE, y)
-    # 7 first: no rule of positive literals tells x0 AND x1 from x0 AND x1 AND x2 AND x3 (8)
+    # 7 first: the 0/1 columns' negations (x == 0) tell x0 AND x1 from x0 AND x1 AND x2 AND x3
     assert str(model.rule_list_) == \
-        "IF x0 == 1 AND x1 == 1 THEN 7 ELIF x2 == 1 AND x3 == 1 THEN 8 ELSE 9"
+        "IF [(x0 == 1 AND x1 == 1 AND x3 == 0) OR (x0 == 1 AND x1 == 1 AND x2 == 0)] THEN 7 " \
+        "ELIF x2 == 1 AND x3 == 1 THEN 8 ELSE 9"
     predicted = model.predict(TABLE)
     assert predicted.dtype == y.dtype
+    assert (predicted == y).all()
+    # the columns as the literals (no negation): 7 takes every x0 AND x1 row, 8's included
+    plain = BooleanRuleListClassifier(estimator=BooleanRuleClassifier(theta=0.1, binarize=True),
+                                      order=[7, 8, 9]).fit(TABLE, y)
+    assert str(plain.rule_list_) == \
+        "IF x0 == 1 AND x1 == 1 THEN 7 ELIF x2 == 1 AND x3 == 1 THEN 8 ELSE 9"
     both = (TABLE.x0 & TABLE.x1).astype(bool), (TABLE.x2 & TABLE.x3).astype(bool)
-    assert (predicted == np.where(both[0], 7, np.where(both[1], 8, 9))).all()
-    assert model.score(TABLE, y) == 30 / 32  # the 2 rows (1, 1, 1, 1) are 8 but meet 7 first
+    assert (plain.predict(TABLE) == np.where(both[0], 7, np.where(both[1], 8, 9))).all()
+    assert plain.score(TABLE, y) == 30 / 32  # the 2 rows (1, 1, 1, 1) are 8 but meet 7 first
+    assert model.score(TABLE, y) == 1.0
 
 
 def test_two_classes_give_one_rule_for_the_minority_as_the_binary_classifier():

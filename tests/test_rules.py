@@ -383,3 +383,118 @@ def test_parse_one_clause_in_parentheses(form, text, expected):
     assert str(rule) == expected
     assert rule == Rule.parse(expected, form)
     assert all(not lit.feature.startswith("(") for c in rule.clauses for lit in c.literals)
+
+
+# ------------------------------------------------------------------ readable pieces
+
+@pytest.mark.parametrize("form, literals, text", [
+    ("dnf", [("tier", "!=", "bronze"), ("tier", "!=", "silver")],
+     "tier not in {'bronze', 'silver'}"),
+    ("cnf", [("tier", "==", "gold"), ("tier", "==", "platinum"), ("age", ">", 3)],
+     "tier in {'gold', 'platinum'} OR age > 3"),
+    ("dnf", [("x", ">", 1), ("x", "<=", 2.5), ("y", "==", 1)], "1 < x <= 2.5 AND y == 1"),
+    # not grouped: one literal, another column between, the other order, the other join
+    ("dnf", [("c", "!=", "a"), ("d", "==", 1), ("c", "!=", "b")],
+     "c != 'a' AND d == 1 AND c != 'b'"),
+    ("dnf", [("x", "<=", 2), ("x", ">", 1)], "x <= 2 AND x > 1"),
+    ("cnf", [("x", ">", 1), ("x", "<=", 2)], "x > 1 OR x <= 2"),
+    ("cnf", [("c", "!=", "a"), ("c", "!=", "b")], "c != 'a' OR c != 'b'"),
+    ("dnf", [("c", "==", "a"), ("c", "==", "b")], "c == 'a' AND c == 'b'"),
+    # names that could be misread in the grouped forms are quoted
+    ("dnf", [("x not", "!=", 1), ("x not", "!=", 2)], "`x not` not in {1, 2}"),
+    ("dnf", [("1 < y", ">", 0), ("1 < y", "<=", 1)], "0 < `1 < y` <= 1"),
+    ("cnf", [("a in {b}", "==", "}"), ("a in {b}", "==", "x, y")],
+     "`a in {b}` in {'}', 'x, y'}"),
+    ("cnf", [("time in care", "==", 1), ("time in care", "==", 2)], "time in care in {1, 2}"),
+])
+def test_neighbours_on_one_column_print_together_and_parse_back(form, literals, text):
+    rule = Rule(form, (Clause(tuple(Literal(*lit) for lit in literals)),))
+    assert str(rule) == text
+    assert Rule.parse(text, form) == rule
+
+
+GROUP_NAME = st.sampled_from(["x", "not", "x not", "in", "a in b", "{", "1 < y", "c,d", "é"])
+
+
+@st.composite
+def pieces(draw, join):
+    """A run of literals that one piece prints: a set, a range, or a single literal."""
+    kind = draw(st.sampled_from(["set", "range", "one"]))
+    name = draw(st.one_of(GROUP_NAME, NAME))
+    if kind == "set":
+        op = "!=" if join == "and" else "=="
+        values = draw(st.lists(VALUE, min_size=2, max_size=3))
+        return [Literal(name, op, v) for v in values]
+    if kind == "range":
+        return [Literal(name, ">", draw(NUMBER)), Literal(name, "<=", draw(NUMBER))]
+    return [draw(literals())]
+
+
+@st.composite
+def grouped_rules(draw):
+    form = draw(st.sampled_from(["dnf", "cnf"]))
+    join = "and" if form == "dnf" else "or"
+    clauses = draw(st.lists(st.lists(pieces(join), max_size=3), max_size=3))
+    return Rule(form, tuple(Clause(tuple(lit for run in c for lit in run)) for c in clauses))
+
+
+@settings(max_examples=150, deadline=None)
+@given(grouped_rules())
+def test_any_rule_with_grouped_pieces_round_trips_through_its_string(rule):
+    assert Rule.parse(str(rule), rule.form) == rule
+    assert len(str(rule).splitlines()) == 1
+
+
+# ------------------------------------------------------------------ what decided a row
+
+EXPLAIN_ROWS = pd.DataFrame({"x": [5, 1, 5, 1, np.nan], "c": ["a", "a", "b", "b", "a"]})
+
+
+@pytest.mark.parametrize("form, text, expected", [
+    ("dnf", "(x > 3 AND c == 'a') OR (c == 'b')",
+     ["true: x > 3; c == 'a'", "false: x > 3; c == 'b'", "true: c == 'b'", "true: c == 'b'",
+      "false: x > 3; c == 'b'"]),
+    ("dnf", "(x > 3 AND c == 'a') OR (x > 3 AND c == 'b')",  # the same literal named once
+     ["true: x > 3; c == 'a'", "false: x > 3", "true: x > 3; c == 'b'", "false: x > 3",
+      "false: x > 3"]),
+    ("cnf", "(x > 3 OR c == 'a') AND (c == 'b' OR x <= 2)",
+     ["false: c == 'b'; x <= 2", "true: c == 'a'; x <= 2", "true: x > 3; c == 'b'",
+      "false: x > 3; c == 'a'", "false: c == 'b'; x <= 2"]),
+    ("dnf", "FALSE", ["no clause"] * 5),
+    ("cnf", "TRUE", ["all clauses hold"] * 5),
+])
+def test_explain_names_the_deciding_literals(form, text, expected):
+    from rulelearn.rules import explain
+
+    assert list(explain(Rule.parse(text, form), EXPLAIN_ROWS)) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["dnf", "cnf"]),
+       st.lists(st.lists(st.sampled_from(
+           [Literal("x", op, t) for t in (1, 2) for op in ("<=", ">")]
+           + [Literal("c", op, "a") for op in ("==", "!=")] + [Literal("x", "is missing")]),
+           min_size=1, max_size=3).map(tuple), min_size=1, max_size=3))
+def test_the_named_literals_decide_the_row(form, clauses):
+    """Brute force over every row of a small grid: a DNF's positive row holds every named
+    literal, which make up one clause; a negative row fails every named literal, one of each
+    clause; a CNF dually."""
+    from rulelearn.rules import explain
+
+    rule = Rule(form, tuple(Clause(c) for c in clauses))
+    frame = pd.DataFrame([(x, c) for x in (0.5, 1.5, 2.5, np.nan) for c in ("a", "b", None)],
+                         columns=["x", "c"])
+    texts = explain(rule, frame)
+    held = rule.evaluate(frame)
+    for i, text in enumerate(texts):
+        row = frame.iloc[[i]]
+        word, _, names = text.partition(": ")
+        named = names.split("; ")
+        by_text = {str(lit): lit for c in rule.clauses for lit in c.literals}
+        assert all(by_text[n].evaluate(row)[0] == (word == "true") for n in named)
+        if (word == "true") == (form == "dnf"):  # one whole clause
+            assert held[i] == (form == "dnf")
+            assert any(set(named) == {str(lit) for lit in c.literals} for c in rule.clauses)
+        else:  # one literal of every clause
+            assert held[i] == (form == "cnf")
+            assert all(set(named) & {str(lit) for lit in c.literals} for c in rule.clauses)

@@ -71,3 +71,62 @@ def test_exhaustive_inputs_for_small_rules():
         for form in ("dnf", "cnf"):
             rule = Rule(form, clauses)
             assert np.array_equal(simplify(rule).evaluate(frame), rule.evaluate(frame)), rule
+
+
+# ---------------------------------------------------------------- what fit and show display
+
+def _frame(rows, numeric):
+    frame = pd.DataFrame(rows, columns=["x", "c"])
+    if numeric:
+        frame["x"] = pd.to_numeric(frame["x"], errors="coerce")
+    return frame
+
+
+@settings(max_examples=150, deadline=None)
+@given(RULES, st.lists(st.tuples(CELLS_X, CELLS_C), min_size=1, max_size=30), st.booleans())
+def test_the_displayed_simplification_predicts_as_the_original(rule, rows, numeric):
+    """The text fit and show print (grouped pieces of the simplified rule), read back."""
+    frame = _frame(rows, numeric)
+    shown = Rule.parse(str(simplify(rule)), rule.form)
+    assert np.array_equal(shown.evaluate(frame), rule.evaluate(frame)), (rule, shown)
+
+
+def _flipped_holds(rule, frame):
+    """The other-class DNF as its header reads: a comparison with a missing value, or of a
+    non-number with a threshold, holds."""
+    held = np.zeros(len(frame), dtype=bool)
+    for clause in rule._flipped().clauses:
+        term = np.ones(len(frame), dtype=bool)
+        for lit in clause.literals:
+            column = frame[lit.feature]
+            unknown = pd.isna(column).to_numpy()
+            if lit.op in ("<=", ">"):
+                unknown = unknown | pd.to_numeric(column, errors="coerce").isna().to_numpy()
+            comparison = lit.op in ("<=", ">", "==", "!=")
+            term &= lit.evaluate(frame) | (unknown & comparison)
+        held |= term
+    return held
+
+
+@settings(max_examples=150, deadline=None)
+@given(RULES, st.lists(st.tuples(CELLS_X, CELLS_C), min_size=1, max_size=30), st.booleans())
+def test_a_cnf_read_for_the_other_class_is_its_negation(rule, rows, numeric):
+    frame = _frame(rows, numeric)
+    rule = Rule("cnf", rule.clauses)
+    if not rule.clauses:
+        assert rule.other_class_text() is None
+        return
+    assert np.array_equal(_flipped_holds(rule, frame), ~rule.evaluate(frame)), rule
+
+
+def test_a_cnf_is_read_for_the_other_class():
+    rule = Rule.parse("(tier == 'gold' OR tier == 'platinum' OR x <= 3) AND (y <= 1 OR y > 4)",
+                      "cnf")
+    assert str(rule) == "(tier in {'gold', 'platinum'} OR x <= 3) AND (y <= 1 OR y > 4)"
+    assert rule.other_class_text("no", "churn").splitlines() == [
+        "IF  1. tier not in {'gold', 'platinum'} AND",
+        "       x > 3",
+        "OR  2. 1 < y <= 4",  # two conditions in the CNF, one here
+        "THEN churn = no"]
+    assert Rule.parse("x > 3 AND y > 1", "dnf").other_class_text() is None
+    assert Rule("cnf", ()).other_class_text() is None

@@ -17,6 +17,9 @@ from rulelearn._params import options
 from rulelearn.bench import baselines, brcg, peers
 from rulelearn.estimator import BooleanRuleClassifier
 
+#: Where BCD and AM start unless a config says ``start``: the set-covering rule, as in the
+#: paper (the estimator's own default is "best", as ``rulelearn fit``'s).
+PAPER_START = "sc"
 #: Config keys of the paper's rule learners (``R`` is ``max_rules``).
 _RULE_KEYS = ("form", "R", "max_iter", "n_thresholds", "clause_solver", "theta")
 
@@ -64,6 +67,7 @@ def _rule_learner(name: str) -> Callable[..., Any]:
         for optional in ("clause_solver", "start"):  # in the run's key only when given
             if optional in params:
                 kwargs[optional] = params[optional]
+        kwargs.setdefault("start", PAPER_START)  # not the estimator's default: the paper's
         return BooleanRuleClassifier(**kwargs)  # deterministic: no random_state
 
     return build
@@ -130,7 +134,7 @@ METHODS: dict[str, Method] = _MethodTable({
     # rulelearn fit's defaults: form, R, θ chosen by its own CV inside fit (nothing to tune here)
     "fit": Method(name="fit", estimator=peers.FitDefaultsClassifier, build=_fit_defaults,
                   config_keys=("cv", "method", "start", "max_iter", "n_thresholds")),
-    "bcd": _rule_method("bcd", _RULE_KEYS + ("start",)),  # start: default sc, the paper's
+    "bcd": _rule_method("bcd", _RULE_KEYS + ("start",)),  # start: default PAPER_START
     "am": _rule_method("am", _RULE_KEYS + ("start",)),
     "ocrl": _rule_method("ocrl", tuple(k for k in _RULE_KEYS if k != "R"), fixed={"R": 1}),
     "sc": _rule_method("sc"),

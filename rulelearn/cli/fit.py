@@ -157,6 +157,11 @@ def _refuse_overwrite(option, path, inputs):
               help="Quantile thresholds per numeric column. Several (e.g. 10,30): the first is "
                    "used for the whole grid, the others are also tried at the chosen form and "
                    "R, and the CV picks (about 2x the time with 10,30).")
+@click.option("--class-weight", type=click.Choice(("none", "balanced")), default="none",
+              show_default=True,
+              help="balanced: each class weighs as much as the other in the rule's loss and "
+                   "the CV error (for a rare positive class that the rule would otherwise "
+                   "never predict); none: every row weighs 1.")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--select", type=click.Choice(SELECT_RULES), default="min", show_default=True,
@@ -181,8 +186,8 @@ def _refuse_overwrite(option, path, inputs):
 @_SEP
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep,
-        decimal):
+        thresholds, class_weight, cv, seed, jobs, select, show_path, plot_file, save, as_json,
+        quiet, sep, decimal):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -215,7 +220,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start)
+                                      start=start,
+                                      class_weight=None if class_weight == "none" else class_weight)
     if dataset.positive is None:  # three or more classes: an ordered rule list
         from rulelearn.cli.rule_list import fit_rule_list
 
@@ -278,7 +284,9 @@ def _per_row(model, selection) -> str:
 
 def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
     """The human-readable report of a fit: data, CV table, choice, rule, training accuracy."""
+    from rulelearn._utils import error_rate
     from rulelearn.cli.model import rule_lines
+    from rulelearn.estimator import class_sample_weight
     from rulelearn.model_io import accuracy
 
     rule = model.rule_
@@ -295,9 +303,15 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
         echo(f"theta = {model.theta:.3g} (given)")
     echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
                f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
-    for line in rule_lines(rule, dataset.positive, target):
+    negative = next(c for c in model.classes_ if not c == dataset.positive)
+    for line in rule_lines(rule, dataset.positive, target, negative=negative):
         echo(line)
-    echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
+    line = f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %"
+    if model.class_weight is not None:
+        balanced = 1 - error_rate(model, dataset.X, dataset.y,
+                                  class_sample_weight("balanced", dataset.y))
+        line += f" (balanced accuracy {100 * balanced:.1f} %; class weight {model.class_weight})"
+    echo(line)
 
 
 class CVProgress:
@@ -371,6 +385,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "setting": {"form": model.form, "R": int(model.max_rules),
                     "theta": float(model.theta), **_theta_per_row(selection),
                     "thresholds": int(model.n_thresholds),
+                    "class_weight": model.class_weight,
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
@@ -436,9 +451,11 @@ def _data_line(path, dataset, target, *, given):
 @click.option("--column", metavar="NAME", default="prediction", show_default=True,
               help="Name of the added column (DATA must not have a column of that name).")
 @click.option("--explain", is_flag=True,
-              help="Add a column 'explanation': the clause that decided the row (DNF: the first "
-                   "that holds, or 'no clause'; CNF: the first that fails, or 'all clauses "
-                   "hold').")
+              help="Add a column 'explanation': the literals that decided the row. DNF: "
+                   "'true: ...' every literal of the first clause that holds, else 'false: ...' "
+                   "each clause's first literal that fails; CNF: 'false: ...' every literal of "
+                   "the first clause that fails, else 'true: ...' each clause's first literal "
+                   "that holds.")
 @click.option("--proba", is_flag=True,
               help="Add a column 'probability': the row's probability of the positive class "
                    "(from the training precision of the clauses; see predict_proba).")
@@ -511,6 +528,8 @@ def _predict_json(model, loaded, result, output):
            "rows": int(result.n_rows), "has_target": bool(result.has_target),
            "scored_rows": int(result.n_scored), "unknown_labels": int(result.n_unknown_labels),
            "accuracy_percent": None if result.accuracy is None else 100 * float(result.accuracy),
+           "balanced_accuracy_percent": None if result.balanced_accuracy is None
+           else 100 * float(result.balanced_accuracy),
            "confusion": confusion, "notes": list(result.notes), "output": str(output)}
     write_out(json.dumps(doc, indent=2, default=_plain))
     echo(f"written: {output}", err=True)

@@ -31,8 +31,10 @@ def show(model):
         echo(line)
 
 
-def rule_lines(rule, positive, target, simpler=None):
-    """The rule as ``describe`` prints it, then its simplified form when that is shorter."""
+def rule_lines(rule, positive, target, simpler=None, negative=None):
+    """The rule as ``describe`` prints it, then its simplified form when that is shorter, then
+    (a CNF) the simplified rule read as a DNF for the ``negative`` class when that is no
+    longer (:meth:`~rulelearn.rules.Rule.other_class_text`)."""
     from rulelearn.rules import simplify
 
     simpler = simplify(rule) if simpler is None else simpler
@@ -41,6 +43,12 @@ def rule_lines(rule, positive, target, simpler=None):
         yield (f"simplified from {rule.n_literals} to {_count(simpler.n_literals, 'literal')} "
                "(the same prediction on every input, missing values included):")
         yield simpler.describe(positive, target)
+    other = simpler.other_class_text("the other class" if negative is None else negative,
+                                     target)
+    if other is not None:
+        yield ("the same rule, read for the other class (a DNF; here a comparison with a "
+               "missing value, or of a non-number with a threshold, holds):")
+        yield other
 
 
 def _describe(loaded, simpler):
@@ -54,9 +62,11 @@ def _describe(loaded, simpler):
         setting.append(f"R = {params['max_rules']}")
     if loaded.theta is not None:
         setting.append(f"theta = {loaded.theta:.3g}")
+    if params.get("class_weight") is not None:
+        setting.append(f"class weight {params['class_weight']!r}")
     yield (f"rule ({', '.join(setting)}): {_count(rule.n_clauses, 'clause')}, "
            f"{_count(rule.n_literals, 'literal')}")
-    yield from rule_lines(rule, loaded.positive, loaded.target, simpler)
+    yield from rule_lines(rule, loaded.positive, loaded.target, simpler, loaded.negative)
     yield _training_line(loaded)
     if loaded.proba is not None:
         values = ", ".join(f"{i}. {p:.3f}" for i, p in enumerate(loaded.proba.clause_precision, 1))
