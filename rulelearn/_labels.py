@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-from collections import Counter
 
 
 def same_label(label, value) -> bool:
@@ -53,10 +52,10 @@ def default_positive(y, sample_weight=None):
     """The minority class of ``y`` (by total ``sample_weight`` when given, so that an integer
     weight counts as that many repeated rows); on a tie, the label that sorts last
     (:func:`label_order`)."""
-    counts = Counter()
+    counts: dict = {}
     weights = [1.0] * len(y) if sample_weight is None else list(sample_weight)
     for label, weight in zip(list(y), weights):
-        counts[label] += weight
+        counts[label] = counts.get(label, 0.0) + weight
     if not counts:
         raise ValueError("no labels")
     labels = sorted(counts, key=label_order)

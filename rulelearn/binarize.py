@@ -242,8 +242,9 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                 kind = "categorical"
             else:
                 numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
-                values = self._numeric_cuts(numbers, positive, weights)
-                literals = [lit for t in values for lit in self._pair(name, "<=", float(t))]
+                cuts = self._numeric_cuts(numbers, positive, weights)
+                values = [float(t) for t in cuts]
+                literals = [lit for t in values for lit in self._pair(name, "<=", t)]
                 kind = "numeric"
             if missing and column.notna().any():
                 literals += [Literal(str(name), "is missing"), Literal(str(name), "is not missing")]

@@ -144,8 +144,8 @@ class LinearProgram:
         if lower.shape != (self.n_rows,) or upper.shape != (self.n_rows,):
             raise ParameterError(f"expected {self.n_rows} row bounds, got shapes {lower.shape} "
                              f"and {upper.shape}")
-        self._highs.changeRowsBounds(self.n_rows, np.arange(self.n_rows, dtype=np.int32),
-                                     lower, upper)
+        self._highs.changeRowsBounds(  # type: ignore[attr-defined]  # not in highspy's stubs
+            self.n_rows, np.arange(self.n_rows, dtype=np.int32), lower, upper)
 
     def set_column_bounds(self, columns, lower, upper) -> None:
         """Replace the bounds of ``columns``; the basis is kept for a warm re-solve."""
@@ -230,7 +230,8 @@ class LinearProgram:
 
     def basic_variables(self) -> tuple[np.ndarray, np.ndarray]:
         """The basic columns and the basic rows (slacks) of the last solve's final basis."""
-        basic = np.asarray(self._highs.getBasicVariables()[1], dtype=np.int64)
+        basic = np.asarray(self._highs.getBasicVariables()[1],  # type: ignore[attr-defined]
+                           dtype=np.int64)
         return np.sort(basic[basic >= 0]), np.sort(-1 - basic[basic < 0])
 
     def _rescue(self, model_status) -> LPResult:

@@ -396,7 +396,7 @@ def _execute_with_timeout(units, datasets, jobs, timeout):
     -- and gets a :func:`timeout_record`; the others run on.  On the way out (Ctrl-C, SIGTERM)
     every unit still running is stopped the same way."""
     import multiprocessing
-    from multiprocessing.connection import wait
+    from multiprocessing.connection import Connection, wait
 
     fork = multiprocessing.get_context("fork")
     waiting = list(units)
@@ -412,7 +412,9 @@ def _execute_with_timeout(units, datasets, jobs, timeout):
                 send.close()
                 running[receive] = (process, unit, time.monotonic() + timeout)
             first_deadline = min(deadline for _, _, deadline in running.values())
-            for conn in wait(list(running), timeout=max(0.0, first_deadline - time.monotonic())):
+            ready = wait(list(running), timeout=max(0.0, first_deadline - time.monotonic()))
+            for conn in ready:
+                assert isinstance(conn, Connection)  # wait() returns what it was given
                 process, unit, _ = running.pop(conn)
                 try:
                     rec = conn.recv()

@@ -271,7 +271,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
                         seeds=resolved_seeds(config) if config else None)
     styles, names = _styles(labels), _names(labels, records, config)
     fig = _new_figure(*_panels_size(len(datasets), ncols))
-    handles = {}
+    handles: dict = {}
     folds = int(summary["n_needed"].max()) if len(summary) else 0
     for ax, d in zip(_grid(fig, len(datasets), ncols), datasets):
         part = summary[summary["dataset"] == d]
@@ -301,7 +301,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
 
 def _name_coinciding(ax, cells, names):
     """Name the methods of markers drawn on the same spot (e.g. four empty rules)."""
-    spots = {}
+    spots: dict = {}
     for r in cells.itertuples():
         spots.setdefault((round(r.literals_mean, 1), round(r.error_mean, 1)), []).append(r)
     for (x, y), same in spots.items():
@@ -658,7 +658,7 @@ def selection_figure(selection, *, title=None):
     ± SEM band shaded."""
     fig = _new_figure(12.0, 4.0)
     ax_err, ax_lit = fig.subplots(1, 2)
-    groups = {}
+    groups: dict = {}
     for row in selection.rows:
         groups.setdefault((row.form, row.max_rules, row.n_thresholds), []).append(row)
     settings = list(groups)

@@ -434,7 +434,7 @@ class RunLog:
         self.t0 = time.monotonic()
         self._mutex = threading.Lock()
         self._stop = threading.Event()
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
     def total(self) -> float:
         return float(sum(r["seconds"] for r in self.runs))
@@ -454,12 +454,13 @@ class RunLog:
 
     def __enter__(self):
         self.write()
-        self._thread = threading.Thread(target=self._beat, name="rulelearn-heartbeat",
-                                        daemon=True)
-        self._thread.start()
+        thread = threading.Thread(target=self._beat, name="rulelearn-heartbeat", daemon=True)
+        thread.start()
+        self._thread = thread
         return self
 
     def __exit__(self, *exc):
         self._stop.set()
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
         self.write(ended=True)

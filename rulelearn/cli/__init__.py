@@ -174,7 +174,7 @@ class RuleLearnGroup(LazyGroup):
                 except OSError as exc:
                     raise click.ClickException(_os_error(exc)) from None
             except click.ClickException as exc:  # it may quote data: shown escaped, one line
-                exc.message = terminal_text(exc.message, keep="")
+                exc.message = terminal_text(exc.message, keep="")  # type: ignore[misc]
                 raise
 
 

@@ -200,7 +200,7 @@ def table(results_dir, output, show, as_json, seeds, against):
     from rulelearn.bench import report
     from rulelearn.bench.store import json_rows
 
-    notes = []
+    notes: list[str] = []
     paths = _write_tables(results_dir, output, notes, seeds=seeds, against=against)
     where = Path(output or results_dir)
     if as_json:

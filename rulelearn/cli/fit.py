@@ -473,7 +473,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     standard output stays a clean CSV; with --json it is printed on standard output as JSON
     instead, and the CSV needs -o.
     """
-    from rulelearn.model_io import load_model, predict_csv_to
+    from rulelearn.model_io import LoadedRuleList, load_model, predict_csv_to
 
     if not column.strip():
         raise click.BadParameter("an empty column name", param_hint="'--column'")
@@ -492,7 +492,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     else:
         with _writing(output) as write:
             result = predict_csv_to(loaded, data, write, **options)
-    if not hasattr(loaded, "rule"):  # a rule list (three or more classes)
+    if isinstance(loaded, LoadedRuleList):  # three or more classes
         from rulelearn.cli.rule_list import report_prediction
 
         report_prediction(model, loaded, result, output, as_json)
