@@ -682,3 +682,21 @@ def test_class_weight_balanced_predicts_the_rare_class(run, tmp_path):
         in r.stdout
     assert_one_line_error(run("fit", "rare.csv", "--class-weight", "equal"), "--class-weight",
                           usage=True)
+
+
+def test_fit_cut_points_tree_finds_a_cut_in_the_tail(tmp_path):
+    """A positive class in the top 3 % of a column: no quantile cut lies there (the empty rule),
+    the tree's split does."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=400)
+    y = np.where(x > np.quantile(x, 0.97), "yes", "no")
+    data = tmp_path / "tail.csv"
+    pd.DataFrame({"x": x.round(4), "noise": rng.normal(size=400).round(4), "y": y}).to_csv(
+        data, index=False)
+    args = ["fit", str(data), "--form", "dnf", "-R", "1", "--theta", "0.5", "--json", "-q"]
+    quantile = json.loads(CliRunner().invoke(main, args).output)
+    tree = json.loads(CliRunner().invoke(main, args + ["--cut-points", "tree"]).output)
+    assert quantile["setting"]["cut_points"] == "quantile"
+    assert tree["setting"]["cut_points"] == "tree"
+    assert tree["train_accuracy_percent"] > quantile["train_accuracy_percent"]
+    assert tree["train_accuracy_percent"] == 100.0

@@ -121,7 +121,8 @@ def test_the_cli_choices_are_the_declared_options():
     from rulelearn.model_selection import SELECT_RULES
 
     assert choices == {**{name: options(RULE_PARAMETERS, name)
-                          for name in ("method", "form", "start")}, "select": SELECT_RULES,
+                          for name in ("method", "form", "start", "cut_points")},
+                       "select": SELECT_RULES,
                        "class_weight": ("none", "balanced"), "decimal": DECIMAL_MARKS}
 
 

@@ -20,6 +20,7 @@ from rulelearn.cli import StdoutError, echo, need_stdout, write_out
 METHODS = options(RULE_PARAMETERS, "method")
 FORMS = options(RULE_PARAMETERS, "form")
 STARTS = options(RULE_PARAMETERS, "start")
+CUT_POINTS = options(RULE_PARAMETERS, "cut_points")
 
 
 def _write(path, text):
@@ -162,6 +163,10 @@ def _refuse_overwrite(option, path, inputs):
               help="balanced: each class weighs as much as the other in the rule's loss and "
                    "the CV error (for a rare positive class that the rule would otherwise "
                    "never predict); none: every row weighs 1.")
+@click.option("--cut-points", type=click.Choice(CUT_POINTS), default="quantile",
+              show_default=True,
+              help="Where numeric columns are cut: the quantiles (--thresholds); tree: each "
+                   "column's splits in a shallow tree (finds a rare class in a tail); both.")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--select", type=click.Choice(SELECT_RULES), default="min", show_default=True,
@@ -186,7 +191,7 @@ def _refuse_overwrite(option, path, inputs):
 @_SEP
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, class_weight, cv, seed, jobs, select, show_path, plot_file, save, as_json,
+        thresholds, class_weight, cut_points, cv, seed, jobs, select, show_path, plot_file, save, as_json,
         quiet, sep, decimal):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
@@ -220,7 +225,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start,
+                                      start=start, cut_points=cut_points,
                                       class_weight=None if class_weight == "none" else class_weight)
     if dataset.positive is None:  # three or more classes: an ordered rule list
         from rulelearn.cli.rule_list import fit_rule_list
@@ -385,7 +390,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "setting": {"form": model.form, "R": int(model.max_rules),
                     "theta": float(model.theta), **_theta_per_row(selection),
                     "thresholds": int(model.n_thresholds),
-                    "class_weight": model.class_weight,
+                    "class_weight": model.class_weight, "cut_points": model.cut_points,
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
