@@ -191,8 +191,8 @@ def _refuse_overwrite(option, path, inputs):
 @_SEP
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, class_weight, cut_points, cv, seed, jobs, select, show_path, plot_file, save, as_json,
-        quiet, sep, decimal):
+        thresholds, class_weight, cut_points, cv, seed, jobs, select, show_path, plot_file, save,
+        as_json, quiet, sep, decimal):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
