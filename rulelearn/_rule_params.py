@@ -27,4 +27,5 @@ RULE_PARAMETERS: dict[str, list] = {
     "disable_cost": [Interval(numbers.Real, 0, finite=True)],
     "time_limit": [Interval(numbers.Real, 0)],
     "lp_rows": [Options("auto"), None, Interval(numbers.Integral, 1)],
+    "certify": [Options(True, False)],
 }

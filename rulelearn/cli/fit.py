@@ -172,9 +172,13 @@ def _refuse_overwrite(option, path, inputs):
               help="Print one JSON object on stdout (the setting, the rule as text and as "
                    "rule_json, literals, CV error, training accuracy) instead of the report.")
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
+@click.option("--certify", is_flag=True,
+              help="Also print the rule's objective, a lower bound on the objective of every "
+                   "rule of its form and R, and the gap between them (column generation).")
 @_SEP
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,
-        thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep):
+        thresholds, cv, seed, jobs, select, show_path, plot_file, save, as_json, quiet, sep,
+        certify):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -221,6 +225,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     else:
         model = estimator.set_params(form=form, max_rules=rules, theta=theta)
         model, selection = model.fit(dataset.X, dataset.y), None
+    _certify(model, dataset, certify)
 
     if as_json:
         train_accuracy = accuracy(model, dataset.X, dataset.y)
@@ -240,6 +245,14 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         raise
     if save is not None:
         _save(save, model, target, dataset, data, missing, selection, err=False)
+
+
+def _certify(model, dataset, wanted: bool) -> None:
+    """With ``--certify``: the lower bound and gap go into ``model.fit_stats_``."""
+    if wanted:
+        from rulelearn.certify import certify_fitted
+
+        certify_fitted(model, dataset.X, dataset.y)
 
 
 def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
@@ -264,6 +277,10 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
     for line in rule_lines(rule, dataset.positive, target):
         echo(line)
     echo(f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %")
+    if "lower_bound" in model.fit_stats_:
+        stats = model.fit_stats_
+        echo(f"objective {stats['objective']:.6g}, lower bound {stats['lower_bound']:.6g}, "
+             f"gap {100 * stats['gap']:.1f} %")
 
 
 class CVProgress:
@@ -357,6 +374,10 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "train_accuracy_percent": 100 * float(train_accuracy),
         "saved": None if save is None else str(save),
     }
+    if "lower_bound" in model.fit_stats_:
+        doc["certificate"] = {name: float(model.fit_stats_[name])
+                              for name in ("objective", "lower_bound", "gap")}
+        doc["certificate"]["status"] = model.fit_stats_["certificate_status"]
     return json.dumps(doc, indent=2, default=_plain)
 
 
