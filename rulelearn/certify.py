@@ -78,6 +78,7 @@ Identical rows of the same class are merged into one weighted row first (exact).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 
@@ -690,23 +691,54 @@ def estimator_problem(estimator, X, y):
     return np.asarray(A, dtype=np.uint8), positive, terms
 
 
-def certify(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:
+_CACHE: dict = {}
+_CACHE_SIZE = 64
+
+
+def _cached_bound(A, positive, theta, *, form, max_rules, sample_weight, **options):
+    """:func:`lower_bound` without initial terms, remembered per problem (the last
+    :data:`_CACHE_SIZE` in this process)."""
+    digest = hashlib.sha256()
+    for part in (A, positive, sample_weight if sample_weight is not None else b"none"):
+        digest.update(np.ascontiguousarray(part).tobytes() if not isinstance(part, bytes)
+                      else part)
+        digest.update(b"|")
+    key = (digest.hexdigest(), np.asarray(A).shape, float(theta), form, max_rules,
+           tuple(sorted(options.items())))
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = lower_bound(A, positive, theta, form=form, max_rules=max_rules,
+                                  sample_weight=sample_weight, **options)
+    return _CACHE[key]
+
+
+def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
+            cache: bool = False, **options) -> CertifiedRule:
     """Objective, lower bound and gap of a fitted ``BooleanRuleClassifier`` on ``(X, y)``.
 
     ``(X, y, sample_weight)`` should be the training data. Reads the public attributes
     ``rule_``, ``literals_``, ``binarizer_``, ``pos_label_``, ``fit_stats_`` and the parameters
     ``theta``, ``form``, ``max_rules``, ``method`` (OCRL: one clause), ``disable_cost``.
     ``options`` go to :func:`lower_bound` (``max_iterations``, ``pricing_nodes``, ...); the rule's
-    terms seed the column generation.
+    terms seed the column generation unless ``seed_rule=False`` (then the bound depends on
+    the data, θ, R and form only, and ``cache=True`` reuses it for the same problem).
     """
     A, positive, terms = estimator_problem(estimator, X, y)
     max_rules = 1 if estimator.method == "ocrl" else int(estimator.max_rules)
     objective = rule_objective(A, positive, terms, estimator.theta, form=estimator.form,
                                max_rules=max_rules, sample_weight=sample_weight,
                                disable_cost=estimator.disable_cost)
-    certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
-                              max_rules=max_rules, sample_weight=sample_weight,
-                              initial_terms=terms, **options)
+    if seed_rule:
+        certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
+                                  max_rules=max_rules, sample_weight=sample_weight,
+                                  initial_terms=terms, **options)
+    elif cache:
+        certificate = _cached_bound(A, positive, estimator.theta, form=estimator.form,
+                                    max_rules=max_rules, sample_weight=sample_weight, **options)
+    else:
+        certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
+                                  max_rules=max_rules, sample_weight=sample_weight, **options)
     fit_objective = getattr(estimator, "fit_stats_", {}).get("objective")
     return CertifiedRule(objective, certificate.bound, gap(objective, certificate.bound),
                          certificate, fit_objective)
