@@ -604,7 +604,7 @@ def render_gaps(gaps: pd.DataFrame, head) -> str:
     header = ["Dataset"] + [names.get(lab, lab) for lab in labels]
     for title, cell in (
             ("Mean gap % (SEM) [folds with gap <= 1 % / folds]",
-             lambda r: f"{r.gap_mean:.1f} ({_num(r.gap_sem)}) [{r.gap_within_1}/"
+             lambda r: f"{r.gap_mean:.1f} ({_num(r.gap_sem) or '–'}) [{r.gap_within_1}/"
                        f"{r.n_certified}]"),
             ("Mean objective / mean lower bound",
              lambda r: f"{r.objective_mean:.1f} / {r.lower_bound_mean:.1f}")):
