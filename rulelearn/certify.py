@@ -539,12 +539,14 @@ class _State:
 MAX_ITERATIONS = 200
 PRICING_NODES = 1000
 MAX_COLUMNS = 2000
+CUT_ROUNDS = 20
 
 
 def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
                 sample_weight=None, max_iterations: int = MAX_ITERATIONS,
                 pricing_nodes: int = PRICING_NODES, max_columns: int = MAX_COLUMNS,
-                time_limit: float | None = None, initial_terms=(), pricer=None) -> Certificate:
+                cut_rounds: int = CUT_ROUNDS, time_limit: float | None = None,
+                initial_terms=(), pricer=None) -> Certificate:
     """A lower bound on the objective of every rule over the literals (columns) of ``A``.
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
@@ -552,7 +554,8 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     (None: any number). The work is capped by counts, so the result does not depend on the
     machine: ``max_iterations`` master LP solves, ``pricing_nodes`` branch-and-bound nodes
     per pricing MIP (HiGHS's ``mip_max_nodes``; its dual bound stays valid at the limit),
-    ``max_columns`` conjunctions (the beam search may add a few more at its last step); one
+    ``max_columns`` conjunctions (the beam search may add a few more at its last step),
+    ``cut_rounds`` rounds of pair cuts from each pricing MIP's LP relaxation; one
     more pricing MIP prices the final duals for the bound. ``time_limit`` (seconds, None:
     none) stops starting new iterations, at the price of a machine-dependent result.
     ``initial_terms``: conjunctions to start from (e.g. a learned rule's). ``pricer``
@@ -562,14 +565,14 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     """
     return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
                      max_iterations=max_iterations, pricing_nodes=pricing_nodes,
-                     max_columns=max_columns, time_limit=time_limit,
+                     max_columns=max_columns, cut_rounds=cut_rounds, time_limit=time_limit,
                      initial_terms=initial_terms, pricer=pricer)[0]
 
 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
-              max_columns=MAX_COLUMNS, time_limit=None, initial_terms=(), pricer=None,
-              exact_pricing=True) -> tuple[Certificate, list[tuple[int, ...]], np.ndarray]:
+              max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
+              initial_terms=(), pricer=None, exact_pricing=True) -> tuple[Certificate, list[tuple[int, ...]], np.ndarray]:
     """:func:`lower_bound`, every conjunction generated (the master's columns) and their
     reduced costs at the final duals.
 
@@ -586,7 +589,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     master = _Master(data, max_rules)
     master.add([()] + [(j,) for j in range(data.d) if data.P[:, j].any()] + list(initial_terms))
     if pricer is None and exact_pricing:
-        pricer = _PricingMIP(data, node_limit=pricing_nodes).price
+        pricer = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds).price
     c_min = min(data.theta, float(data.wn.sum()))
     state = _State()
     while True:

@@ -251,7 +251,7 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
 
 #: Limits of a record's certificate (:func:`rulelearn.certify.lower_bound`): counts, so the
 #: same bound on any machine.
-CERTIFY_LIMITS = {"max_iterations": 20, "pricing_nodes": 100}
+CERTIFY_LIMITS = {"max_iterations": 10, "pricing_nodes": 20, "cut_rounds": 2}
 
 
 def certificate_of(model, X, y) -> dict:
@@ -266,7 +266,8 @@ def certificate_of(model, X, y) -> dict:
     return {"objective": c.objective, "lower_bound": c.bound, "gap": c.gap,
             "theta": float(model.theta), "status": c.certificate.status,
             "exact_pricing": c.certificate.exact_pricing, "columns": c.certificate.columns,
-            "iterations": c.certificate.iterations, "seconds": time.perf_counter() - t0}
+            "iterations": c.certificate.iterations, "limits": dict(CERTIFY_LIMITS),
+            "seconds": time.perf_counter() - t0}
 
 
 def _now() -> str:
