@@ -572,7 +572,8 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
               max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
-              initial_terms=(), pricer=None, exact_pricing=True) -> tuple[Certificate, list[tuple[int, ...]], np.ndarray]:
+              initial_terms=(), pricer=None, exact_pricing=True,
+              ) -> tuple[Certificate, list[tuple[int, ...]], np.ndarray]:
     """:func:`lower_bound`, every conjunction generated (the master's columns) and their
     reduced costs at the final duals.
 
