@@ -29,4 +29,5 @@ RULE_PARAMETERS: dict[str, list] = {
     "lp_rows": [Options("auto"), None, Interval(numbers.Integral, 1)],
     "class_weight": [None, Options("balanced"), InstanceOf(dict)],
     "cut_points": [Options("quantile", "tree", "both")],  # binarize.CUT_POINTS
+    "certify": [Options(True, False)],
 }

@@ -78,6 +78,7 @@ Identical rows of the same class are merged into one weighted row first (exact).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 
@@ -113,7 +114,9 @@ class Certificate:
     iterations: int
     columns: int
     seconds: float
-    status: str  # "optimal", "time limit", "column limit", "pricing stalled" or "trivial"
+    #: "optimal", "iteration limit", "column limit", "time limit", "pricing stalled",
+    #: "trivial", or "beam exhausted" (no pricing MIP: no bound)
+    status: str
     terms: tuple[tuple[int, ...], ...] = ()
     weights: tuple[float, ...] = ()
     pricing_mips: int = 0
@@ -374,7 +377,7 @@ class _PricingResult:
 class _PricingMIP:
     """BRCG's pricing MIP over conjunctions, built once; only its costs change."""
 
-    def __init__(self, data: _Data, cut_rounds: int = 20):
+    def __init__(self, data: _Data, node_limit: int = 1000, cut_rounds: int = 20):
         self.data = data
         d, n_p, n_n = data.d, len(data.wp), len(data.wn)
         self.n_cols = d + n_p + n_n
@@ -403,7 +406,7 @@ class _PricingMIP:
         indptr = np.searchsorted(rows_c_a[order], np.arange(self.n_cols + 1))
         highs = _new_highs()
         for option, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", 1e-7),
-                              ("presolve", "on")):
+                              ("presolve", "on"), ("mip_max_nodes", int(node_limit))):
             highs.setOptionValue(option, value)
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = self.n_cols, r
@@ -475,7 +478,7 @@ class _PricingMIP:
         self.cuts.update(new)
         return self.add_rows([self.pair_cut(p, i) for p, i in new])
 
-    def _relaxation(self, deadline: float, rounds: int = 20) -> None:
+    def _relaxation(self, rounds: int) -> None:
         """Strengthen the model with pair cuts from its LP relaxation (kept for later calls)."""
         kinds = highspy.HighsVarType
         d = self.data.d
@@ -485,10 +488,6 @@ class _PricingMIP:
         self.highs.changeColsIntegrality(d, columns, continuous)
         try:
             for _ in range(rounds):
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    break
-                self.highs.setOptionValue("time_limit", left)
                 self.highs.run()
                 if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                     break
@@ -498,15 +497,12 @@ class _PricingMIP:
         finally:
             self.highs.changeColsIntegrality(d, columns, integer)
 
-    def price(self, mu, rho, time_limit: float) -> _PricingResult:
+    def price(self, mu, rho) -> _PricingResult:
         data = self.data
-        deadline = time.perf_counter() + max(float(time_limit), 1e-3)
         cost = np.concatenate([np.full(data.d, data.theta), -np.asarray(mu, float), data.wn])
         self.highs.changeColsCost(self.n_cols, self.columns, cost)
         if self.cut_rounds:
-            self._relaxation(time.perf_counter() + 0.5 * max(float(time_limit), 1e-3),
-                             self.cut_rounds)
-        self.highs.setOptionValue("time_limit", max(deadline - time.perf_counter(), 1e-3))
+            self._relaxation(self.cut_rounds)
         self.highs.clearSolver()
         self.highs.run()
         status = self.highs.getModelStatus()
@@ -515,8 +511,8 @@ class _PricingMIP:
                               "an option set in this process conflicts with it")
         info = self.highs.getInfo()
         optimal = status == highspy.HighsModelStatus.kOptimal
-        # HiGHS stops at a gap of mip_abs_gap, or at a limit: its dual bound is still proven;
-        # after any other ending it is not trusted
+        # HiGHS stops at a gap of mip_abs_gap, or at its node limit: its dual bound is still
+        # proven; after any other ending it is not trusted
         dual = float(info.mip_dual_bound) if status in _BOUNDED_ENDINGS else -np.inf
         if not np.isfinite(dual):
             dual = -np.inf
@@ -538,59 +534,83 @@ class _State:
     status: str = "optimal"
 
 
+#: Default limits of the column generation: all are counts, so that a certificate is the
+#: same on any machine (a wall-clock limit is available but off by default).
+MAX_ITERATIONS = 200
+PRICING_NODES = 1000
+MAX_COLUMNS = 2000
+CUT_ROUNDS = 20
+
+
 def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
-                sample_weight=None, time_limit: float = 60.0, pricing_time_limit: float = 10.0,
-                max_columns: int = 2000, initial_terms=(), pricer=None) -> Certificate:
+                sample_weight=None, max_iterations: int = MAX_ITERATIONS,
+                pricing_nodes: int = PRICING_NODES, max_columns: int = MAX_COLUMNS,
+                cut_rounds: int = CUT_ROUNDS, time_limit: float | None = None,
+                initial_terms=(), pricer=None) -> Certificate:
     """A lower bound on the objective of every rule over the literals (columns) of ``A``.
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
     predicts). ``form``: "dnf" or "cnf" (De Morgan). ``max_rules``: at most that many clauses
-    (None: any number). No new iteration starts after ``time_limit`` seconds; each pricing
-    MIP runs ``pricing_time_limit`` seconds at most, and one more prices the final duals for
-    the bound (so up to two of those beyond ``time_limit``). ``max_columns`` conjunctions at
-    most (the beam search may add a few more at its last step). ``initial_terms``:
-    conjunctions to start from (e.g. a learned rule's). ``pricer`` replaces the pricing MIP
-    (for tests): a callable ``(mu, rho, time_limit) -> result with term, value, dual_bound,
-    optimal``. See the module docstring for the formulation and why the bound is valid.
+    (None: any number). The work is capped by counts, so the result does not depend on the
+    machine: ``max_iterations`` master LP solves, ``pricing_nodes`` branch-and-bound nodes
+    per pricing MIP (HiGHS's ``mip_max_nodes``; its dual bound stays valid at the limit),
+    ``max_columns`` conjunctions (the beam search may add a few more at its last step),
+    ``cut_rounds`` rounds of pair cuts from each pricing MIP's LP relaxation; one
+    more pricing MIP prices the final duals for the bound. ``time_limit`` (seconds, None:
+    none) stops starting new iterations, at the price of a machine-dependent result.
+    ``initial_terms``: conjunctions to start from (e.g. a learned rule's). ``pricer``
+    replaces the pricing MIP (for tests): a callable ``(mu, rho) -> result with term, value,
+    dual_bound, optimal``. See the module docstring for the formulation and why the bound
+    is valid.
     """
     return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
-                     time_limit=time_limit, pricing_time_limit=pricing_time_limit,
-                     max_columns=max_columns, initial_terms=initial_terms, pricer=pricer)[0]
+                     max_iterations=max_iterations, pricing_nodes=pricing_nodes,
+                     max_columns=max_columns, cut_rounds=cut_rounds, time_limit=time_limit,
+                     initial_terms=initial_terms, pricer=pricer)[0]
 
 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
-              time_limit=60.0, pricing_time_limit=10.0, max_columns=2000, initial_terms=(),
-              pricer=None) -> tuple[Certificate, list[tuple[int, ...]]]:
-    """:func:`lower_bound`, and every conjunction generated (the master's columns)."""
+              max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
+              max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
+              initial_terms=(), pricer=None, exact_pricing=True,
+              ) -> tuple[Certificate, list[tuple[int, ...]], np.ndarray]:
+    """:func:`lower_bound`, every conjunction generated (the master's columns) and their
+    reduced costs at the final duals.
+
+    ``exact_pricing=False`` prices by the beam search only (no MIP; the bound is then 0):
+    the columns of a learner that needs no certificate."""
     start = time.perf_counter()
-    _check_form(form)
-    if not theta > 0:
-        raise ParameterError(f"theta must be positive, got {theta!r}")
-    if max_rules is not None and int(max_rules) < 1:
-        raise ParameterError(f"max_rules must be at least 1, got {max_rules!r}")
+    _check_options(form, theta, max_rules, max_iterations=max_iterations,
+                   pricing_nodes=pricing_nodes, max_columns=max_columns)
     data = _Data.build(A, y, theta, form, sample_weight)
     if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
         trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start, "trivial")
-        return trivial, [()] + [tuple(sorted(t)) for t in initial_terms]
+        terms = [()] + [tuple(sorted(t)) for t in initial_terms]
+        return trivial, terms, np.zeros(len(terms))
     master = _Master(data, max_rules)
     master.add([()] + [(j,) for j in range(data.d) if data.P[:, j].any()] + list(initial_terms))
-    if pricer is None:
-        pricer = _PricingMIP(data).price
+    if pricer is None and exact_pricing:
+        pricer = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds).price
     c_min = min(data.theta, float(data.wn.sum()))
     state = _State()
     while True:
         value, x, mu, rho = master.solve()
         state.iterations += 1
-        elapsed = time.perf_counter() - start
-        out_of_time = elapsed >= time_limit
-        full = len(master.terms) >= max_columns
-        if not (out_of_time or full):
+        out_of_time = time_limit is not None and time.perf_counter() - start >= time_limit
+        limit = ("time limit" if out_of_time else
+                 "iteration limit" if state.iterations >= max_iterations else
+                 "column limit" if len(master.terms) >= max_columns else None)
+        if limit is None:
             new = beam_columns(data, mu, rho)
             if master.add(new):
                 continue
-        result = pricer(mu, rho, pricing_time_limit)
+        if pricer is None:  # beam pricing only: no bound
+            state.status = limit or "beam exhausted"
+            break
+        result = pricer(mu, rho)
         state.mips += 1
-        U = value / c_min if max_rules is None else min(float(max_rules), value / c_min)
+        U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
+            value / c_min if max_rules is None else min(float(max_rules), value / c_min))
         dual_value = float(mu.sum()) + rho * (max_rules or 0)
         state.best_bound = max(state.best_bound,
                                _bound(dual_value, result.dual_bound, U, c_min))
@@ -598,13 +618,25 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         if state.exact:
             state.status = "optimal"
             break
-        if out_of_time or full:
-            state.status = "time limit" if out_of_time else "column limit"
+        if limit is not None:
+            state.status = limit
             break
         if result.term is None or result.value >= -_TOL or not master.add([result.term]):
             state.status = "pricing stalled"
             break
-    return _certificate(state, value, x, master, start), list(master.terms)
+    return (_certificate(state, value, x, master, start), list(master.terms),
+            reduced_costs(data, master.terms, mu, rho))
+
+
+def _check_options(form, theta, max_rules, **limits) -> None:
+    _check_form(form)
+    if not (theta > 0 or (theta == 0 and max_rules is not None)):
+        raise ParameterError(f"theta must be positive (or 0 with max_rules), got {theta!r}")
+    if max_rules is not None and int(max_rules) < 1:
+        raise ParameterError(f"max_rules must be at least 1, got {max_rules!r}")
+    for name, limit in limits.items():
+        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+            raise ParameterError(f"{name} must be an integer >= 1, got {limit!r}")
 
 
 def _bound(dual_value: float, least: float, U: float, c_min: float) -> float:
@@ -663,26 +695,67 @@ def estimator_problem(estimator, X, y):
     return np.asarray(A, dtype=np.uint8), positive, terms
 
 
-def certify(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:
+_CACHE: dict = {}
+_CACHE_SIZE = 64
+
+
+def _cached_bound(A, positive, theta, *, form, max_rules, sample_weight, **options):
+    """:func:`lower_bound` without initial terms, remembered per problem (the last
+    :data:`_CACHE_SIZE` in this process)."""
+    digest = hashlib.sha256()
+    for part in (A, positive, sample_weight if sample_weight is not None else b"none"):
+        digest.update(np.ascontiguousarray(part).tobytes() if not isinstance(part, bytes)
+                      else part)
+        digest.update(b"|")
+    key = (digest.hexdigest(), np.asarray(A).shape, float(theta), form, max_rules,
+           tuple(sorted(options.items())))
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = lower_bound(A, positive, theta, form=form, max_rules=max_rules,
+                                  sample_weight=sample_weight, **options)
+    return _CACHE[key]
+
+
+def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
+            cache: bool = False, **options) -> CertifiedRule:
     """Objective, lower bound and gap of a fitted ``BooleanRuleClassifier`` on ``(X, y)``.
 
     ``(X, y, sample_weight)`` should be the training data. Reads the public attributes
     ``rule_``, ``literals_``, ``binarizer_``, ``pos_label_``, ``fit_stats_`` and the parameters
     ``theta``, ``form``, ``max_rules``, ``method`` (OCRL: one clause), ``disable_cost``.
-    ``options`` go to :func:`lower_bound` (``time_limit``, ``max_columns``, ...); the rule's
-    terms seed the column generation.
+    ``options`` go to :func:`lower_bound` (``max_iterations``, ``pricing_nodes``, ...); the rule's
+    terms seed the column generation unless ``seed_rule=False`` (then the bound depends on
+    the data, θ, R and form only, and ``cache=True`` reuses it for the same problem).
     """
     A, positive, terms = estimator_problem(estimator, X, y)
     max_rules = 1 if estimator.method == "ocrl" else int(estimator.max_rules)
     objective = rule_objective(A, positive, terms, estimator.theta, form=estimator.form,
                                max_rules=max_rules, sample_weight=sample_weight,
                                disable_cost=estimator.disable_cost)
-    certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
-                              max_rules=max_rules, sample_weight=sample_weight,
-                              initial_terms=terms, **options)
+    if seed_rule:
+        certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
+                                  max_rules=max_rules, sample_weight=sample_weight,
+                                  initial_terms=terms, **options)
+    elif cache:
+        certificate = _cached_bound(A, positive, estimator.theta, form=estimator.form,
+                                    max_rules=max_rules, sample_weight=sample_weight, **options)
+    else:
+        certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
+                                  max_rules=max_rules, sample_weight=sample_weight, **options)
     fit_objective = getattr(estimator, "fit_stats_", {}).get("objective")
     return CertifiedRule(objective, certificate.bound, gap(objective, certificate.bound),
                          certificate, fit_objective)
+
+
+def certify_fitted(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:
+    """:func:`certify`, and its figures put into the estimator's ``fit_stats_``:
+    ``objective``, ``lower_bound``, ``gap`` (relative) and ``certificate_status``."""
+    certified = certify(estimator, X, y, sample_weight, **options)
+    estimator.fit_stats_.update(objective=certified.objective, lower_bound=certified.bound,
+                                gap=certified.gap,
+                                certificate_status=certified.certificate.status)
+    return certified
 
 
 # ---------------------------------------------------------------------------- a CG learner
@@ -702,9 +775,16 @@ class CGRule:
         return Rule(form, tuple(Clause(tuple(literals[j] for j in t)) for t in self.terms))
 
 
+#: Branch-and-bound nodes of the CG learner's master MIP (a count: the same on any machine).
+MASTER_NODES = 1000
+#: Columns the master MIP chooses from: those of least reduced cost at the final duals.
+MASTER_COLUMNS = 200
+
+
 def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int | None = None,
-               sample_weight=None, time_limit: float = 30.0) -> tuple[tuple[int, ...], ...]:
-    """The rule of least relaxed objective G made of ``terms`` (HiGHS MIP, x binary)."""
+               sample_weight=None, node_limit: int = MASTER_NODES) -> tuple[tuple[int, ...], ...]:
+    """The rule of least relaxed objective G made of ``terms`` (HiGHS MIP, x binary), or the
+    best one found within ``node_limit`` branch-and-bound nodes (no term when none is)."""
     data = _Data.build(A, y, theta, form, sample_weight)
     terms = list(dict.fromkeys(tuple(sorted(t)) for t in terms))
     n, m = len(data.wp), len(terms)
@@ -714,16 +794,32 @@ def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int |
         rows = np.flatnonzero(data.covers(term, data.P)).tolist() if n else []
         indices += rows + ([n] if max_rules is not None else [])
         indptr.append(len(indices))
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n + m, n_rows
+    lp.col_cost_ = np.concatenate([data.wp, [data.cost(t) for t in terms]]).astype(np.float64)
+    lp.col_lower_ = np.zeros(n + m)
+    lp.col_upper_ = np.concatenate([np.full(n, INF), np.ones(m)])
     row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
     if max_rules is not None:
         row_lower[-1], row_upper[-1] = -INF, float(max_rules)
-    cost = np.concatenate([data.wp, [data.cost(t) for t in terms]])
-    upper = np.concatenate([np.full(n, INF), np.ones(m)])
-    integer = np.concatenate([np.zeros(n, bool), np.ones(m, bool)])
-    mip = LinearProgram(cost, np.zeros(n + m), upper, row_lower, row_upper, np.array(indptr),
-                        np.array(indices, dtype=np.int64), np.ones(len(indices)),
-                        integer=integer, time_limit=time_limit)
-    x = mip.solve(warm=False).x[n:]
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.array(indptr, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(indices, dtype=np.int32)
+    lp.a_matrix_.value_ = np.ones(len(indices))
+    kinds = highspy.HighsVarType
+    lp.integrality_ = [kinds.kContinuous] * n + [kinds.kInteger] * m
+    highs = _new_highs()
+    highs.setOptionValue("mip_max_nodes", int(node_limit))
+    if highs.passModel(lp) == highspy.HighsStatus.kError:
+        raise SolverError(f"HiGHS rejected the master MIP ({n_rows} rows x {n + m} columns)")
+    highs.run()
+    if highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        raise SolverError("HiGHS did not start on the master MIP (model status 'Not Set'): "
+                          "an option set in this process conflicts with it")
+    if highs.getInfo().primal_solution_status != highspy.kSolutionStatusFeasible:
+        return ()
+    x = np.asarray(highs.getSolution().col_value)[n:]
     return tuple(terms[k] for k in np.flatnonzero(x > 0.5))
 
 
@@ -746,22 +842,29 @@ def _prune(A, y, terms, theta, form, max_rules, sample_weight, disable_cost):
 
 
 def learn_cg(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
-             sample_weight=None, disable_cost: float = 0.0, time_limit: float = 60.0,
-             mip_time_limit: float = 30.0, seed_terms=(), **options) -> CGRule:
+             sample_weight=None, disable_cost: float = 0.0, seed_terms=(),
+             exact_pricing: bool = False, master_nodes: int = MASTER_NODES,
+             master_columns: int = MASTER_COLUMNS, **options) -> CGRule:
     """Column generation, then the restricted master as a MIP over the generated columns.
 
-    The columns of :func:`lower_bound` (seeded with ``seed_terms``, e.g. a set-covering rule)
-    form the pool; the master MIP picks at most ``max_rules`` of them minimizing the relaxed
-    objective G; terms are then dropped while that lowers the project's objective. The seed
-    rule is returned instead when its objective is lower (possible only when all
-    ``max_rules`` clauses are used: there G can be below the objective), so the result is
-    never worse than the seed. Its objective is ≥ ``certificate.bound``.
+    The columns of :func:`lower_bound` (seeded with ``seed_terms``, e.g. a set-covering rule;
+    priced by the beam search only unless ``exact_pricing``, as AIX360's BRCG does) form the
+    pool; the master MIP (``master_nodes`` nodes at most, over the ``master_columns`` columns of
+    least reduced cost at the final duals) picks at most ``max_rules`` of them
+    minimizing the relaxed objective G; terms are then dropped while that lowers the
+    project's objective. The seed rule is returned instead when its objective is lower, so
+    the result is never worse than the seed. ``options`` (``max_iterations``,
+    ``pricing_nodes``, ``max_columns``, ``time_limit``) go to :func:`lower_bound`; every
+    default limit is a count, so the rule is the same on any machine. With
+    ``exact_pricing`` the certificate's bound is valid (≤ the objective); without, it is 0.
     """
-    certificate, pool = _generate(A, y, theta, form=form, max_rules=max_rules,
-                                  sample_weight=sample_weight, time_limit=time_limit,
-                                  initial_terms=seed_terms, **options)
+    certificate, pool, reduced = _generate(A, y, theta, form=form, max_rules=max_rules,
+                                           sample_weight=sample_weight, initial_terms=seed_terms,
+                                           exact_pricing=exact_pricing, **options)
+    # the MIP picks among the columns of least reduced cost (those the LP uses have 0)
+    pool = [pool[k] for k in np.argsort(reduced, kind="stable")[:master_columns]]
     chosen = master_mip(A, y, theta, pool, form=form, max_rules=max_rules,
-                        sample_weight=sample_weight, time_limit=mip_time_limit)
+                        sample_weight=sample_weight, node_limit=master_nodes)
     terms, value = _prune(A, y, chosen, theta, form, max_rules, sample_weight, disable_cost)
     source = "master MIP"
     seed = tuple(tuple(sorted(t)) for t in seed_terms)
@@ -771,4 +874,3 @@ def learn_cg(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = N
         if seed_value < value - 1e-12:
             terms, value, source = seed, seed_value, "seed"
     return CGRule(terms, value, certificate, source)
-

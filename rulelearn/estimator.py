@@ -40,8 +40,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : {"bcd", "am", "sc", "ocrl"}, default="bcd"
-        Block coordinate descent, alternating minimization, set covering, or one clause.
+    method : {"bcd", "am", "sc", "ocrl", "cg"}, default="bcd"
+        Block coordinate descent, alternating minimization, set covering, one clause, or
+        column generation (conjunctions priced by a beam search, the rule picked by a MIP
+        over them; seeded with the set-covering rule).
     form : {"dnf", "cnf"}, default="dnf"
         OR of ANDs, or AND of ORs.
     max_rules : int, default=5
@@ -92,6 +94,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         grown on 20,000 sampled rows. None: every row (the paper's LP). "auto": None up to
         :data:`LP_SAMPLE_ABOVE` training rows (so none of the paper's datasets is sampled),
         1,000 above.
+    certify : bool, default=False
+        Also compute a lower bound on the objective of every rule of the form with at most
+        ``max_rules`` clauses (:func:`rulelearn.certify.certify`, on the training data):
+        ``fit_stats_`` then has ``lower_bound`` and ``gap`` (relative to ``objective``).
 
     Attributes
     ----------
@@ -117,7 +123,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
                  clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
-                 class_weight=None, cut_points="quantile"):
+                 class_weight=None, cut_points="quantile", certify=False):
         self.method = method
         self.form = form
         self.max_rules = max_rules
@@ -133,6 +139,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.lp_rows = lp_rows
         self.class_weight = class_weight
         self.cut_points = cut_points
+        self.certify = certify
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -211,6 +218,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 "lp_rows": [size if size is not None else len(problem.w_pos)
                             for size in solver.lp_sizes],
             }
+            if self.certify:
+                from rulelearn.certify import certify_fitted
+
+                certify_fitted(model, frame, y, loss_weight)  # the objective's weights
             fitted[index] = model
         return fitted
 

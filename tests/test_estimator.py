@@ -94,7 +94,8 @@ def test_get_set_params_and_clone():
     assert params["theta"] == 2.5 and params["form"] == "cnf" and params["method"] == "bcd"
     assert set(params) == {"method", "form", "max_rules", "theta", "max_iter", "n_thresholds",
                            "pos_label", "binarize", "disable_cost", "clause_solver", "time_limit",
-                           "start", "lp_rows", "class_weight", "cut_points"}
+                           "start", "lp_rows", "class_weight", "cut_points",
+                           "certify"}
     assert model.set_params(theta=0.5) is model and model.theta == 0.5
     model.fit(TABLE, TARGET)
     copy = clone(model)
@@ -247,7 +248,7 @@ def test_rule_predictions_equal_predictions_on_the_binarized_matrix(cancer):
     ("form", "DNF ", "The 'form' parameter of BooleanRuleClassifier must be one of "
                      "{'cnf', 'dnf'}. Got 'DNF ' instead."),
     ("method", "cart", "The 'method' parameter of BooleanRuleClassifier must be one of "
-                       "{'bcd', 'am', 'sc', 'ocrl'}. Got 'cart' instead."),
+                       "{'bcd', 'am', 'sc', 'ocrl', 'cg'}. Got 'cart' instead."),
     ("max_rules", 0, "The 'max_rules' parameter of BooleanRuleClassifier must be an int >= 1. "
                      "Got 0 instead."),
     ("max_rules", 2.0, "must be an int >= 1. Got 2.0 instead."),

@@ -31,6 +31,7 @@ methods:
   - am: {start: best}
   - ocrl: {clause_solver: lp}
   - sc
+  - cg
   - cart: {min_samples_leaf: 3, criterion: entropy}
   - ripper: {k: 1, prune_size: 0.5, max_rules: 4, max_rule_conds: 3, n_discretize_bins: 5}
   - brcg: {form: cnf, lambda0: 0.002, n_thresholds: 5, max_iter: 7, time_max: 3.5,

@@ -44,7 +44,8 @@ TOP_KEYS = ("name", "description", "datasets", "methods", "form", "R", "max_iter
             "scheduler", "output", "deviations",
             "paper",  # paper: true -> tables framed against the paper (report.is_paper_config)
             "compare_to",  # the reference method of paired.md (default: the first method)
-            "unit_timeout")  # seconds a unit may run (local executor); None: no limit
+            "unit_timeout",  # seconds a unit may run (local executor); None: no limit
+            "certify")  # certify: true -> each LP method's record has its rule's lower bound
 DATASET_KEYS = ("name", "path", "target", "positive", "subsample")
 BINARIZATION_KEYS = ("n_thresholds",)
 
@@ -137,6 +138,8 @@ class ExperimentConfig:
     #: wall seconds a unit may run before it is stopped and recorded as timed out (None: no
     #: limit); how the run, not the results, is done, so it is not part of the run keys
     unit_timeout: float | None = None
+    #: each LP method's record carries the objective, lower bound and gap of its chosen rule
+    certify: bool = False
 
     @property
     def results_dir(self) -> Path:
@@ -180,6 +183,7 @@ class ExperimentConfig:
             "paper": self.paper,
             **({"compare_to": self.compare_to} if self.compare_to else {}),
             **({"unit_timeout": self.unit_timeout} if self.unit_timeout is not None else {}),
+            **({"certify": True} if self.certify else {}),
         }
 
 
@@ -362,12 +366,10 @@ class _Validator:
             deviations = [deviations]
         if not isinstance(deviations, list) or not all(isinstance(d, str) for d in deviations):
             self.fail(("deviations",), f"must be a list of sentences. Got {deviations!r}.")
-        paper = data.get("paper", False)
-        if not isinstance(paper, bool):
-            self.fail(("paper",), f"must be true (a reproduction of the paper) or false. "
-                                  f"Got {paper!r}.")
+        paper = self.flag(data, "paper", "a reproduction of the paper")
+        certify = self.flag(data, "certify", "a lower bound in each LP method's record")
         defaults = {"form": form, "R": R, "max_iter": max_iter, "n_thresholds": n_thr,
-                    "theta": theta}
+                    "theta": theta, "certify": certify}
         datasets = self.datasets(data.get("datasets"))
         methods = self.methods(data.get("methods"), defaults)
         compare_to = self.compare_to(data.get("compare_to"), methods)
@@ -382,7 +384,7 @@ class _Validator:
             jobs=jobs, executor=executor, scheduler=scheduler, output=output,
             description=description,
             deviations=tuple(str(d) for d in deviations), source=self.source, paper=paper,
-            compare_to=compare_to, unit_timeout=unit_timeout)
+            compare_to=compare_to, unit_timeout=unit_timeout, certify=certify)
 
     def unit_timeout(self, value) -> float | None:
         """``unit_timeout: 600``: seconds > 0, or absent (no limit)."""
@@ -391,6 +393,13 @@ class _Validator:
         if not valid_unit_timeout(value):
             self.fail(("unit_timeout",), f"must be a number of seconds > 0. Got {value!r}.")
         return float(value)
+
+    def flag(self, data, key: str, meaning: str) -> bool:
+        """The true/false value of top-level ``key`` (false when absent)."""
+        value = data.get(key, False)
+        if not isinstance(value, bool):
+            self.fail((key,), f"must be true ({meaning}) or false. Got {value!r}.")
+        return value
 
     def compare_to(self, value, methods) -> str | None:
         """The method ``compare_to`` names: a run label, or a method name met once (either
@@ -628,6 +637,8 @@ class _Validator:
         grid = self.tuned_grid(method, params, defaults, path)
         if method.paper_rule:
             base = {k: defaults[k] for k in ("form", "R", "max_iter", "n_thresholds")}
+            if defaults.get("certify"):  # in the run key only when asked for
+                base["certify"] = True
         else:  # another rule learner (BRCG): the experiment's form and binarization
             base = {k: defaults[k] for k in ("form", "n_thresholds") if k in method.config_keys}
         base.update(method.fixed)

@@ -60,6 +60,7 @@ from rulelearn.bench.store import (
     unit_params,
 )
 from rulelearn.errors import ConfigError
+from rulelearn.model_selection import take_rows
 
 log = logging.getLogger(__name__)
 
@@ -266,8 +267,12 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
                 est, data.X, data.y, train, test, param=m.tuned, grid=m.grid, prefer=m.prefer,
                 inner_folds=unit.inner_folds,
                 seed=protocol.inner_seed(unit.seed, unit.dataset, unit.fold))
+        extra = {}
+        if m.params.get("certify"):
+            extra["certificate"] = certificate_of(res.model, take_rows(data.X, train),
+                                                  data.y[train])
         rec = unit_record(
-            unit, status="ok", warnings=sorted({str(w.message) for w in caught}),
+            unit, status="ok", warnings=sorted({str(w.message) for w in caught}), **extra,
             **baselines.describe(res.model), error=None, chosen=res.chosen,
             theta=res.chosen if m.tuned == "theta" else None, inner_errors=res.inner_errors,
             test_error=res.test_error, train_error=res.train_error, path=res.path,
@@ -282,6 +287,27 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
     except Exception as exc:  # noqa: BLE001 - a failed unit is a record, not a crash
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         return failed_record(unit, f"{type(exc).__name__}: {msg}")
+
+
+#: Limits of a record's certificate (:func:`rulelearn.certify.lower_bound`): counts, so the
+#: same bound on any machine.
+CERTIFY_LIMITS = {"max_iterations": 10, "pricing_nodes": 20, "cut_rounds": 2}
+
+
+def certificate_of(model, X, y) -> dict:
+    """Objective, lower bound and gap of a fitted rule learner on its training part
+    (:func:`rulelearn.certify.certify` within :data:`CERTIFY_LIMITS`). The bound is not seeded
+    with the rule, so it depends on the fold, θ, R and form only: every method choosing the
+    same θ on a fold is measured against the same bound (computed once per process)."""
+    from rulelearn.certify import certify
+
+    t0 = time.perf_counter()
+    c = certify(model, X, y, seed_rule=False, cache=True, **CERTIFY_LIMITS)
+    return {"objective": c.objective, "lower_bound": c.bound, "gap": c.gap,
+            "theta": float(model.theta), "status": c.certificate.status,
+            "exact_pricing": c.certificate.exact_pricing, "columns": c.certificate.columns,
+            "iterations": c.certificate.iterations, "limits": dict(CERTIFY_LIMITS),
+            "seconds": time.perf_counter() - t0}
 
 
 def _now() -> str:

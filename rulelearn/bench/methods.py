@@ -138,6 +138,7 @@ METHODS: dict[str, Method] = _MethodTable({
     "am": _rule_method("am", _RULE_KEYS + ("start",)),
     "ocrl": _rule_method("ocrl", tuple(k for k in _RULE_KEYS if k != "R"), fixed={"R": 1}),
     "sc": _rule_method("sc"),
+    "cg": _rule_method("cg"),  # column generation, seeded with SC (rulelearn.learners.cg)
     "cart": Method(name="cart", estimator=baselines.CartClassifier, build=_cart,
                    config_keys=("max_depth", "min_samples_leaf", "criterion"),
                    tuned="max_depth", simpler="smaller", default_grid=(1, 2, 3, 4, 5, 6, 8, 10)),

@@ -36,7 +36,7 @@ from rulelearn.bench.records import as_records, display_names, load_results, sem
 from rulelearn.errors import RuleLearnError
 
 #: The LP rule learners, whose tuned parameter is θ.
-LP_METHODS = ("bcd", "am", "ocrl", "sc")
+LP_METHODS = ("bcd", "am", "ocrl", "sc", "cg")
 #: What the size axis counts, per baseline (the LP learners count literals).
 SIZE_NOTE = ("size: literals (CART: split nodes, RIPPER: conditions, FIGS: splits; see "
              "rulelearn/bench/peers.py)")

@@ -134,6 +134,9 @@ class Record:
     versions: dict | None = None
     data_fingerprint: str | None = None
     code_fingerprint: str | None = None
+    #: ``objective``, ``lower_bound`` and relative ``gap`` of the chosen rule on its training
+    #: part (a config's ``certify: true``; LP methods only), else None
+    certificate: dict | None = None
     #: what is wrong with the record's θ path (entries left out), one line each
     damage: tuple[str, ...] = ()
     raw: dict = field(default_factory=dict, compare=False, repr=False)
@@ -182,7 +185,8 @@ class Record:
                    total_seconds=num("total_seconds"),
                    versions=versions if isinstance(versions, dict) else None,
                    data_fingerprint=text("data_fingerprint"),
-                   code_fingerprint=text("code_fingerprint"), damage=damage, raw=rec)
+                   code_fingerprint=text("code_fingerprint"),
+                   certificate=_certificate_of(rec), damage=damage, raw=rec)
 
     def to_dict(self) -> dict:
         """The record as written (on-disk names): ``raw`` when it was read, else its fields
@@ -198,6 +202,17 @@ class Record:
         out[DISK_NAMES["clauses"]] = self.clauses
         out["path"] = None if self.path is None else [p.to_dict() for p in self.path]
         return out
+
+
+CERTIFICATE_FIELDS = ("objective", "lower_bound", "gap")
+
+
+def _certificate_of(rec: dict) -> dict | None:
+    """A record's ``certificate`` when it holds the three numbers, else None."""
+    value = rec.get("certificate")
+    if not isinstance(value, dict) or not all(_number(value.get(k)) for k in CERTIFICATE_FIELDS):
+        return None
+    return {k: float(value[k]) for k in CERTIFICATE_FIELDS}
 
 
 def _path_of(rec: dict) -> tuple[tuple[PathPoint, ...] | None, tuple[str, ...]]:

@@ -582,7 +582,60 @@ def write_tables(folder, output=None, *, notes=None, seeds=None, against=None) -
     if len(seeds) > 1:
         put("seeds.md", render_seeds(summary, head))
         put("seeds.csv", seeds_frame(summary).to_csv(index=False, float_format="%.4f"))
+    gaps = gap_frame(load_results(folder, seeds=seeds).records)
+    if not gaps.empty:  # a config with certify: true
+        put("gaps.md", render_gaps(gaps, head))
+        put("gaps.csv", gaps.to_csv(index=False, float_format="%.4f"))
     return written
+
+
+def gap_frame(records) -> pd.DataFrame:
+    """Per (dataset, label) of the ``ok`` records with a certificate: how many, the mean
+    objective and lower bound of the chosen rules on their training parts, the mean relative
+    gap % and its SEM, and how many gaps are at most 1 %."""
+    by_cell: dict = {}
+    for r in records:
+        if r.ok and r.certificate:
+            by_cell.setdefault((r.dataset, r.label, r.method or r.label), []).append(
+                r.certificate)
+    rows = []
+    for (dataset, label, name), certs in by_cell.items():
+        gaps = [100 * c["gap"] for c in certs]
+        rows.append({"dataset": dataset, "method": label, "method_name": name,
+                     "n_certified": len(certs),
+                     "objective_mean": float(np.mean([c["objective"] for c in certs])),
+                     "lower_bound_mean": float(np.mean([c["lower_bound"] for c in certs])),
+                     "gap_mean": float(np.mean(gaps)), "gap_sem": sem(gaps),
+                     "gap_within_1": int(sum(g <= 1.0 for g in gaps))})
+    return pd.DataFrame(rows, columns=["dataset", "method", "method_name", "n_certified",
+                                       "objective_mean",
+                                       "lower_bound_mean", "gap_mean", "gap_sem",
+                                       "gap_within_1"])
+
+
+def render_gaps(gaps: pd.DataFrame, head) -> str:
+    """``gaps.md``: the mean gap % per dataset and method (objective / lower bound below)."""
+    labels = list(dict.fromkeys(gaps.method))
+    datasets = list(dict.fromkeys(gaps.dataset))
+    cells = {(r.dataset, r.method): r for r in gaps.itertuples()}
+    names = display_names(dict(zip(gaps.method, gaps.method_name)))
+    text = ["# Certified gaps: how far each chosen rule is from the best rule of its form", "",
+            "Per outer fold, on its training part at the chosen θ: the rule's objective, a lower "
+            "bound on the objective of every rule of the same form with at most R clauses "
+            "(OCRL: 1) by column generation (rulelearn.certify), and the gap (objective - "
+            "bound) / objective. A large gap can be a loose bound as well as a poor rule.", ""]
+    text += [f"- {h}" for h in head] + [""]
+    header = ["Dataset"] + [names.get(lab, lab) for lab in labels]
+    for title, cell in (
+            ("Mean gap % (SEM) [folds with gap <= 1 % / folds]",
+             lambda r: f"{r.gap_mean:.1f} ({_num(r.gap_sem) or '–'}) [{r.gap_within_1}/"
+                       f"{r.n_certified}]"),
+            ("Mean objective / mean lower bound",
+             lambda r: f"{r.objective_mean:.1f} / {r.lower_bound_mean:.1f}")):
+        rows = [[d] + [cell(cells[(d, lab)]) if (d, lab) in cells else "–" for lab in labels]
+                for d in datasets]
+        text += [f"## {title}", "", markdown_table(header, rows), ""]
+    return "\n".join(text) + "\n"
 
 
 def render_seeds(summary: pd.DataFrame, head) -> str:

@@ -188,11 +188,14 @@ def _refuse_overwrite(option, path, inputs):
               help="Print one JSON object on stdout (the setting, the rule as text and as "
                    "rule_json, literals, CV error, training accuracy) instead of the report.")
 @click.option("--quiet", "-q", is_flag=True, help="No CV progress on stderr.")
+@click.option("--certify", is_flag=True,
+              help="Also print the rule's objective, a lower bound on the objective of every "
+                   "rule of its form and R, and the gap between them (column generation).")
 @_SEP
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
         thresholds, class_weight, cut_points, cv, seed, jobs, select, show_path, plot_file, save,
-        as_json, quiet, sep, decimal):
+        as_json, quiet, sep, decimal, certify):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -252,6 +255,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     else:
         model = estimator.set_params(form=form, max_rules=rules, theta=theta)
         model, selection = model.fit(dataset.X, dataset.y), None
+    _certify(model, dataset, certify)
 
     if as_json:
         train_accuracy = accuracy(model, dataset.X, dataset.y)
@@ -287,6 +291,16 @@ def _per_row(model, selection) -> str:
     return f"; theta per training row ({model.theta:.3g} errors per literal in the final fit)"
 
 
+def _certify(model, dataset, wanted: bool) -> None:
+    """With ``--certify``: the lower bound and gap go into ``model.fit_stats_``."""
+    if wanted:
+        from rulelearn.certify import certify_fitted
+        from rulelearn.estimator import class_sample_weight
+
+        weights = class_sample_weight(model.class_weight, dataset.y, model.classes_)
+        certify_fitted(model, dataset.X, dataset.y, weights)
+
+
 def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
     """The human-readable report of a fit: data, CV table, choice, rule, training accuracy."""
     from rulelearn._utils import error_rate
@@ -317,6 +331,10 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
                                   class_sample_weight("balanced", dataset.y))
         line += f" (balanced accuracy {100 * balanced:.1f} %; class weight {model.class_weight})"
     echo(line)
+    if "lower_bound" in model.fit_stats_:
+        stats = model.fit_stats_
+        echo(f"objective {stats['objective']:.6g}, lower bound {stats['lower_bound']:.6g}, "
+             f"gap {100 * stats['gap']:.1f} %")
 
 
 class CVProgress:
@@ -412,6 +430,10 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "train_accuracy_percent": 100 * float(train_accuracy),
         "saved": None if save is None else str(save),
     }
+    if "lower_bound" in model.fit_stats_:
+        doc["certificate"] = {name: float(model.fit_stats_[name])
+                              for name in ("objective", "lower_bound", "gap")}
+        doc["certificate"]["status"] = model.fit_stats_["certificate_status"]
     return json.dumps(doc, indent=2, default=_plain)
 
 

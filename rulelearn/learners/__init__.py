@@ -12,12 +12,13 @@ from threadpoolctl import ThreadpoolController
 
 from rulelearn.learners.am import am
 from rulelearn.learners.bcd import bcd
+from rulelearn.learners.cg import cg
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.result import LearnResult
 from rulelearn.learners.sc import ocrl, set_cover
 
 LEARNERS: dict[str, Callable[..., LearnResult]] = {"bcd": bcd, "am": am, "sc": set_cover,
-                                                   "ocrl": ocrl}
+                                                   "ocrl": ocrl, "cg": cg}
 
 #: The options each learner takes after the solver and θ (OCRL: none; SC: ``max_rules``).
 LEARNER_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -49,5 +50,5 @@ def run_learner(method: str, solver: ClauseSolver, theta: float, *, max_rules: i
                                                   for name in LEARNER_OPTIONS[method]})
 
 
-__all__ = ["LEARNERS", "LEARNER_OPTIONS", "LearnResult", "am", "bcd", "ocrl", "run_learner",
+__all__ = ["LEARNERS", "LEARNER_OPTIONS", "LearnResult", "am", "bcd", "cg", "ocrl", "run_learner",
            "set_cover"]
