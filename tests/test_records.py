@@ -210,6 +210,17 @@ def test_the_real_file_set_covers_the_learners():
     assert any(n.startswith("learners/") for n in names)
 
 
+def test_fit_and_cg_also_hash_the_code_their_results_depend_on():
+    """The public benchmark's fit runs model_selection's CV; cg runs certify's master and
+    pricing: a change there makes their records stale, not BCD's."""
+    def names(method):
+        return {p.relative_to(fingerprint.ROOT).as_posix() for p in fingerprint.code_files(method)}
+
+    assert {"model_selection.py", "_defaults.py"} <= names("fit")
+    assert "certify.py" in names("cg")
+    assert not {"model_selection.py", "certify.py"} & names("bcd")
+
+
 def run(ws, *flags):
     return invoke("bench", ws / "c.yaml", "-o", ws / "out", *flags)
 

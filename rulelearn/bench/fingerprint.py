@@ -38,6 +38,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The sources a learned rule depends on, besides the module of the method's estimator: every
 #: ``.py`` file under a folder, or the file itself.
 CODE_FILES: tuple[str, ...] = ("learners", "lp.py", "binarize.py", "estimator.py", "rules.py")
+#: Sources some methods' results also depend on, beyond their estimator's module: rulelearn's
+#: own CV (the public benchmark's ``fit``) and column generation's master and pricing (``cg``).
+METHOD_FILES: dict[str, tuple[str, ...]] = {
+    "fit": ("model_selection.py", "_defaults.py"),
+    "cg": ("certify.py",),
+}
 #: The packages whose versions a result depends on (distribution names).
 CODE_PACKAGES: tuple[str, ...] = ("highspy", "numpy", "scikit-learn")
 
@@ -99,6 +105,7 @@ def code_files(method: str) -> list[Path]:
             files.update(p for p in path.rglob("*.py") if "__pycache__" not in p.parts)
         else:
             files.add(path)
+    files.update(ROOT / name for name in METHOD_FILES.get(method, ()))
     entry = METHODS.get(method)
     module = sys.modules.get(entry.estimator.__module__) if entry is not None else None
     adapter = getattr(module, "__file__", None)
