@@ -765,8 +765,10 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     estimator's. "auto" (both): above :data:`CV_SAMPLE_ABOVE` rows, the CV runs on
     :data:`CV_ROWS` of them with the clause LP on samples from 1,000 rows
     (``lp_rows=1000``); at most :data:`CV_SAMPLE_ABOVE` rows (every dataset of the paper),
-    on every row. At any size an estimator that starts from "best" starts from the tree
-    in the CV (the refit keeps "best"). None: never.
+    on every row; there too an estimator that starts from "best" starts from the tree in
+    the CV (the refit keeps "best"). At most that many rows the CV keeps "best": on the 14
+    public tables under 5,000 rows the tree start alone in the CV cost 0.4 point of mean
+    test error (20.18 -> 20.57 %) for 1.5x less CPU. None: never.
 
     ``thetas`` are read per training row (``theta_scale="rows"``, the default: each fold
     fits with θ x its rows, the refit with θ x ``len(y)``) or as the estimator's θ
@@ -783,7 +785,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
         cv_rows = CV_ROWS if large else None
     if cv_params == "auto":
         cv_params = {"lp_rows": CV_LP_ROWS} if large else {}
-        if estimator.get_params().get("start") == "best":
+        if large and estimator.get_params().get("start") == "best":
             cv_params["start"] = "tree"
     if halving == "auto":
         halving = HALVING

@@ -465,7 +465,7 @@ def test_a_per_row_grid_is_the_errors_grid_times_each_folds_training_rows():
 
 def test_halving_finishes_only_the_best_cells_of_the_first_folds():
     X, y = binary_cnf()
-    est = BooleanRuleClassifier(pos_label=1)
+    est = BooleanRuleClassifier(pos_label=1, start="sc")  # a walk both runs take alike
     grid = dict(thetas=(0.01, 0.5, 5), cv=3)
     full = select_setting(est, X, y, **grid)
     halved = select_setting(est, X, y, halving=(1, 2), **grid)
@@ -503,15 +503,38 @@ def test_r_grows_while_any_theta_of_the_path_uses_all_r_clauses():
     assert walked.skipped == (("dnf", 10),)
 
 
-def test_fit_selects_with_the_tree_start_and_halving_then_refits_from_the_best_start():
+def test_fit_selects_by_halving_from_its_own_start_then_refits():
+    """At most CV_SAMPLE_ABOVE rows the CV keeps the estimator's start ("best")."""
     from rulelearn.model_selection import HALVING
 
     X, y = planted(n=90, seed=4)
     grid = dict(thetas=(0.002, 0.02), rules=(1, 3), cv=3)
     model, selection = fit_select(BooleanRuleClassifier(pos_label=1, start="best"), X, y, **grid)
-    alone = select_setting(BooleanRuleClassifier(pos_label=1, start="tree"), X, y,
+    alone = select_setting(BooleanRuleClassifier(pos_label=1, start="best"), X, y,
                            theta_scale="rows", halving=HALVING, **grid)
     assert selection == alone and selection.first_folds == 1
     refit = BooleanRuleClassifier(pos_label=1, start="best",
                                   **selection.estimator_setting(90)).fit(X, y)
     assert model.start == "best" and str(model.rule_) == str(refit.rule_)
+
+
+def test_fit_selects_large_tables_from_the_tree_start(monkeypatch):
+    """Above CV_SAMPLE_ABOVE rows the CV (on its sample) starts "best" estimators from the tree."""
+    import rulelearn.model_selection as ms
+
+    X, y = planted(n=90, seed=4)
+    monkeypatch.setattr(ms, "CV_SAMPLE_ABOVE", 50)
+    grid = dict(thetas=(0.002, 0.02), rules=(1, 3), cv=3, cv_rows=None)
+    seen = {}
+    real = ms.select_setting
+
+    def spy(estimator, *args, **kwargs):
+        seen["start"] = estimator.start
+        return real(estimator, *args, **kwargs)
+
+    monkeypatch.setattr(ms, "select_setting", spy)
+    fit_select(BooleanRuleClassifier(pos_label=1, start="best"), X, y, **grid)
+    assert seen["start"] == "tree"
+    monkeypatch.setattr(ms, "CV_SAMPLE_ABOVE", 10_000)
+    fit_select(BooleanRuleClassifier(pos_label=1, start="best"), X, y, **grid)
+    assert seen["start"] == "best"
