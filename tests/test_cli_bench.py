@@ -359,7 +359,7 @@ from rulelearn.bench import experiment
 real = experiment.run_unit
 def slow(unit, data):
     record = real(unit, data)
-    time.sleep(0.4)
+    time.sleep(1.5)  # long enough that a loaded machine signals before the last unit ends
     return record
 experiment.run_unit = slow  # the workers are forked: they run it too
 from rulelearn.cli import main
