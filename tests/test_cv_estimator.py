@@ -77,14 +77,14 @@ def test_the_truth_table_rule_is_found():
 
 def _by_hand(X, y, folds, thetas):
     """Per θ (DNF, R = 1): mean validation error over ``folds`` and mean literals; the choice:
-    the lowest error, then the fewest literals, then the larger θ. The CV's fits start from
-    the tree (fit_select's cv_params "auto" for start="best")."""
+    the lowest error, then the fewest literals, then the larger θ. Both start from the
+    set-covering rule (fit_select may change a "best" start in its CV)."""
     errors, sizes = [], []
     for theta in thetas:
         fold_errors, fold_sizes = [], []
         for train, test in folds:
             fitted = BooleanRuleClassifier(max_rules=1, max_iter=5, theta=theta,
-                                           start="tree").fit(
+                                           start="sc").fit(
                 X.iloc[train], y.iloc[train])
             fold_errors.append(np.mean(fitted.predict(X.iloc[test]) != y.iloc[test].to_numpy()))
             fold_sizes.append(fitted.rule_.n_literals)
@@ -99,12 +99,12 @@ def test_a_predefined_split_gives_the_choice_computed_by_hand(cancer):
     test_fold = np.arange(len(y)) % 2  # rows 0, 2, 4, ... test in fold 0; the others in fold 1
     folds = [(np.flatnonzero(test_fold != k), np.flatnonzero(test_fold == k)) for k in (0, 1)]
     errors, theta = _by_hand(X, y, folds, THETAS)
-    model = small(rules=(1,), cv=PredefinedSplit(test_fold)).fit(X, y)
+    model = small(rules=(1,), cv=PredefinedSplit(test_fold), start="sc").fit(X, y)
     assert model.best_params_["theta"] == theta
     assert model.cv_results_["mean_test_error"].tolist() == pytest.approx(errors, abs=1e-12)
     assert model.n_splits_ == 2 and "split2_test_score" not in model.cv_results_
     assert model.selection_.describe().startswith("by 2-fold CV (PredefinedSplit) over")
-    as_list = small(rules=(1,), cv=folds).fit(X, y)  # the same folds as a list of pairs
+    as_list = small(rules=(1,), cv=folds, start="sc").fit(X, y)  # the same folds as a list of pairs
     assert as_list.cv_results_["mean_test_error"].tolist() == \
         model.cv_results_["mean_test_error"].tolist()
 
