@@ -6,8 +6,8 @@ __version__ = "0.1.0"
 MODEL_FORMAT_VERSION = 1
 
 
-__all__ = ["BooleanRuleClassifier", "BooleanRuleListClassifier", "MODEL_FORMAT_VERSION",
-           "__version__"]
+__all__ = ["BooleanRuleClassifier", "BooleanRuleClassifierCV", "BooleanRuleListClassifier",
+           "MODEL_FORMAT_VERSION", "__version__"]
 
 
 def __getattr__(name):  # the estimator loads scikit-learn and HiGHS: import it on first use
@@ -15,6 +15,10 @@ def __getattr__(name):  # the estimator loads scikit-learn and HiGHS: import it 
         from rulelearn.estimator import BooleanRuleClassifier
 
         return BooleanRuleClassifier
+    if name == "BooleanRuleClassifierCV":
+        from rulelearn.cv_estimator import BooleanRuleClassifierCV
+
+        return BooleanRuleClassifierCV
     if name == "BooleanRuleListClassifier":
         from rulelearn.rule_list import BooleanRuleListClassifier
 

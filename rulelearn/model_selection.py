@@ -44,7 +44,8 @@ from rulelearn.errors import DataError, ParameterError
 __all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "FIT_THETAS", "SELECT_RULES",
            "THETA_SCALES", "log_grid", "scaled",
            "stratified_folds",
-           "take_rows", "choose", "fit_candidates", "cv_folds", "cv_scores", "error_rate",
+           "take_rows", "choose", "fit_candidates", "cv_folds", "resolve_folds", "cv_scores",
+           "error_rate",
            "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused",
            "refine_thresholds", "cv_sample"]
 
@@ -123,6 +124,57 @@ def cv_folds(y, cv: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """The :func:`n_folds` ``(y, cv)`` stratified folds of ``y`` (any labels, floats too)."""
     codes = np.unique(np.asarray(y), return_inverse=True)[1]
     return stratified_folds(codes, n_folds(y, cv), seed)
+
+
+def resolve_folds(y, cv, seed: int, groups=None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The folds of ``cv``, as index pairs: an int is :func:`cv_folds` ``(y, cv, seed)``
+    (stratified, shuffled by ``seed``); a splitter (an object with ``split(X, y, groups)``, e.g.
+    ``GroupKFold`` with ``groups``) or an iterable of ``(train, test)`` index pairs gives its own
+    folds, in its order (``seed`` unused). :class:`ParameterError` for anything else, or for a
+    fold with an empty part or an index out of range; :class:`DataError` for a fold whose
+    training part has a single class."""
+    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        return cv_folds(y, int(cv), seed)
+    from sklearn.model_selection import check_cv
+
+    n = len(np.asarray(y))
+    try:
+        splitter = check_cv(cv, np.asarray(y), classifier=True)
+        pairs = list(splitter.split(np.zeros((n, 1)), np.asarray(y), groups))
+    except (TypeError, ValueError) as exc:
+        raise ParameterError(f"cv must be an int >= 2, a CV splitter or an iterable of (train, "
+                             f"test) index pairs; got {cv!r} ({str(exc).splitlines()[0]})"
+                             ) from None
+    if not pairs:
+        raise ParameterError(f"cv {cv!r} gives no fold")
+    folds = []
+    for k, pair in enumerate(pairs):
+        try:
+            train, test = (_fold_indices(part, n) for part in pair)
+        except (TypeError, ValueError):
+            raise ParameterError(f"fold {k} of cv is not a (train, test) pair of index arrays "
+                                 f"within the {n} rows") from None
+        if not len(train) or not len(test):
+            raise ParameterError(f"fold {k} of cv has an empty "
+                                 f"{'training' if not len(train) else 'test'} part")
+        if len(np.unique(np.asarray(y)[train])) < 2:
+            raise DataError(f"fold {k} of cv has a single class in its training part")
+        folds.append((train, test))
+    return folds
+
+
+def _fold_indices(part, n: int) -> np.ndarray:
+    """Row indices of one part of a fold (a boolean mask of ``n`` rows, or integer indices)."""
+    part = np.asarray(part)
+    if part.dtype == bool:
+        if part.shape != (n,):
+            raise ValueError("mask of the wrong length")
+        return np.flatnonzero(part)
+    if part.ndim != 1 or (part.size and not np.issubdtype(part.dtype, np.integer)):
+        raise ValueError("not integer indices")
+    if part.size and (part.min() < 0 or part.max() >= n):
+        raise ValueError("index out of range")
+    return part.astype(np.intp)
 
 
 def cv_scores(estimator, X, y, folds, param: str | None, grid, score=error_rate,
@@ -247,6 +299,8 @@ class Selection:
     theta_scale: str = "errors"  #: how ``thetas`` are read (:data:`THETA_SCALES`)
     pruned: tuple[tuple[str, int], ...] = ()  #: (form, R) left after the first folds
     first_folds: int = 0  #: folds every (form, R) ran on (successive halving; 0: all)
+    #: the class of the CV splitter that made the folds ("": an int ``cv``, stratified K-fold)
+    splitter: str = ""
 
     @property
     def best(self) -> CVRow:
@@ -294,7 +348,8 @@ class Selection:
         halving = "" if not self.first_folds else (
             f"; every (form, R) on {self.first_folds} fold{'s' if self.first_folds > 1 else ''}"
             f" first, the {len({(r.form, r.max_rules) for r in self.rows})} best on all")
-        return (f"by {self.n_folds}-fold stratified CV{sample} over {size}{rule}; CV error "
+        how = f"CV ({self.splitter})" if self.splitter else "stratified CV"
+        return (f"by {self.n_folds}-fold {how}{sample} over {size}{rule}; CV error "
                 f"{100 * self.best.mean_error:.1f} % (SEM {100 * self.best.sem:.1f}){halving}")
 
     def table(self, full: bool = False) -> str:
@@ -332,6 +387,7 @@ class Selection:
                 "pruned": [list(p) for p in self.pruned],
                 "skipped": [list(s) for s in self.skipped],
                 "thresholds": list(self.thresholds),
+                **({"splitter": self.splitter} if self.splitter else {}),
                 "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
                           "n_thresholds": r.n_thresholds, "mean_error": r.mean_error,
                           "sem": r.sem, "mean_literals": r.mean_literals} for r in self.rows]}
@@ -419,9 +475,9 @@ def _check_thresholds(name, value):
 
 
 def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
-                   forms=DEFAULT_FORMS, thresholds=None, cv: int = 5, seed: int = 0,
+                   forms=DEFAULT_FORMS, thresholds=None, cv=5, seed: int = 0,
                    skip_unused: bool = True, progress=None, n_jobs: int = 1,
-                   theta_scale: str = "errors", halving=None) -> Selection:
+                   theta_scale: str = "errors", halving=None, groups=None) -> Selection:
     """Choose (form, R, θ) for ``estimator`` by stratified K-fold CV on ``(X, y)``.
 
     K is :func:`n_folds` ``(y, cv)``; the folds are ``StratifiedKFold(shuffle=True,
@@ -429,7 +485,9 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     ``fit_path`` over ``thetas`` fits the training part. The lowest mean validation error wins;
     ties (equal means) go to the simplest: fewer mean literals, then the larger θ, the smaller
     R, DNF, fewer thresholds. A grid of one value fixes that axis. Other parameters (method,
-    positive class, ...) are the estimator's.
+    positive class, ...) are the estimator's. ``cv`` may also be a splitter or a list of
+    ``(train, test)`` index pairs (with ``groups`` for a group splitter; :func:`resolve_folds`):
+    then its folds are used as given.
 
     R is walked upwards per form. With ``skip_unused``, the walk stops at the first R (from the
     second on) at which no fold model, at any θ, uses all R clauses: a larger R would add
@@ -467,7 +525,7 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     forms = _grid("form", forms, _check_form)
     _check_scale("theta_scale", theta_scale)
     counts = _threshold_grid(estimator, thresholds)
-    folds = cv_folds(y, cv, seed)
+    folds = resolve_folds(y, cv, seed, groups)
     k = len(folds)
     first = k if halving is None else _check_halving(halving, k)[0]
     if halving is not None and len(forms) * len(rules) <= halving[1]:
@@ -484,7 +542,8 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
 
     selection = _walk(lambda form, r: many([(form, r)])[0], forms, rules, thetas, first, seed,
                       skip_unused, counts[:1], many=many if workers > 1 else None)
-    selection = dataclasses.replace(selection, theta_scale=theta_scale)
+    selection = dataclasses.replace(selection, theta_scale=theta_scale,
+                                    splitter=_splitter_name(cv))
     if first < k:
         selection = _halve(selection, score, found, range(first, k), halving[1], counts[0])
 
@@ -493,6 +552,13 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
                         k)
 
     return _refine(selection, evaluate, counts[1:], _binarizes(estimator, X, counts))
+
+
+def _splitter_name(cv) -> str:
+    """"" for an int ``cv``; else the splitter's class name ("list" for a list of folds)."""
+    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        return ""
+    return type(cv).__name__
 
 
 def _halve(selection: Selection, score, found, rest, keep: int, n) -> Selection:
@@ -637,8 +703,8 @@ def _refine(selection: Selection, evaluate, counts, changes) -> Selection:
                                thresholds=selection.thresholds + tried)
 
 
-def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv: int = 5,
-                      progress=None) -> Selection:
+def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv=5,
+                      progress=None, groups=None) -> Selection:
     """``selection`` with other numbers of thresholds tried at its chosen (form, R).
 
     For each number in ``thresholds``, one θ path per fold (the selection's θ grid, its folds:
@@ -648,7 +714,7 @@ def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv: 
     """
     counts = _grid("thresholds", (int(n) if isinstance(n, np.integer) else n
                                   for n in np.atleast_1d(thresholds)), _check_thresholds)
-    folds = cv_folds(y, cv, selection.seed)
+    folds = resolve_folds(y, cv, selection.seed, groups)
     if len(folds) != selection.n_folds:
         raise ParameterError(f"cv={cv} gives {len(folds)} folds; the selection has "
                              f"{selection.n_folds}")
@@ -749,14 +815,15 @@ def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:
 
 
 def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
-               forms=DEFAULT_FORMS, thresholds=None, cv: int = 5, seed: int = 0,
+               forms=DEFAULT_FORMS, thresholds=None, cv=5, seed: int = 0,
                skip_unused: bool = True, progress=None, n_jobs: int = 1,
                cv_rows="auto", cv_params="auto", select: str = "min",
-               theta_scale: str = "rows", halving="auto"):
+               theta_scale: str = "rows", halving="auto", groups=None):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
-    ``thresholds``, ``progress``, ``n_jobs``: see :func:`select_setting`.
+    ``thresholds``, ``progress``, ``n_jobs``, ``cv`` (an int, a splitter or a list of folds)
+    and ``groups``: see :func:`select_setting`.
 
     ``cv_rows``: when ``(X, y)`` has more rows, the CV runs on a stratified random sample of
     that many (:func:`cv_sample`, from ``seed``) and only the final fit sees every row (for
@@ -781,8 +848,11 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     """
     _check_select("select", select)
     large = len(np.asarray(y)) > CV_SAMPLE_ABOVE
+    given_folds = _splitter_name(cv) != ""  # they index every row: no sample
     if cv_rows == "auto":
-        cv_rows = CV_ROWS if large else None
+        cv_rows = CV_ROWS if large and not given_folds else None
+    if cv_rows is not None and given_folds:
+        raise ParameterError("cv_rows samples the rows, so cv must be an int; got a splitter")
     if cv_params == "auto":
         cv_params = {"lp_rows": CV_LP_ROWS} if large else {}
         if large and estimator.get_params().get("start") == "best":
@@ -795,7 +865,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     selection = select_setting(cv_estimator, X_cv, y_cv, thetas=thetas, rules=rules,
                                forms=forms, thresholds=thresholds, cv=cv, seed=seed,
                                skip_unused=skip_unused, progress=progress, n_jobs=n_jobs,
-                               theta_scale=theta_scale, halving=halving)
+                               theta_scale=theta_scale, halving=halving, groups=groups)
     if rows is not None:
         selection = dataclasses.replace(selection, cv_rows=len(rows))
     if select != "min":

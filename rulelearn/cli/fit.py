@@ -1,7 +1,8 @@
 """``rulelearn fit DATA.csv`` learns a rule; ``rulelearn predict MODEL DATA.csv`` applies it.
 
 The library does the work (:func:`rulelearn.data.read_csv_dataset`,
-:class:`~rulelearn.estimator.BooleanRuleClassifier`, :mod:`rulelearn.model_selection`,
+:class:`~rulelearn.estimator.BooleanRuleClassifier` and its CV,
+:class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV`,
 :mod:`rulelearn.model_io`); these commands parse options and render. Heavy imports stay inside
 the command bodies so that ``rulelearn --help`` is quick.
 """
@@ -206,11 +207,11 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     ELSE, and the others get one rule each, the more frequent first, each chosen by the same CV
     on the rows the rules before it leave.
     """
+    from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
     from rulelearn.data import read_csv_dataset
     from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import accuracy
-    from rulelearn.model_selection import fit_select
 
     need_stdout("the JSON" if as_json else "the rule")  # before the work, not after it
     if save is not None:
@@ -241,14 +242,17 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
         try:
-            model, selection = fit_select(
-                estimator, dataset.X, dataset.y, cv=cv, seed=seed,
+            search = BooleanRuleClassifierCV(
+                **{k: v for k, v in estimator.get_params().items() if k not in CHOSEN},
+                cv=cv, random_state=seed,
                 forms=DEFAULT_FORMS if form is None else (form,),
                 rules=DEFAULT_RULES if rules is None else (rules,),
                 thetas=FIT_THETAS if theta is None else (theta,),
                 theta_scale="rows" if theta is None else "errors",
-                thresholds=thresholds if len(thresholds) > 1 else None, progress=progress,
-                n_jobs=-1 if jobs is None else jobs, select=select)
+                thresholds=thresholds if len(thresholds) > 1 else None,
+                n_jobs=-1 if jobs is None else jobs, select=select,
+            ).fit(dataset.X, dataset.y, progress=progress)
+            model, selection = search.best_estimator_, search.selection_
         finally:
             if progress is not None:
                 progress.close()
