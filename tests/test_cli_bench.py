@@ -354,12 +354,14 @@ def test_an_unreachable_dask_scheduler_leaves_an_existing_folder_as_it_was(tmp_p
 
 
 SLOW_BENCH = """
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, even if the suite
+# itself was started in the background (which leaves SIGINT ignored in every child)
 from rulelearn.bench import experiment
 real = experiment.run_unit
 def slow(unit, data):
     record = real(unit, data)
-    time.sleep(1.5)  # long enough that a loaded machine signals before the last unit ends
+    time.sleep(0.4)
     return record
 experiment.run_unit = slow  # the workers are forked: they run it too
 from rulelearn.cli import main
