@@ -76,10 +76,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
                              "finite numbers only")
     classes = [to_native(c) for c in estimator.classes_]
     negative = next(c for c in classes if not same_label(c, to_native(pos)))
-    training: dict[str, object] = {"n_samples": None, "accuracy": None}
-    if X is not None and y is not None:
-        training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
-    training.update(n_literals=rule.n_literals, n_clauses=rule.n_clauses)
+    training = _training_entry(estimator, X, y, rule)
     names = getattr(estimator, "feature_names_in_", None)
     doc = {
         "format": FORMAT_NAME,
@@ -97,11 +94,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
         **_proba_entry(estimator),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    for key, value in (extra or {}).items():
-        if key in doc:
-            raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
-        doc[key] = to_native(value)
-    return doc
+    return _with_extra(doc, extra)
 
 
 def rule_list_dict(estimator, *, target: str, X=None, y=None, extra=None) -> dict:
@@ -121,10 +114,7 @@ def rule_list_dict(estimator, *, target: str, X=None, y=None, extra=None) -> dic
         step["setting"] = None if model is None else {
             "form": model.form, "max_rules": int(model.max_rules), "theta": float(model.theta),
             "n_thresholds": int(model.n_thresholds)}
-    training: dict[str, object] = {"n_samples": None, "accuracy": None}
-    if X is not None and y is not None:
-        training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
-    training.update(n_literals=rule_list.n_literals, n_clauses=rule_list.n_clauses)
+    training = _training_entry(estimator, X, y, rule_list)
     names = getattr(estimator, "feature_names_in_", None)
     doc = {
         "format": FORMAT_NAME,
@@ -140,6 +130,21 @@ def rule_list_dict(estimator, *, target: str, X=None, y=None, extra=None) -> dic
         "training": training,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+    return _with_extra(doc, extra)
+
+
+def _training_entry(estimator, X, y, rule) -> dict:
+    """The model file's ``training`` entry: rows and accuracy (None without the data), and the
+    size of ``rule`` (a rule or a rule list)."""
+    training: dict[str, object] = {"n_samples": None, "accuracy": None}
+    if X is not None and y is not None:
+        training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
+    training.update(n_literals=rule.n_literals, n_clauses=rule.n_clauses)
+    return training
+
+
+def _with_extra(doc: dict, extra) -> dict:
+    """``doc`` with the caller's ``extra`` entries added; none may replace one of its own."""
     for key, value in (extra or {}).items():
         if key in doc:
             raise ParameterError(f"extra entry {key!r} would replace a model-file entry")
