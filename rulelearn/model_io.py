@@ -800,12 +800,17 @@ class _Scoring:
         out = np.where(decided, out, proba.default_precision)
         return np.where(positive, np.maximum(out, 0.5), np.minimum(out, 0.5))
 
+    def _count_non_numeric(self, rules, columns) -> None:
+        """Add up, per column, the cells the rules' thresholds met that are not numbers."""
+        for rule in rules:
+            for name, (bad, example) in _non_numeric(rule, columns).items():
+                entry = self.non_numeric.setdefault(name, [0, example])
+                entry[0] += bad
+
     def _count(self, cells, held, columns) -> None:
         model = self.model
         self.n_rows += len(cells)
-        for name, (bad, example) in _non_numeric(model.rule, columns).items():
-            entry = self.non_numeric.setdefault(name, [0, example])
-            entry[0] += bad
+        self._count_non_numeric([model.rule], columns)
         if model.target not in cells.columns:
             return
         self.has_target = True
@@ -876,10 +881,7 @@ class _ListScoring(_Scoring):
     def _count_list(self, cells, decided, columns) -> None:
         model = self.list_model
         self.n_rows += len(cells)
-        for rule in model.rule_list.rules:
-            for name, (bad, example) in _non_numeric(rule, columns).items():
-                entry = self.non_numeric.setdefault(name, [0, example])
-                entry[0] += bad
+        self._count_non_numeric(model.rule_list.rules, columns)
         if model.target not in cells.columns:
             return
         self.has_target = True
