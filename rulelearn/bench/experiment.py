@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from rulelearn import cluster
 from rulelearn._io import atomic_write_text, make_folder, refuse_link, remove_folders
 from rulelearn.bench import EXECUTORS, baselines, protocol
 from rulelearn.bench.config import DatasetConfig, ExperimentConfig, MethodConfig
@@ -67,7 +68,7 @@ log = logging.getLogger(__name__)
 #: Seconds between two heartbeats of a run in ``runs.json`` (what a killed run may leave out).
 HEARTBEAT_SECONDS = 5.0
 #: Seconds to wait for a dask scheduler to answer before giving up (nothing is run or written).
-DASK_CONNECT_SECONDS = 5.0
+DASK_CONNECT_SECONDS = cluster.DASK_CONNECT_SECONDS
 
 
 @dataclass(frozen=True)
@@ -840,14 +841,10 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
 def _connect_dask(scheduler):
     """A dask client of ``scheduler``, or a one-line :class:`ConfigError` within
     :data:`DASK_CONNECT_SECONDS` if it does not answer (before anything is written)."""
-    from dask.distributed import Client
-
     try:
-        return Client(scheduler, timeout=DASK_CONNECT_SECONDS)
-    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError for a bad address
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise ConfigError(f"nothing was run: cannot reach the dask scheduler {scheduler} within "
-                          f"{DASK_CONNECT_SECONDS:g} s ({reason}).") from None
+        return cluster.connect(scheduler, DASK_CONNECT_SECONDS, default=True)  # for as_completed
+    except cluster.ClusterError as exc:
+        raise ConfigError(f"nothing was run: {exc}") from None
 
 
 def _unit_timeout(config: ExperimentConfig, unit_timeout, executor) -> float | None:
