@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 
 from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, FIT_THETAS, SELECT_RULES, THETA_SCALES
-from rulelearn._params import Interval, Options, validate_params
+from rulelearn._params import InstanceOf, Interval, Options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn.estimator import BooleanRuleClassifier
 
@@ -44,6 +44,7 @@ CV_PARAMETERS: dict[str, list] = {
     "select": [Options(*SELECT_RULES)],
     "cv": [Interval(numbers.Integral, 2), _Splitter()],
     "n_jobs": [None, Interval(numbers.Integral, -1)],
+    "scheduler": [None, InstanceOf(str)],
     "random_state": [Interval(numbers.Integral, 0, 2**32 - 1, closed="both")],
 }
 
@@ -75,6 +76,10 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
         Successive halving over (form, R): every cell on the first fold, the 2 best on all.
     n_jobs : int or None, default=None
         Worker processes for the folds (-1: every core); the same choice whatever the number.
+    scheduler : str or None, default=None
+        A dask scheduler address (``tcp://10.0.0.5:8786``; needs ``rulelearn[dask]``): the
+        folds run on that cluster instead (``n_jobs`` unused), with the same result; the refit
+        runs here. :meth:`fit` connects (5 s at most, else a ``ClusterError``) and disconnects.
     random_state : int, default=0
         Seed of the folds of an int ``cv``.
     method, max_iter, n_thresholds, pos_label, binarize, disable_cost, clause_solver, \
@@ -106,10 +111,10 @@ fit_stats_, clause_precision_, default_precision_
 
     def __init__(self, *, forms=DEFAULT_FORMS, rules=DEFAULT_RULES, thetas=FIT_THETAS,
                  theta_scale="rows", thresholds=None, cv=5, select="min", halving="auto",
-                 n_jobs=None, random_state=0, method="bcd", max_iter=100, n_thresholds=10,
-                 pos_label=None, binarize="auto", disable_cost=0.0, clause_solver="lp",
-                 time_limit=60.0, start="best", lp_rows="auto", class_weight=None,
-                 cut_points="quantile", certify=False):
+                 n_jobs=None, scheduler=None, random_state=0, method="bcd", max_iter=100,
+                 n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
+                 clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
+                 class_weight=None, cut_points="quantile", certify=False):
         self.forms = forms
         self.rules = rules
         self.thetas = thetas
@@ -119,6 +124,7 @@ fit_stats_, clause_precision_, default_precision_
         self.select = select
         self.halving = halving
         self.n_jobs = n_jobs
+        self.scheduler = scheduler
         self.random_state = random_state
         self.method = method
         self.max_iter = max_iter
@@ -141,6 +147,7 @@ fit_stats_, clause_precision_, default_precision_
         total)``: called after each fold of each (form, R) (see
         :func:`~rulelearn.model_selection.select_setting`).
         """
+        from rulelearn.cluster import dask_client
         from rulelearn.model_selection import fit_select
 
         validate_params(self)
@@ -149,11 +156,13 @@ fit_stats_, clause_precision_, default_precision_
             X = X.toarray()
         y = self._validate_data(X, y)[1]  # the estimator's messages, before any fold
         self._classes(y)
-        model, selection = fit_select(
-            template, X, y, thetas=self.thetas, rules=self.rules, forms=self.forms,
-            thresholds=self.thresholds, cv=self.cv, seed=int(self.random_state),
-            progress=progress, n_jobs=self.n_jobs, select=self.select,
-            theta_scale=self.theta_scale, halving=self.halving, groups=groups)
+        with dask_client(self.scheduler) as client:
+            model, selection = fit_select(
+                template, X, y, thetas=self.thetas, rules=self.rules, forms=self.forms,
+                thresholds=self.thresholds, cv=self.cv, seed=int(self.random_state),
+                progress=progress, n_jobs=self.n_jobs, select=self.select,
+                theta_scale=self.theta_scale, halving=self.halving, groups=groups,
+                client=client)
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)  # nothing of an earlier fit survives
         self.__dict__.update({k: v for k, v in vars(model).items()

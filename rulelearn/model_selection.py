@@ -477,7 +477,8 @@ def _check_thresholds(name, value):
 def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
                    forms=DEFAULT_FORMS, thresholds=None, cv=5, seed: int = 0,
                    skip_unused: bool = True, progress=None, n_jobs: int = 1,
-                   theta_scale: str = "errors", halving=None, groups=None) -> Selection:
+                   theta_scale: str = "errors", halving=None, groups=None,
+                   client=None) -> Selection:
     """Choose (form, R, θ) for ``estimator`` by stratified K-fold CV on ``(X, y)``.
 
     K is :func:`n_folds` ``(y, cv)``; the folds are ``StratifiedKFold(shuffle=True,
@@ -507,7 +508,9 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     scheduler per process, so processes rather than threads). With more than one, the walk
     goes R by R for every form at once and the folds of all its (form, R) run in parallel:
     the same fits (each fold's θ path is deterministic), the same rows and the same choice
-    as ``n_jobs=1``. -1: every core.
+    as ``n_jobs=1``. -1: every core. ``client`` (a ``dask.distributed.Client``; the caller
+    connects and closes it, e.g. :func:`rulelearn.cluster.dask_client`): the folds run on its
+    cluster instead, walked as with ``n_jobs`` > 1, with the same result; ``n_jobs`` is unused.
 
     ``theta_scale`` (:data:`THETA_SCALES`): "errors", ``thetas`` are the estimator's θ;
     "rows", they are per training row (each fold fits with θ x its training rows, and
@@ -531,7 +534,8 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     if halving is not None and len(forms) * len(rules) <= halving[1]:
         first = k  # every cell would be kept
     workers = _workers(n_jobs)
-    score = _scorer(estimator, X, y, folds, thetas, progress, theta_scale == "rows", workers)
+    score = _scorer(estimator, X, y, folds, thetas, progress, theta_scale == "rows", workers,
+                    client)
     found: dict = {}  # (form, R) -> scores on the first folds
 
     def many(cells):
@@ -541,7 +545,8 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
                 for form, r in cells]
 
     selection = _walk(lambda form, r: many([(form, r)])[0], forms, rules, thetas, first, seed,
-                      skip_unused, counts[:1], many=many if workers > 1 else None)
+                      skip_unused, counts[:1],
+                      many=many if workers > 1 or client is not None else None)
     selection = dataclasses.replace(selection, theta_scale=theta_scale,
                                     splitter=_splitter_name(cv))
     if first < k:
@@ -588,13 +593,16 @@ def _threshold_grid(estimator, thresholds) -> tuple[int, ...]:
                                 for n in np.atleast_1d(thresholds)), _check_thresholds)
 
 
-def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: int):
+def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: int,
+            client=None):
     """``score(cells, folds, refining=False)``: per (form, R, thresholds) cell, the scores
     (folds x θ x (error, literals, clauses)) of one θ path per fold of ``folds`` (indices),
-    in worker processes when ``workers`` > 1 (joblib's loky; HiGHS keeps one thread
-    scheduler per process). ``progress`` is told after each fold of each cell."""
+    on the dask cluster of ``client`` if given (:func:`_on_cluster`), else in worker
+    processes when ``workers`` > 1 (joblib's loky; HiGHS keeps one thread scheduler per
+    process). ``progress`` is told after each fold of each cell."""
     y = np.asarray(y)
     done: dict = {}
+    scattered: list = []  # X and y on the cluster, sent once for every call
 
     def fold_task(cell, fold):
         template = clone(estimator).set_params(form=cell[0], max_rules=cell[1],
@@ -605,7 +613,9 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     def score(cells, fold_ids, refining=False):
         tasks = [(cell, fold) for cell in cells for fold in fold_ids]
         jobs = (fold_task(*task) for task in tasks)
-        if workers > 1 and len(tasks) > 1:
+        if client is not None:
+            results = _on_cluster(client, X, y, jobs, scattered)
+        elif workers > 1 and len(tasks) > 1:
             from joblib import Parallel, delayed
 
             results = Parallel(n_jobs=min(workers, len(tasks)), backend="loky",
@@ -627,6 +637,23 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
         return {cell: np.array(value, dtype=float) for cell, value in scores.items()}
 
     return score
+
+
+def _on_cluster(client, X, y, jobs, scattered: list):
+    """The results of :func:`_fold_scores` for ``jobs`` run on ``client``'s cluster, in the
+    order of ``jobs`` (as loky's). ``X`` and ``y`` are sent once (kept in ``scattered``); the
+    futures are cancelled if the caller stops early."""
+    if not scattered:
+        scattered.extend(client.scatter([X, y]))
+    data, labels = scattered
+    futures = [client.submit(_fold_scores, template, data, labels, train, valid, grid,
+                             pure=False)
+               for template, train, valid, grid in jobs]
+    try:
+        for future in futures:
+            yield future.result()
+    finally:
+        client.cancel(futures)
 
 
 def _cv_rows(form, r, n, thetas, scores, k) -> list[CVRow]:
@@ -818,12 +845,12 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
                forms=DEFAULT_FORMS, thresholds=None, cv=5, seed: int = 0,
                skip_unused: bool = True, progress=None, n_jobs: int = 1,
                cv_rows="auto", cv_params="auto", select: str = "min",
-               theta_scale: str = "rows", halving="auto", groups=None):
+               theta_scale: str = "rows", halving="auto", groups=None, client=None):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
-    ``thresholds``, ``progress``, ``n_jobs``, ``cv`` (an int, a splitter or a list of folds)
-    and ``groups``: see :func:`select_setting`.
+    ``thresholds``, ``progress``, ``n_jobs``, ``cv`` (an int, a splitter or a list of folds),
+    ``groups`` and ``client`` (a dask cluster for the CV's folds): see :func:`select_setting`.
 
     ``cv_rows``: when ``(X, y)`` has more rows, the CV runs on a stratified random sample of
     that many (:func:`cv_sample`, from ``seed``) and only the final fit sees every row (for
@@ -865,7 +892,8 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     selection = select_setting(cv_estimator, X_cv, y_cv, thetas=thetas, rules=rules,
                                forms=forms, thresholds=thresholds, cv=cv, seed=seed,
                                skip_unused=skip_unused, progress=progress, n_jobs=n_jobs,
-                               theta_scale=theta_scale, halving=halving, groups=groups)
+                               theta_scale=theta_scale, halving=halving, groups=groups,
+                               client=client)
     if rows is not None:
         selection = dataclasses.replace(selection, cv_rows=len(rows))
     if select != "min":

@@ -13,7 +13,7 @@ import pytest
 
 from rulelearn._params import Interval, Options, check_param, options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
-from rulelearn.bench import experiment
+from rulelearn.bench import EXECUTORS, experiment
 from rulelearn.bench.baselines import CartClassifier, RipperClassifier
 from rulelearn.bench.brcg import BrcgClassifier
 from rulelearn.bench.config import MethodConfig, parse_config
@@ -124,7 +124,8 @@ def test_the_cli_choices_are_the_declared_options():
     assert choices == {**{name: options(RULE_PARAMETERS, name)
                           for name in ("method", "form", "start", "cut_points")},
                        "select": SELECT_RULES,
-                       "class_weight": ("none", "balanced"), "decimal": DECIMAL_MARKS}
+                       "class_weight": ("none", "balanced"), "decimal": DECIMAL_MARKS,
+                       "executor": EXECUTORS}
 
 
 def test_the_cli_reads_its_choices_without_loading_scikit_learn():

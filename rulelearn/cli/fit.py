@@ -15,6 +15,7 @@ import click
 from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, FIT_THETAS, SELECT_RULES
 from rulelearn._params import options
 from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn.bench import EXECUTORS
 from rulelearn.cli import StdoutError, echo, need_stdout, write_out
 
 #: The estimator's declared options (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
@@ -183,6 +184,13 @@ def _refuse_overwrite(option, path, inputs):
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for the CV folds (default: every core; 1 = in-process). "
                    "The same result whatever the number.")
+@click.option("--executor", type=click.Choice(EXECUTORS), default=None,
+              help="Where the CV folds run: local processes (--jobs), or a dask cluster "
+                   "(--scheduler; as bench). Default: dask when --scheduler is given.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Dask scheduler address, e.g. tcp://10.0.0.5:8786: the CV folds run on its "
+                   "workers (needs rulelearn[dask]); the same result as a local run, and the "
+                   "final fit runs here.")
 @click.option("--save", "-s", type=click.Path(dir_okay=False), default=None,
               help="Write the model to this JSON file (for rulelearn predict).")
 @click.option("--json", "as_json", is_flag=True,
@@ -195,8 +203,8 @@ def _refuse_overwrite(option, path, inputs):
 @_SEP
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, class_weight, cut_points, cv, seed, jobs, select, show_path, plot_file, save,
-        as_json, quiet, sep, decimal, certify):
+        thresholds, class_weight, cut_points, cv, seed, jobs, executor, scheduler, select,
+        show_path, plot_file, save, as_json, quiet, sep, decimal, certify):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -219,6 +227,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     cv_runs = None in (form, rules, theta) or len(thresholds) > 1  # several counts: an axis
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
+    scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep, decimal=decimal, multiclass=True)
@@ -237,7 +246,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
                       jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
                       plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
-                      missing=missing, method=method)
+                      missing=missing, method=method, scheduler=scheduler)
         return
     if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
@@ -250,7 +259,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                 thetas=FIT_THETAS if theta is None else (theta,),
                 theta_scale="rows" if theta is None else "errors",
                 thresholds=thresholds if len(thresholds) > 1 else None,
-                n_jobs=-1 if jobs is None else jobs, select=select,
+                n_jobs=-1 if jobs is None else jobs, scheduler=scheduler, select=select,
             ).fit(dataset.X, dataset.y, progress=progress)
             model, selection = search.best_estimator_, search.selection_
         finally:
@@ -279,6 +288,28 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         raise
     if save is not None:
         _save(save, model, target, dataset, data, missing, selection, err=False)
+
+
+def _where_folds_run(executor, scheduler, jobs, *, cv_done) -> str | None:
+    """The dask scheduler address the CV folds run on (None: locally), or a one-line error
+    for options that contradict each other (before any work)."""
+    if executor == "local" and scheduler is not None:
+        raise click.UsageError("--executor local runs the CV folds here; --scheduler names a "
+                               "dask cluster: give one of them")
+    if executor == "dask" and scheduler is None:
+        raise click.UsageError("--executor dask needs a scheduler address (--scheduler ADDRESS)")
+    if scheduler is None:
+        return None
+    if jobs is not None:
+        raise click.UsageError("--jobs sets the local worker processes; with --scheduler the "
+                               "cluster's workers run the CV folds: leave out --jobs")
+    if not cv_done:
+        raise click.UsageError("--scheduler runs the cross-validation on a dask cluster; with "
+                               "--form, --rules and --theta given there is none")
+    from rulelearn.cluster import need_dask
+
+    need_dask("--scheduler")
+    return scheduler
 
 
 def _theta_per_row(selection) -> dict:

@@ -10,13 +10,15 @@ from rulelearn.rule_list import label_text
 
 
 def fit_rule_list(data, dataset, estimator, *, fixed, cv, seed, jobs, select, thresholds,
-                  show_path, plot_file, save, as_json, quiet, missing, method):
+                  show_path, plot_file, save, as_json, quiet, missing, method, scheduler=None):
     """Learn, print and save the rule list of ``dataset`` (``fixed``: the given form, R, θ).
 
     Each rule's setting not given is chosen by the CV of a binary ``fit``
-    (:func:`~rulelearn.rule_list.fit_select_rule_list`) on the rows the rules before it leave.
+    (:func:`~rulelearn.rule_list.fit_select_rule_list`) on the rows the rules before it leave;
+    its folds run on the dask cluster of ``scheduler`` if given.
     """
     from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, DEFAULT_THETAS
+    from rulelearn.cluster import dask_client
     from rulelearn.model_io import accuracy
     from rulelearn.rule_list import BooleanRuleListClassifier, fit_select_rule_list
 
@@ -28,13 +30,14 @@ def fit_rule_list(data, dataset, estimator, *, fixed, cv, seed, jobs, select, th
     if None in fixed or len(thresholds) > 1:
         progress = None if quiet else CVProgress()
         try:
-            model, selections = fit_select_rule_list(
-                list_estimator, dataset.X, dataset.y, cv=cv, seed=seed,
-                forms=DEFAULT_FORMS if form is None else (form,),
-                rules=DEFAULT_RULES if rules is None else (rules,),
-                thetas=DEFAULT_THETAS if theta is None else (theta,),
-                thresholds=thresholds if len(thresholds) > 1 else None, progress=progress,
-                n_jobs=-1 if jobs is None else jobs, select=select)
+            with dask_client(scheduler) as client:
+                model, selections = fit_select_rule_list(
+                    list_estimator, dataset.X, dataset.y, cv=cv, seed=seed, client=client,
+                    forms=DEFAULT_FORMS if form is None else (form,),
+                    rules=DEFAULT_RULES if rules is None else (rules,),
+                    thetas=DEFAULT_THETAS if theta is None else (theta,),
+                    thresholds=thresholds if len(thresholds) > 1 else None, progress=progress,
+                    n_jobs=-1 if jobs is None else jobs, select=select)
         finally:
             if progress is not None:
                 progress.close()
