@@ -642,7 +642,9 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
 def _on_cluster(client, X, y, jobs, scattered: list):
     """The results of :func:`_fold_scores` for ``jobs`` run on ``client``'s cluster, in the
     order of ``jobs`` (as loky's). ``X`` and ``y`` are sent once (kept in ``scattered``); the
-    futures are cancelled if the caller stops early."""
+    futures are cancelled if the caller stops early. A fold's own error is raised as it is;
+    a cluster that loses the folds (workers killed, scheduler gone) is a one-line
+    :class:`~rulelearn.cluster.ClusterError`."""
     if not scattered:
         scattered.extend(client.scatter([X, y]))
     data, labels = scattered
@@ -652,6 +654,19 @@ def _on_cluster(client, X, y, jobs, scattered: list):
     try:
         for future in futures:
             yield future.result()
+    except Exception as exc:
+        from concurrent.futures import CancelledError  # dask's FutureCancelledError is one
+
+        from rulelearn.cluster import ClusterError
+
+        if not isinstance(exc, CancelledError):
+            from distributed import KilledWorker
+
+            if not isinstance(exc, KilledWorker):
+                raise
+        reason = " ".join(str(exc).split())
+        raise ClusterError(f"the dask cluster stopped running the CV's folds "
+                           f"({type(exc).__name__}: {reason})") from None
     finally:
         client.cancel(futures)
 

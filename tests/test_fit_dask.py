@@ -196,3 +196,80 @@ def test_the_scheduler_parameter_is_an_address():
 
     with pytest.raises(ParameterError, match="'scheduler' parameter .* must be None or a str"):
         BooleanRuleClassifierCV(scheduler=8786).fit(planted()[["a"]], planted()["y"])
+
+
+# ------------------------------------------------- the dispatch, with a client that runs here
+
+class InlineClient:
+    """A ``distributed.Client`` stand-in that runs each task here when its result is read
+    (``fail``: the exception every result raises instead)."""
+
+    def __init__(self, fail=None):
+        self.scattered, self.submitted, self.cancelled, self.fail = 0, 0, 0, fail
+
+    def scatter(self, values):
+        self.scattered += 1
+        return list(values)
+
+    def submit(self, fn, *args, pure=True):
+        assert pure is False  # a fold's task is never shared with another client's
+        self.submitted += 1
+        return self if self.fail else InlineFuture(fn, args)
+
+    def result(self):  # as a future: the cluster lost it
+        raise self.fail
+
+    def cancel(self, futures):
+        self.cancelled += len(futures)
+
+
+class InlineFuture:
+    def __init__(self, fn, args):
+        self.fn, self.args = fn, args
+
+    def result(self):
+        return self.fn(*self.args)
+
+
+def test_the_folds_go_out_once_each_with_the_data_sent_once():
+    from rulelearn.estimator import BooleanRuleClassifier
+    from rulelearn.model_selection import select_setting
+
+    data = planted(n=40, seed=3).drop(columns="k")
+    X, y = data.drop(columns="y"), data["y"].to_numpy()
+    grid = dict(thetas=(0.5,), rules=(1, 3), cv=3)
+    client = InlineClient()
+    remote = select_setting(BooleanRuleClassifier(pos_label=1), X, y, client=client, **grid)
+    assert remote == select_setting(BooleanRuleClassifier(pos_label=1), X, y, **grid)
+    assert client.scattered == 1  # X and y, once for the whole walk
+    assert client.submitted == client.cancelled == 3 * len(remote.rows)  # folds x cells
+
+
+def lost_connection():
+    from concurrent.futures import CancelledError  # dask's FutureCancelledError is one
+
+    return CancelledError("lost connection to scheduler")
+
+
+def killed_worker():
+    from types import SimpleNamespace
+
+    from distributed import KilledWorker
+
+    return KilledWorker("_fold_scores-1", SimpleNamespace(address="tcp://127.0.0.1:4"), 3)
+
+
+@pytest.mark.parametrize("lost", [lost_connection, killed_worker])
+def test_a_cluster_that_loses_the_folds_is_one_line(lost):
+    from rulelearn.estimator import BooleanRuleClassifier
+    from rulelearn.model_selection import select_setting
+
+    if lost is killed_worker:
+        pytest.importorskip("dask.distributed")
+    data = planted(n=30, seed=3).drop(columns="k")
+    client = InlineClient(fail=lost())
+    with pytest.raises(cluster.ClusterError, match=r"^the dask cluster stopped running the "
+                                                   rf"CV's folds \({type(lost()).__name__}: "):
+        select_setting(BooleanRuleClassifier(pos_label=1), data.drop(columns="y"),
+                       data["y"].to_numpy(), thetas=(1.0,), rules=(1,), cv=2, client=client)
+    assert client.cancelled == client.submitted > 0
