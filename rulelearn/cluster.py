@@ -63,3 +63,46 @@ def dask_client(scheduler: str | None, timeout: float | None = None):
         yield client
     finally:
         client.close()
+
+
+#: The packages besides rulelearn whose versions a fold's result depends on.
+CODE_PACKAGES = ("highspy", "numpy", "scikit-learn", "pandas", "scipy")
+
+
+def code_digest() -> str:
+    """A hash of rulelearn's Python sources (less the harness and the CLI, which no fold
+    runs) and the versions of :data:`CODE_PACKAGES`: two processes with the same digest fit
+    the same folds to the same rules."""
+    import hashlib
+    from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] in ("bench", "cli"):
+            continue
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in CODE_PACKAGES:
+        try:
+            digest.update(f"{name}=={version(name)}\0".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name} missing\0".encode())
+    return digest.hexdigest()
+
+
+def check_workers(client) -> None:
+    """A :class:`ClusterError` unless every worker of ``client`` runs this process's code
+    (:func:`code_digest`): otherwise its folds would not give a local run's result."""
+    try:
+        digests = client.run(code_digest)
+    except Exception as exc:  # noqa: BLE001 - e.g. a worker without rulelearn
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise ClusterError(f"the dask workers cannot run rulelearn ({type(exc).__name__}: "
+                           f"{reason}); install the same rulelearn on them") from None
+    here = code_digest()
+    other = sorted(address for address, digest in digests.items() if digest != here)
+    if other:
+        raise ClusterError(f"{len(other)} of {len(digests)} dask workers ({', '.join(other)}) "
+                           f"run other code than this process (rulelearn's sources or the "
+                           f"versions of {', '.join(CODE_PACKAGES)}): install the same on them")

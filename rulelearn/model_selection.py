@@ -643,9 +643,13 @@ def _on_cluster(client, X, y, jobs, scattered: list):
     """The results of :func:`_fold_scores` for ``jobs`` run on ``client``'s cluster, in the
     order of ``jobs`` (as loky's). ``X`` and ``y`` are sent once (kept in ``scattered``); the
     futures are cancelled if the caller stops early. A fold's own error is raised as it is;
-    a cluster that loses the folds (workers killed, scheduler gone) is a one-line
-    :class:`~rulelearn.cluster.ClusterError`."""
+    workers that run other code (:func:`~rulelearn.cluster.check_workers`, checked with the
+    first call) or a cluster that loses the folds (workers killed, scheduler gone) are a
+    one-line :class:`~rulelearn.cluster.ClusterError`."""
     if not scattered:
+        from rulelearn.cluster import check_workers
+
+        check_workers(client)
         scattered.extend(client.scatter([X, y]))
     data, labels = scattered
     futures = [client.submit(_fold_scores, template, data, labels, train, valid, grid,

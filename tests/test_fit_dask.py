@@ -4,6 +4,7 @@ the tests start), with the result of a local run; and the errors without a clust
 
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -204,8 +205,14 @@ class InlineClient:
     """A ``distributed.Client`` stand-in that runs each task here when its result is read
     (``fail``: the exception every result raises instead)."""
 
-    def __init__(self, fail=None):
+    def __init__(self, fail=None, worker_code=None):
         self.scattered, self.submitted, self.cancelled, self.fail = 0, 0, 0, fail
+        self.worker_code = worker_code  # what a worker's code_digest gives (None: ours)
+
+    def run(self, fn):
+        if isinstance(self.worker_code, Exception):
+            raise self.worker_code
+        return {"tcp://127.0.0.1:4": self.worker_code or fn()}
 
     def scatter(self, values):
         self.scattered += 1
@@ -273,3 +280,36 @@ def test_a_cluster_that_loses_the_folds_is_one_line(lost):
         select_setting(BooleanRuleClassifier(pos_label=1), data.drop(columns="y"),
                        data["y"].to_numpy(), thetas=(1.0,), rules=(1,), cv=2, client=client)
     assert client.cancelled == client.submitted > 0
+
+
+@pytest.mark.parametrize("worker_code, words", [
+    ("0" * 64, "1 of 1 dask workers (tcp://127.0.0.1:4) run other code than this process"),
+    (ModuleNotFoundError("No module named 'rulelearn'"),
+     "the dask workers cannot run rulelearn (ModuleNotFoundError: No module named"),
+], ids=["other-code", "no-rulelearn"])
+def test_workers_that_run_other_code_are_refused_before_any_fold(worker_code, words):
+    from rulelearn.estimator import BooleanRuleClassifier
+    from rulelearn.model_selection import select_setting
+
+    data = planted(n=30, seed=3).drop(columns="k")
+    client = InlineClient(worker_code=worker_code)
+    with pytest.raises(cluster.ClusterError, match=re.escape(words)):
+        select_setting(BooleanRuleClassifier(pos_label=1), data.drop(columns="y"),
+                       data["y"].to_numpy(), thetas=(1.0,), rules=(1,), cv=2, client=client)
+    assert client.submitted == client.scattered == 0
+
+
+def test_the_code_digest_follows_the_sources_a_fold_runs(tmp_path, monkeypatch):
+    here = cluster.code_digest()
+    assert here == cluster.code_digest() and len(here) == 64
+    copy = tmp_path / "rulelearn"
+    for path in Path(cluster.__file__).parent.rglob("*.py"):
+        target = copy / path.relative_to(Path(cluster.__file__).parent)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    monkeypatch.setattr(cluster, "__file__", str(copy / "cluster.py"))
+    assert cluster.code_digest() == here  # the same sources elsewhere
+    (copy / "cli" / "fit.py").write_text("# the CLI: no fold runs it\n")
+    assert cluster.code_digest() == here
+    (copy / "lp.py").write_text((copy / "lp.py").read_text() + "\n# changed\n")
+    assert cluster.code_digest() != here
