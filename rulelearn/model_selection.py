@@ -857,7 +857,8 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     mean CV error is within one standard error of the lowest.
 
     ``prune``: the refit's rule then loses each literal or clause whose removal does not raise
-    its training objective at its θ (errors + θ x literals; :func:`rulelearn.prune.prune`).
+    its training objective at its θ (errors + θ x literals; :func:`rulelearn.prune.prune`;
+    not with ``certify``, whose bound is about the rule the learner found).
     """
     _check_select("select", select)
     large = len(np.asarray(y)) > CV_SAMPLE_ABOVE
@@ -884,7 +885,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     if select != "min":
         selection = selection.chosen_by(select)
     model = clone(estimator).set_params(**selection.estimator_setting(len(y))).fit(X, y)
-    if prune:
+    if prune and not estimator.get_params().get("certify"):  # a bound is about its own rule
         from rulelearn.prune import prune_model
 
         prune_model(model, X, y)

@@ -72,7 +72,8 @@ def prune_model(model, X, y, sample_weight=None, theta=None):
     """``model`` (a fitted :class:`~rulelearn.estimator.BooleanRuleClassifier`) with its rule
     pruned by :func:`prune` on its training data ``(X, y)`` at ``theta`` (None: the model's
     own θ; errors weighted by its ``class_weight`` and ``sample_weight``), and its clause
-    precisions recomputed. Changed in place; returned."""
+    precisions recomputed; ``fit_stats_["pruned_literals"]`` counts the literals dropped.
+    Changed in place; returned."""
     from rulelearn.estimator import class_sample_weight
     from rulelearn.proba import fit_proba
 
@@ -84,6 +85,9 @@ def prune_model(model, X, y, sample_weight=None, theta=None):
     weight = class_sample_weight(model.class_weight, y, model.classes_, sample_weight)
     rule = prune(model.rule_, held, positive,
                  float(model.theta if theta is None else theta), weight)
+    stats = getattr(model, "fit_stats_", None)
+    if isinstance(stats, dict):
+        model.fit_stats_ = {**stats, "pruned_literals": model.rule_.n_literals - rule.n_literals}
     if rule != model.rule_:
         model.rule_ = rule
         proba = fit_proba(rule, frame, positive, sample_weight)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from rulelearn._defaults import DEFAULT_SELECT, SELECT_RULES
 from rulelearn.estimator import BooleanRuleClassifier
@@ -81,5 +82,24 @@ def test_fit_select_prunes_its_refit_and_the_objective_does_not_rise():
     pruned, again = fit_select(BooleanRuleClassifier(pos_label=1), X, y, **grid)  # prunes
     assert again == selection and pruned.theta == raw.theta == 0.5
     assert (raw.rule_.n_literals, pruned.rule_.n_literals) == (9, 6)
+    assert pruned.fit_stats_["pruned_literals"] == 3
     assert objective(pruned, X, y) <= objective(raw, X, y)
     assert np.array_equal(pruned.predict(X) == 1, pruned.rule_.evaluate(X))
+
+
+def test_a_certified_fit_is_not_pruned(monkeypatch):
+    import rulelearn.prune
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("pruned")
+
+    monkeypatch.setattr(rulelearn.prune, "prune_model", refuse)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=24)})
+    y = np.where(X.a > 0, 1, 0)
+    grid = dict(thetas=(0.5,), rules=(1,), forms=("dnf",), cv=2, theta_scale="errors")
+    model, _ = fit_select(BooleanRuleClassifier(pos_label=1, certify=True, n_thresholds=3),
+                          X, y, **grid)
+    assert "gap" in model.fit_stats_  # certified, and not pruned (refuse was not called)
+    with pytest.raises(AssertionError, match="pruned"):  # the same fit uncertified is
+        fit_select(BooleanRuleClassifier(pos_label=1, n_thresholds=3), X, y, **grid)
