@@ -153,11 +153,12 @@ def one_fold(name, fold, train, test, rules, with_cg=False):
     return out
 
 
-def table(rows, names, rules):
-    """Per table: mean test error and literals of each rule (and pruned), then the means."""
+def table(rows, names, rules, show=None):
+    """Per table: mean test error and literals of each rule (and pruned; or only the columns
+    ``show``, e.g. ``["min", "0.1pt+p"]``), then the means."""
     if "cg_cpu" in rows[0]:
         rules = list(rules) + ["cg:" + t for t in rules]
-    tags = [t + s for t in rules for s in ("", *PRUNES)]
+    tags = show or [t + s for t in rules for s in ("", *PRUNES)]
     head = "| table | " + " | ".join(f"{t}: err % / lit" for t in tags) + " | fit CPU s |"
     lines = [head, "|---" * (len(tags) + 2) + "|"]
     for name in names:
@@ -203,6 +204,7 @@ def main(argv=None):
                         help=f"comma-separated, of {', '.join(RULES)} (min first)")
     parser.add_argument("--cg", action="store_true",
                         help="also column generation at min's (form, R): rules cg:NAME")
+    parser.add_argument("--show", help="only these columns, e.g. min,min+p,0.1pt+p")
     parser.add_argument("--out")
     parser.add_argument("--raw", help="write every fold's numbers to this JSON file")
     parser.add_argument("--from-raw", help="tabulate this JSON file (from --raw) instead")
@@ -232,7 +234,7 @@ def main(argv=None):
                     json.dump(rows, f, indent=1)
                 os.replace(args.raw + ".tmp", args.raw)
         names = [n for n in names if any(r["name"] == n for r in rows)]
-    text = table(rows, names, rules)
+    text = table(rows, names, rules, args.show.split(",") if args.show else None)
     print(text)
     if args.out:
         with open(args.out, "w") as f:
