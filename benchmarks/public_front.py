@@ -1,6 +1,11 @@
 """Where rulelearn's fit defaults stand against the peers on the public benchmark.
 
     python benchmarks/public_front.py [RESULTS_DIR]      (default: results/public)
+    python benchmarks/public_front.py --select-raw FILE.json --rule NAME [...]
+
+``--select-raw`` (the ``--raw`` file of ``benchmarks/select_rule.py``, run on the benchmark's own
+outer folds) replaces ``fit``'s cells by what selection rule NAME (e.g. ``min``, ``1se+p``) did
+on those folds, for the tables it covers; the peers' cells stay the records'.
 
 Per table, from the records (test error %, mean over the outer folds; size as Table 2 counts it):
 the most accurate peer rule learner, the sparsest peer within 1 point of it, and whether ``fit``
@@ -12,24 +17,48 @@ table only where its cell is complete.
 
 from __future__ import annotations
 
-import sys
+import argparse
+import json
+
+import numpy as np
 
 from rulelearn.bench.records import load_results
 
 OWN = ("fit", "bcd", "am", "ocrl", "sc", "cg")
 
 
-def front(folder: str):
+def select_cells(raw_file: str, rule: str) -> dict[str, tuple[float, float]]:
+    """Per table of a ``select_rule.py --raw`` file: rule ``rule``'s mean test error % and mean
+    literals over the folds (tables with all 5 folds only)."""
+    with open(raw_file) as f:
+        rows = json.load(f)
+    cells = {}
+    for name in dict.fromkeys(r["name"] for r in rows):
+        part = [r for r in rows if r["name"] == name]
+        if len(part) == 5:
+            cells[name] = (float(np.mean([r[f"{rule}_error"] for r in part])),
+                           float(np.mean([r[f"{rule}_literals"] for r in part])))
+    return cells
+
+
+def front(folder: str, fit_cells: dict | None = None):
     """One row per table where fit's cell is complete: (table, fit error, fit literals, best peer,
-    its error, sparsest near peer, its size, within 1 point, and no more literals too)."""
+    its error, sparsest near peer, its size, within 1 point, and no more literals too).
+    ``fit_cells`` (table -> (error %, literals)): fit's numbers instead of the records', and
+    only those tables."""
     summary = load_results(folder).summary
     rows = []
     for dataset, cells in summary.groupby("dataset", sort=False):
         fit = cells[(cells.method_name == "fit") & cells.complete]
         peers = cells[~cells.method_name.isin(OWN) & cells.complete]
-        if fit.empty or peers.empty:
+        if fit_cells is not None:
+            if dataset not in fit_cells or peers.empty:
+                continue
+            err, lits = fit_cells[dataset]
+        elif fit.empty or peers.empty:
             continue
-        err, lits = float(fit.error_mean.iloc[0]), float(fit.literals_mean.iloc[0])
+        else:
+            err, lits = float(fit.error_mean.iloc[0]), float(fit.literals_mean.iloc[0])
         best = peers.loc[peers.error_mean.idxmin()]
         near = peers[peers.error_mean <= best.error_mean + 1.0]
         sparse = near.loc[near.literals_mean.idxmin()]
@@ -40,8 +69,22 @@ def front(folder: str):
     return rows
 
 
-def main(folder: str = "results/public") -> None:
-    rows = front(folder)
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default="results/public")
+    parser.add_argument("--select-raw", help="a benchmarks/select_rule.py --raw file")
+    parser.add_argument("--rule", action="append",
+                        help="a selection rule of that file (repeat for several)")
+    args = parser.parse_args(argv)
+    if args.select_raw is None:
+        show(front(args.folder))
+        return
+    for rule in args.rule or ["min"]:
+        print(f"\n### fit's cells: rule {rule} of {args.select_raw}\n")
+        show(front(args.folder, select_cells(args.select_raw, rule)))
+
+
+def show(rows) -> None:
     print("| table | fit error % / literals | most accurate peer | sparsest peer within 1 pt "
           "| within 1 pt | and no more literals |")
     print("|---|---|---|---|---|---|")
@@ -55,4 +98,4 @@ def main(folder: str = "results/public") -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    main()

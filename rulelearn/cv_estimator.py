@@ -16,7 +16,14 @@ import numbers
 
 import numpy as np
 
-from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, FIT_THETAS, SELECT_RULES, THETA_SCALES
+from rulelearn._defaults import (
+    DEFAULT_FORMS,
+    DEFAULT_RULES,
+    DEFAULT_SELECT,
+    FIT_THETAS,
+    SELECT_RULES,
+    THETA_SCALES,
+)
 from rulelearn._params import InstanceOf, Interval, Options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn.estimator import BooleanRuleClassifier
@@ -69,9 +76,11 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
         An int: that many stratified, shuffled folds (fewer if a class is smaller), seeded by
         ``random_state``. A splitter (``StratifiedKFold``, ``GroupKFold`` with ``groups`` given
         to :meth:`fit`, ``PredefinedSplit``, ...) or a list of folds is used as given.
-    select : {"min", "1se"}, default="min"
+    select : {"min", "0.1pt", "1se"}, default="0.1pt"
         The lowest mean CV error (ties: fewest mean literals, then the larger θ, smaller R,
-        DNF), or the simplest setting within one standard error of it.
+        DNF); the lowest mean CV error plus 0.1 point per mean literal; or the simplest
+        setting within one standard error of the lowest. The refit's rule is then pruned
+        (:func:`rulelearn.prune.prune_model`).
     halving : "auto", None or (folds, cells), default="auto"
         Successive halving over (form, R): every cell on the first fold, the 2 best on all.
     n_jobs : int or None, default=None
@@ -110,11 +119,11 @@ fit_stats_, clause_precision_, default_precision_
     _parameter_constraints = CV_PARAMETERS
 
     def __init__(self, *, forms=DEFAULT_FORMS, rules=DEFAULT_RULES, thetas=FIT_THETAS,
-                 theta_scale="rows", thresholds=None, cv=5, select="min", halving="auto",
-                 n_jobs=None, scheduler=None, random_state=0, method="bcd", max_iter=100,
-                 n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
-                 clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
-                 class_weight=None, cut_points="quantile", certify=False):
+                 theta_scale="rows", thresholds=None, cv=5, select=DEFAULT_SELECT,
+                 halving="auto", n_jobs=None, scheduler=None, random_state=0, method="bcd",
+                 max_iter=100, n_thresholds=10, pos_label=None, binarize="auto",
+                 disable_cost=0.0, clause_solver="lp", time_limit=60.0, start="best",
+                 lp_rows="auto", class_weight=None, cut_points="quantile", certify=False):
         self.forms = forms
         self.rules = rules
         self.thetas = thetas

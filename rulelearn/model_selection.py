@@ -32,8 +32,10 @@ from sklearn.model_selection import StratifiedKFold
 from rulelearn._defaults import (
     DEFAULT_FORMS,
     DEFAULT_RULES,
+    DEFAULT_SELECT,
     DEFAULT_THETAS,
     FIT_THETAS,
+    LITERAL_COSTS,
     SELECT_RULES,
     THETA_SCALES,
     log_grid,
@@ -343,8 +345,7 @@ class Selection:
             size += (f" with {self.thresholds[0]} thresholds, then {others} thresholds at the "
                      f"best form and R")
         sample = "" if self.cv_rows is None else f" on a stratified sample of {self.cv_rows:,} rows"
-        rule = ("" if self.select == "min" else
-                " (the simplest within one SEM of the lowest CV error)")
+        rule = _RULE_WORDS.get(self.select, "")
         halving = "" if not self.first_folds else (
             f"; every (form, R) on {self.first_folds} fold{'s' if self.first_folds > 1 else ''}"
             f" first, the {len({(r.form, r.max_rules) for r in self.rows})} best on all")
@@ -393,6 +394,10 @@ class Selection:
                           "sem": r.sem, "mean_literals": r.mean_literals} for r in self.rows]}
 
 
+_RULE_WORDS = {"1se": " (the simplest within one SEM of the lowest CV error)",
+               "0.1pt": " (the lowest CV error plus 0.1 point per literal)"}
+
+
 def _groups(rows) -> dict[tuple, list[int]]:
     """Row indices per (form, R, number of thresholds), in the order first met."""
     groups: dict[tuple, list[int]] = {}
@@ -412,12 +417,15 @@ def _simplicity(row: CVRow) -> tuple:
 def _choose_row(rows, index, select: str = "min") -> int:
     """Among ``rows[i] for i in index``: the lowest mean error, ties going to the simplest;
     with ``select="1se"`` the simplest whose mean error is at most that row's mean error plus
-    its standard error."""
+    its standard error; with a cost rule (``"0.1pt"``, :data:`LITERAL_COSTS`) the lowest mean
+    error plus that cost per mean literal, ties going to the simplest."""
     index = list(index)
-    best = min(rows[i].mean_error for i in index)
-    tied = [i for i in index if rows[i].mean_error <= best + TIE_TOLERANCE]
+    cost = LITERAL_COSTS.get(select, 0.0)
+    score = {i: rows[i].mean_error + cost * rows[i].mean_literals for i in index}
+    best = min(score.values())
+    tied = [i for i in index if score[i] <= best + TIE_TOLERANCE]
     chosen = min(tied, key=lambda i: _simplicity(rows[i]))
-    if select == "min":
+    if select != "1se":
         return chosen
     bound = rows[chosen].mean_error + rows[chosen].sem + TIE_TOLERANCE
     return min((i for i in index if rows[i].mean_error <= bound),
@@ -863,8 +871,9 @@ def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:
 def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
                forms=DEFAULT_FORMS, thresholds=None, cv=5, seed: int = 0,
                skip_unused: bool = True, progress=None, n_jobs: int = 1,
-               cv_rows="auto", cv_params="auto", select: str = "min",
-               theta_scale: str = "rows", halving="auto", groups=None, client=None):
+               cv_rows="auto", cv_params="auto", select: str = DEFAULT_SELECT,
+               theta_scale: str = "rows", halving="auto", groups=None, client=None,
+               prune: bool = True):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
@@ -888,9 +897,15 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     ("errors"); see :func:`select_setting`. ``halving``: "auto" is :data:`HALVING`; None
     runs every (form, R) the walk tries on every fold.
 
-    ``select``: ``"min"`` keeps the setting of lowest mean CV error, ``"1se"`` the simplest
-    (fewest literals, then the larger θ, smaller R, DNF) whose mean CV error is within one
-    standard error of it (:data:`SELECT_RULES`).
+    ``select`` (:data:`SELECT_RULES`): ``"min"`` keeps the setting of lowest mean CV error;
+    ``"0.1pt"`` (the default, :data:`DEFAULT_SELECT`, measured in
+    ``benchmarks/select_rule.py``) that of lowest mean CV error plus 0.1 point per mean
+    literal; ``"1se"`` the simplest (fewest literals, then the larger θ, smaller R, DNF) whose
+    mean CV error is within one standard error of the lowest.
+
+    ``prune``: the refit's rule then loses each literal or clause whose removal does not raise
+    its training objective at its θ (errors + θ x literals; :func:`rulelearn.prune.prune`;
+    not with ``certify``, whose bound is about the rule the learner found).
     """
     _check_select("select", select)
     large = len(np.asarray(y)) > CV_SAMPLE_ABOVE
@@ -918,4 +933,8 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     if select != "min":
         selection = selection.chosen_by(select)
     model = clone(estimator).set_params(**selection.estimator_setting(len(y))).fit(X, y)
+    if prune and not estimator.get_params().get("certify"):  # a bound is about its own rule
+        from rulelearn.prune import prune_model
+
+        prune_model(model, X, y)
     return model, selection

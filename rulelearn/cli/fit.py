@@ -12,7 +12,13 @@ import os
 
 import click
 
-from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, FIT_THETAS, SELECT_RULES
+from rulelearn._defaults import (
+    DEFAULT_FORMS,
+    DEFAULT_RULES,
+    DEFAULT_SELECT,
+    FIT_THETAS,
+    SELECT_RULES,
+)
 from rulelearn._params import options
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn.bench import EXECUTORS
@@ -171,9 +177,12 @@ def _refuse_overwrite(option, path, inputs):
                    "column's splits in a shallow tree (finds a rare class in a tail); both.")
 @click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
-@click.option("--select", type=click.Choice(SELECT_RULES), default="min", show_default=True,
-              help="How the CV chooses: the lowest mean CV error (min), or the simplest "
-                   "setting within one standard error of it (1se: fewer literals).")
+@click.option("--select", type=click.Choice(SELECT_RULES), default=DEFAULT_SELECT,
+              show_default=True,
+              help="How the CV chooses: the lowest mean CV error (min), the lowest CV error "
+                   "plus 0.1 point per literal (0.1pt), or the simplest setting within one "
+                   "standard error of the lowest (1se). The rule refitted then drops each "
+                   "literal whose removal does not raise its training objective.")
 @click.option("--path", "show_path", is_flag=True,
               help="Print the CV error of every theta tried, not only the best per form and R.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,

@@ -1,0 +1,105 @@
+"""Selection rules over a CV table (min, 0.1pt, 1se) and the pruned refit of fit_select."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulelearn._defaults import DEFAULT_SELECT, SELECT_RULES
+from rulelearn.estimator import BooleanRuleClassifier
+from rulelearn.model_selection import CVRow, Selection, _choose_row, fit_select
+
+
+def row(form, r, theta, error, sem, literals):
+    return CVRow(form, r, theta, error, sem, literals, ())
+
+
+#: The lowest error is row 0 (0.100, SEM 0.020): 1se allows up to 0.120. With 0.1 point
+#: (0.001) per literal the rows cost 0.109, 0.108, 0.109, 0.117, 0.126: row 1.
+ROWS = [row("dnf", 3, 0.1, 0.100, 0.020, 9.0),   # min
+        row("dnf", 3, 1.0, 0.102, 0.010, 6.0),   # the lowest error + 0.1 point per literal
+        row("cnf", 1, 1.0, 0.105, 0.030, 4.0),
+        row("dnf", 1, 9.0, 0.115, 0.010, 2.0),   # within 1 SEM: the simplest there
+        row("dnf", 1, 20.0, 0.125, 0.010, 1.0)]  # outside 1 SEM
+
+
+def test_each_rule_picks_its_known_row():
+    assert _choose_row(ROWS, range(5), "min") == 0
+    assert _choose_row(ROWS, range(5), "0.1pt") == 1
+    assert _choose_row(ROWS, range(5), "1se") == 3
+    assert _choose_row(ROWS, [0, 2, 3, 4], "0.1pt") == 2  # 0.109 ties row 0: the simpler
+    # the 1se bound is the lowest row's SEM, not the candidate's: a wide SEM does not let it in
+    wide = row("dnf", 1, 9.0, 0.121, 0.5, 1.0)
+    assert _choose_row([ROWS[0], wide], range(2), "1se") == 0
+
+
+def test_a_literal_must_buy_a_tenth_of_a_point_under_0_1pt():
+    # one more literal for exactly 0.1 point less CV error: a tie, so the shorter rule
+    rows = [row("dnf", 1, 1.0, 0.200, 0.0, 3.0), row("dnf", 1, 0.1, 0.199, 0.0, 4.0)]
+    assert _choose_row(rows, range(2), "0.1pt") == 0
+    # for 0.2 point less the longer one
+    rows[1] = row("dnf", 1, 0.1, 0.198, 0.0, 4.0)
+    assert _choose_row(rows, range(2), "0.1pt") == 1
+
+
+def test_tied_lowest_errors_take_the_simplest_as_the_1se_anchor():
+    rows = [row("dnf", 3, 0.1, 0.10, 0.00, 9.0), row("dnf", 1, 1.0, 0.10, 0.04, 3.0),
+            row("dnf", 1, 9.0, 0.135, 0.0, 1.0)]
+    # the anchor is row 1 (tied, simpler): its SEM 0.04 gives 1se the bound 0.14
+    assert _choose_row(rows, range(3), "min") == 1
+    assert _choose_row(rows, range(3), "1se") == 2
+
+
+def test_chosen_by_and_describe_name_the_rule():
+    selection = Selection(tuple(ROWS), 0, 5, 0, ("dnf", "cnf"), (1, 3), (0.1, 1.0, 9.0, 20.0))
+    cost = selection.chosen_by("0.1pt")
+    assert (cost.chosen, cost.select, cost.rows) == (1, "0.1pt", selection.rows)
+    assert "plus 0.1 point per literal" in cost.describe()
+    assert "within one SEM" in selection.chosen_by("1se").describe()
+    assert "(the" not in selection.describe()
+    assert selection.chosen_by("0.1pt").best_per_setting() == [1, 2, 3]
+
+
+def test_the_default_rule_is_one_of_the_rules():
+    assert DEFAULT_SELECT in SELECT_RULES and "min" in SELECT_RULES
+
+
+def planted(n=100, seed=3, noise=0.15):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n), "c": rng.normal(size=n),
+                      "d": rng.normal(size=n), "e": rng.integers(0, 3, n)})
+    y = np.where((X.a > 0.3) | (X.b < -0.8), 1, 0)
+    return X, np.where(rng.random(n) < noise, 1 - y, y)
+
+
+def objective(model, X, y):
+    return float(np.sum(model.predict(X) != y)) + model.theta * model.rule_.n_literals
+
+
+def test_fit_select_prunes_its_refit_and_the_objective_does_not_rise():
+    X, y = planted()  # at θ = 0.5 the refit has 9 literals, 3 of them worth < 0.5 error each
+    grid = dict(thetas=(0.5,), rules=(3,), forms=("dnf",), cv=2, theta_scale="errors")
+    raw, selection = fit_select(BooleanRuleClassifier(pos_label=1), X, y, prune=False, **grid)
+    pruned, again = fit_select(BooleanRuleClassifier(pos_label=1), X, y, **grid)  # prunes
+    assert again == selection and pruned.theta == raw.theta == 0.5
+    assert (raw.rule_.n_literals, pruned.rule_.n_literals) == (9, 6)
+    assert pruned.fit_stats_["pruned_literals"] == 3
+    assert objective(pruned, X, y) <= objective(raw, X, y)
+    assert np.array_equal(pruned.predict(X) == 1, pruned.rule_.evaluate(X))
+
+
+def test_a_certified_fit_is_not_pruned(monkeypatch):
+    import rulelearn.prune
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("pruned")
+
+    monkeypatch.setattr(rulelearn.prune, "prune_model", refuse)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=24)})
+    y = np.where(X.a > 0, 1, 0)
+    grid = dict(thetas=(0.5,), rules=(1,), forms=("dnf",), cv=2, theta_scale="errors")
+    model, _ = fit_select(BooleanRuleClassifier(pos_label=1, certify=True, n_thresholds=3),
+                          X, y, **grid)
+    assert "gap" in model.fit_stats_  # certified, and not pruned (refuse was not called)
+    with pytest.raises(AssertionError, match="pruned"):  # the same fit uncertified is
+        fit_select(BooleanRuleClassifier(pos_label=1, n_thresholds=3), X, y, **grid)
