@@ -105,7 +105,8 @@ def test_fit_chooses_form_rules_and_theta_by_cv(run, data):
     assert len(chosen) == 1
     form, rules = chosen[0][2:6].strip(), chosen[0][6:10].strip()
     assert lines[end].startswith(f"chosen: {form}, R = {rules}, theta = ")
-    assert "by 5-fold stratified CV over 2 forms x 4 R x 8 theta; CV error " in lines[end]
+    assert ("by 5-fold stratified CV over 2 forms x 4 R x 8 theta (the lowest CV error plus 0.1 "
+            "point per literal); CV error ") in lines[end]
     assert lines[end + 1].startswith(f"rule ({form}, bcd, R = {rules}): ")
     assert not any(x.startswith("theta = ") for x in lines)
 
@@ -120,14 +121,14 @@ def test_fit_path_prints_every_theta(run, data):
     thetas = [float(row.split()[-5]) for row in rows]
     assert thetas == pytest.approx([float(f"{t:.4g}") for t in FIT_THETAS])
     assert sum(row.startswith("*") for row in rows) == 1
-    assert "over 8 theta; CV error" in lines[11] and lines[11].startswith("chosen: CNF, R = 2,")
+    assert "over 8 theta (the lowest CV error plus" in lines[11] and lines[11].startswith("chosen: CNF, R = 2,")
 
 
 @pytest.mark.parametrize("args, form, rules, size", [
     (["--form", "cnf"], "CNF", None, "4 R x 8 theta"),
     (["-R", "3"], None, "3", "2 forms x 8 theta"),
-    (["--theta", "0.5"], None, None, "2 forms x 4 R;"),
-    (["--theta", "0.5", "--form", "dnf"], "DNF", None, "over 4 R;"),
+    (["--theta", "0.5"], None, None, "2 forms x 4 R ("),
+    (["--theta", "0.5", "--form", "dnf"], "DNF", None, "over 4 R ("),
 ])
 def test_fit_given_options_fix_their_axis(run, data, args, form, rules, size):
     r = run("fit", data, *args)
@@ -648,7 +649,7 @@ def test_bad_threshold_counts_are_one_line_usage_errors(run, data, value, words)
 
 def test_fit_select_1se_says_so_and_picks_no_larger_rule(run, data):
     args = ("fit", data, "--form", "dnf", "-R", "3", "--cv", "3", "--json", "-q")
-    low, simple = run(*args), run(*args, "--select", "1se")
+    low, simple = run(*args, "--select", "min"), run(*args, "--select", "1se")
     assert low.exit_code == 0 and simple.exit_code == 0, simple.output
     low, simple = json.loads(low.stdout), json.loads(simple.stdout)
     assert low["cv"]["select"] == "min" and simple["cv"]["select"] == "1se"

@@ -24,6 +24,7 @@ from rulelearn.model_selection import (
     select_theta,
     walk_unused,
 )
+from rulelearn.prune import prune_model
 
 
 def planted(n=60, seed=0, noise=0.1):
@@ -270,7 +271,7 @@ def test_a_finer_count_is_tried_at_the_chosen_form_and_r_and_wins_if_it_fits_bet
     assert sel.best.setting == {"form": sel.best.form, "max_rules": sel.best.max_rules,
                                 "theta": sel.best.theta, "n_thresholds": 3}
     model, again = fit_select(est, X, y, thetas=thetas, rules=(1, 3), thresholds=(2, 3), cv=3,
-                              theta_scale="errors", halving=None)
+                              theta_scale="errors", halving=None, select="min")
     assert again == sel and model.n_thresholds == 3 and est.n_thresholds == 10
     assert model.rule_.n_literals == 1 and model.score(X, y) == 1
     # refine_thresholds does the same from the grid of the first count
@@ -381,7 +382,8 @@ def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
     everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, halving=None,
                             **grid)[1]  # auto: all rows
     assert everything.cv_rows is None
-    assert everything == select_setting(BooleanRuleClassifier(pos_label=1), X, y, **grid)
+    assert everything == select_setting(BooleanRuleClassifier(pos_label=1), X, y,
+                                        **grid).chosen_by(everything.select)
     assert everything.estimator_setting(120) == everything.best.setting  # θ in errors
 
 
@@ -431,7 +433,7 @@ def test_fit_select_1se_is_within_one_sem_and_never_larger_than_min():
     assert sel_1se.chosen == sel_min.chosen_by("1se").chosen
     assert model_1se.get_params()["theta"] == sel_1se.best.theta
     assert "within one SEM" in sel_1se.describe()
-    with pytest.raises(ParameterError, match="select must be one of min, 1se"):
+    with pytest.raises(ParameterError, match="select must be one of min, 0.1pt, 1se"):
         fit_select(BooleanRuleClassifier(), X, y, select="lse")
 
 
@@ -456,7 +458,7 @@ def test_a_per_row_grid_is_the_errors_grid_times_each_folds_training_rows():
     assert per_row.chosen == errors.chosen
     model, selection = fit_select(est, X, y, thetas=(0.0125, 0.05), halving=None,
                                   **grid)  # per row: the default
-    assert selection == per_row
+    assert selection.select == "0.1pt" and selection == per_row.chosen_by("0.1pt")
     assert model.theta == pytest.approx(selection.best.theta * 60)  # the refit: all 60 rows
     assert selection.estimator_setting(60)["theta"] == model.theta
     with pytest.raises(ParameterError, match="theta_scale must be one of rows, errors"):
@@ -512,9 +514,10 @@ def test_fit_selects_by_halving_from_its_own_start_then_refits():
     model, selection = fit_select(BooleanRuleClassifier(pos_label=1, start="best"), X, y, **grid)
     alone = select_setting(BooleanRuleClassifier(pos_label=1, start="best"), X, y,
                            theta_scale="rows", halving=HALVING, **grid)
-    assert selection == alone and selection.first_folds == 1
+    assert selection == alone.chosen_by(selection.select) and selection.first_folds == 1
     refit = BooleanRuleClassifier(pos_label=1, start="best",
                                   **selection.estimator_setting(90)).fit(X, y)
+    prune_model(refit, X, y)  # fit_select prunes its refit
     assert model.start == "best" and str(model.rule_) == str(refit.rule_)
 
 
