@@ -12,6 +12,9 @@ measurement runs in a fresh process that reads the file and fits:
 - ``CART``: scikit-learn's ``DecisionTreeClassifier(max_depth=6)`` on the one-hot table, for a
   ratio.
 
+- ``predict``: ``rulelearn predict model.json rows.csv -o out.csv`` on the largest table (the
+  CSV read and the CSV written included), the model fitted with the one setting on 10,000 rows.
+
 Per measurement: wall seconds, CPU seconds (user + system of the process and the worker
 processes it waited for), peak RSS of the largest process, LPs and simplex iterations (the
 final fit's), training accuracy. The fitted growth exponent (time ~ rows^k) is given between
@@ -39,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 HEADING = "## Rows: fit's cost on a generated table"
 CENSUS_HEADING = "## Rows: the default fit on a census-shaped table"
 DEFAULT_HEADING = "## Rows: the default fit at 5,000, 32,561 (census shape) and 100,000 rows"
+PREDICT_HEADING = "## Rows: predict on 1,000,000 rows"
 DEFAULT_ONLY_SIZES = (5_000, "census", 100_000)
 SIZES = (10_000, 100_000, 1_000_000)
 DEFAULT_FIT_SIZES = (10_000, 100_000)  # the default fit on 1M: with --default-sizes
@@ -98,6 +102,38 @@ def measure(kind: str, path: str) -> dict:
     return figures
 
 
+def measure_command(command: list[str]) -> dict:
+    """Wall and CPU seconds (user + system) and peak RSS of ``command`` in a fresh process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env=os.environ.copy())
+    assert process.stderr is not None
+    error = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {error.decode()[-500:]}")
+    return {"wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime,
+            "peak MiB": usage.ru_maxrss / 1024}
+
+
+def predict_row(folder: str, path: str, n_rows: int) -> dict:
+    """``rulelearn predict`` on ``path`` (``n_rows`` rows) with the one setting's model of the
+    10,000-row table (fitted first, not timed)."""
+    from rows_data import write_table
+
+    small = os.path.join(folder, "rows10000.csv")
+    if not os.path.exists(small):
+        write_table(small, 10_000)
+    model = os.path.join(folder, "model.json")
+    cli = [sys.executable, "-m", "rulelearn.cli"]
+    subprocess.run(cli + ["fit", small, "--form", "dnf", "-R", "5", "--theta", "1", "-p", "yes",
+                          "-q", "-s", model], check=True, stdout=subprocess.DEVNULL)
+    figures = measure_command(cli + ["predict", model, path, "-o",
+                                     os.path.join(folder, "predicted.csv")])
+    return {"rows": n_rows, "what": "predict", "wall s": round(figures["wall"], 1),
+            "CPU s": round(figures["cpu"], 1), "peak MiB": round(figures["peak MiB"])}
+
+
 def exponents(rows, kind: str, key: str) -> list[str]:
     """``a→b: k`` for consecutive sizes of ``kind``: time ~ rows^k."""
     points = [(r["rows"], r[key]) for r in rows if r["what"] == kind]
@@ -126,6 +162,9 @@ def run(sizes, default_sizes, folder) -> list[dict]:
                    "setting": figures.get("setting", "")}
             rows.append(row)
             print("  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+        if n == max(sizes):
+            rows.append(predict_row(folder, path, n))
+            print(rows[-1], flush=True)
     return rows
 
 
@@ -135,7 +174,9 @@ def render(rows, seconds: float) -> str:
              f"system of the measured process and its worker processes; peak RSS is the "
              f"largest process's). Table: `benchmarks/rows_data.py` (seed 0). One setting: "
              f"BCD, start best, DNF, R = 5, θ = 1; default fit: `rulelearn fit`'s CV grid on "
-             f"every core; CART: depth 6 on the one-hot table.", "",
+             f"every core; CART: depth 6 on the one-hot table; predict: `rulelearn predict` of "
+             f"the one setting's model (fitted on 10,000 rows) on the largest table, the CSV "
+             f"read and written.", "",
              tabulate(rows, headers="keys", tablefmt="github"), ""]
     for kind in ("one setting", "CART"):
         for key in ("CPU s", "wall s"):
@@ -164,6 +205,9 @@ def main(argv=None):
     parser.add_argument("--default-only", action="store_true",
                         help="only the default fit, on the 5,000- and 100,000-row tables and "
                              "the census-shaped one (its own section)")
+    parser.add_argument("--predict-only", action="store_true",
+                        help="only `rulelearn predict` on the largest of --sizes (its own "
+                             "section)")
     parser.add_argument("--data", default=None, help="folder for the CSV files (kept)")
     parser.add_argument("--output", default="results/perf/perf.md")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
@@ -176,6 +220,9 @@ def main(argv=None):
         return
     if args.default_only:
         _default_only(args)
+        return
+    if args.predict_only:
+        _predict_only(args)
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.quick:
@@ -213,6 +260,27 @@ def _census(args) -> None:
                       f"(6 integer, 8 categorical columns of 2-42 levels), figures as above.", "",
                       tabulate(rows, headers="keys", tablefmt="github"), ""])
     _write_section(args.output, CENSUS_HEADING, text + "\n")
+
+
+def _predict_only(args) -> None:
+    from perf import _write_section
+    from rows_data import write_table
+
+    n = max(int(size) for size in args.sizes.split(","))
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = args.data or scratch
+        path = os.path.join(folder, f"rows{n}.csv")
+        if not os.path.exists(path):
+            write_table(path, n)
+        row = predict_row(folder, path, n)
+    print(row, flush=True)
+    text = "\n".join([PREDICT_HEADING, "", f"`python benchmarks/rows.py --predict-only` "
+                      f"({time.perf_counter() - start:.0f} s wall): `rulelearn predict model.json "
+                      f"rows.csv -o out.csv`, the one setting's model fitted on 10,000 rows "
+                      f"(not timed), the CSV read and written.", "",
+                      tabulate([row], headers="keys", tablefmt="github"), ""])
+    _write_section(args.output, PREDICT_HEADING, text + "\n")
 
 
 def _default_only(args) -> None:

@@ -852,6 +852,15 @@ CV_LP_ROWS = 1_000
 #: held-out tables of benchmarks/select_rule.py, 19.84 % error and 9.4 literals against
 #: 19.74 % and 8.7 with 2.
 HALVING = (1, 2)
+# Measured on the 5,000-row table (CPU s of the default fit in one process: 80.2 with
+# "best" in the CV) and not kept: a "path" start in the CV (the best start at each fold's
+# largest θ, then the previous θ's rule and the tree: 47-49 s; or the previous rule and the
+# set cover: 49.7 s) raised the mean held-out error of the 14 public tables under 5,000 rows
+# (5 outer, 3 inner folds) from 20.18 to 20.74 % (all 70 units; 9.39 -> 9.33 literals) and
+# 20.75 -> 21.18 % (48 units); the clause LP on 1,000-row samples in the CV (lp_rows=1000):
+# 127 s (2,736 HiGHS runs instead of 957: the sampled LPs' clauses took BCD twice the
+# iterations); each BCD step's LP started from the same clause's previous basis: one fold's
+# DNF R = 5 path 5.3 -> 7.6 s (16,838 -> 23,887 simplex iterations).
 
 
 def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:

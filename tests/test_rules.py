@@ -46,6 +46,19 @@ def test_literal_evaluate(frame, text, expected):
     assert held(text, frame) == expected
 
 
+def test_equality_on_text_cells_matches_values_equal_cell_by_cell():
+    # text columns are compared once per distinct text; a mix of types cell by cell (1 and
+    # True share a hash key but not values_equal's answer against 'True')
+    from rulelearn.rules import _equal_cells, values_equal
+
+    for cells in (["a", "7", None, np.nan, pd.NA, "b", "1.0", "a", "", " a"],
+                  [1, True, "True", None, "a", 7.0], [None, np.nan], []):
+        values = np.array(cells, dtype=object)
+        for target in ("a", "7", 7, "1.0", 1, True, "True", "", "zzz"):
+            assert _equal_cells(values, target).tolist() == \
+                [values_equal(v, target) for v in values], (cells, target)
+
+
 def test_every_comparison_with_a_missing_value_is_false(frame):
     for text in ("age <= 1e9", "age > -1e9", "age == 1", "age != 1",
                  "thal == 'fixed'", "thal != 'fixed'"):
