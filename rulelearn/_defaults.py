@@ -46,3 +46,8 @@ DEFAULT_FORMS = ("dnf", "cnf")
 #: simplest); ``"1se"`` the simplest setting whose mean CV error is within one standard error
 #: of that lowest one (glmnet's ``lambda.1se`` rule).
 SELECT_RULES = ("min", "1se")
+#: How ties (equal mean CV errors) are broken, simplest first: ``"literals"``, fewer mean
+#: literals, then the larger θ, the smaller R, DNF, fewer thresholds (``rulelearn fit``'s);
+#: ``"theta"``, the larger θ first, then the same (the benchmark's θ tuning: the paper's
+#: protocol as its committed results were computed).
+TIE_ORDERS = ("literals", "theta")
