@@ -59,7 +59,13 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     ``positive`` defaults to the estimator's ``pos_label_`` and must match it if given.
     With ``X`` and ``y`` (the training data), ``training`` also records the number of rows
     and the training accuracy. ``extra``: more top-level entries (they may not replace ours).
+    A fitted :class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV` is saved as its refit
+    (``best_estimator_``), with what its CV did in ``cv_selection`` (as ``fit --save`` does).
     """
+    if hasattr(estimator, "best_estimator_") and hasattr(estimator, "selection_"):
+        extra = {"cv_selection": estimator.selection_.to_dict(), **(extra or {})}
+        return model_dict(estimator.best_estimator_, target=target, positive=positive, X=X,
+                          y=y, extra=extra)
     if hasattr(estimator, "rule_list_"):  # a multi-class model (rulelearn.rule_list)
         if positive is not None:
             raise ParameterError("a rule list has no positive class: leave positive out")
