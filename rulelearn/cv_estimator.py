@@ -25,7 +25,7 @@ from rulelearn._defaults import (
     TIE_ORDERS,
 )
 from rulelearn._params import Interval, Options, validate_params
-from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.estimator import BooleanRuleClassifier
 
 #: The parameters the CV chooses; the others (:data:`PASSED`) are passed to every fit.
@@ -50,7 +50,7 @@ CV_PARAMETERS: dict[str, list] = {
     "theta_scale": [Options(*THETA_SCALES)],
     "select": [Options(*SELECT_RULES)],
     "ties": [Options(*TIE_ORDERS)],
-    "cv": [Interval(numbers.Integral, 2), _Splitter()],
+    "cv": [*CV_FOLDS, _Splitter()],
     "n_jobs": [None, Interval(numbers.Integral, -1)],
     "random_state": [Interval(numbers.Integral, 0, 2**32 - 1, closed="both")],
 }

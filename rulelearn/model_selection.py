@@ -39,6 +39,8 @@ from rulelearn._defaults import (
     TIE_ORDERS,
     log_grid,
 )
+from rulelearn._params import check_value
+from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import error_rate
 from rulelearn.errors import DataError, ParameterError
 
@@ -465,13 +467,11 @@ def _check_halving(halving, k: int) -> tuple[int, int]:
 
 
 def _check_theta(name, value):
-    if not (isinstance(value, float) and np.isfinite(value) and value >= 0):
-        raise ParameterError(f"every {name} must be a finite number >= 0; got {value!r}")
+    check_value(RULE_PARAMETERS["theta"], value, f"every {name}")
 
 
 def _check_rules(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ParameterError(f"every {name} must be an int >= 1; got {value!r}")
+    check_value(RULE_PARAMETERS["max_rules"], value, f"every {name}")
 
 
 def _check_form(name, value):
@@ -480,7 +480,7 @@ def _check_form(name, value):
 
 
 def _check_thresholds(name, value):
-    _check_rules(name, value)
+    check_value(RULE_PARAMETERS["n_thresholds"], value, f"every {name}")
 
 
 def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,

@@ -639,7 +639,7 @@ def test_one_threshold_count_with_the_rest_fixed_runs_no_cv(run, data):
     assert out["cv"] is None and out["setting"]["thresholds"] == 6
 
 
-@pytest.mark.parametrize("value, words", [("10,x", ["whole number"]), ("0", ["at least 1"]),
+@pytest.mark.parametrize("value, words", [("10,x", ["whole number"]), ("0", [">= 1"]),
                                           ("10,10", ["repeated"]), ("", ["whole number"])])
 def test_bad_threshold_counts_are_one_line_usage_errors(run, data, value, words):
     assert_one_line_error(run("fit", data, "--thresholds", value), "--thresholds", *words,

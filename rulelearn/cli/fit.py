@@ -13,8 +13,8 @@ import os
 import click
 
 from rulelearn._defaults import DEFAULT_FORMS, DEFAULT_RULES, FIT_THETAS, SELECT_RULES
-from rulelearn._params import options
-from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn._params import accepts, allowed, click_type, options
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.cli import StdoutError, echo, need_stdout, write_out
 
 #: The estimator's declared options (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
@@ -82,8 +82,9 @@ def _threshold_counts(ctx, param, value):
     except ValueError:
         raise click.BadParameter(f"expected a whole number such as 10, or several such as "
                                  f"10,30; got {value!r}") from None
-    if any(n < 1 for n in counts):
-        raise click.BadParameter(f"every count must be at least 1; got {value!r}")
+    if not all(accepts(RULE_PARAMETERS["n_thresholds"], n) for n in counts):
+        raise click.BadParameter(f"every count must be {allowed(RULE_PARAMETERS['n_thresholds'])}; "
+                                 f"got {value!r}")
     if len(set(counts)) != len(counts):
         raise click.BadParameter(f"a count is repeated in {value!r}")
     return counts
@@ -145,14 +146,15 @@ def _refuse_overwrite(option, path, inputs):
                    "start) and a rule read off a CART tree (best), or one of them.")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
-@click.option("--rules", "-R", type=click.IntRange(min=1), default=None,
+@click.option("--rules", "-R", type=click_type(RULE_PARAMETERS["max_rules"]), default=None,
               help=f"Clauses at most (default: chosen by CV among "
                    f"{', '.join(map(str, DEFAULT_RULES))}).")
-@click.option("--theta", type=click.FloatRange(min=0), default=None,
+@click.option("--theta", type=click_type(RULE_PARAMETERS["theta"]), default=None,
               help=f"Sparsity weight: errors + theta x literals (default: chosen by CV among "
                    f"{len(FIT_THETAS)} values per training row in [{min(FIT_THETAS):g}, "
                    f"{max(FIT_THETAS):g}], theta = value x rows).")
-@click.option("--max-iter", type=click.IntRange(min=0), default=100, show_default=True,
+@click.option("--max-iter", type=click_type(RULE_PARAMETERS["max_iter"]), default=100,
+              show_default=True,
               help="BCD / AM iterations at most.")
 @click.option("--thresholds", metavar="N[,N...]", default="10", show_default=True,
               callback=_threshold_counts,
@@ -168,7 +170,7 @@ def _refuse_overwrite(option, path, inputs):
               show_default=True,
               help="Where numeric columns are cut: the quantiles (--thresholds); tree: each "
                    "column's splits in a shallow tree (finds a rare class in a tail); both.")
-@click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
+@click.option("--cv", type=click_type(CV_FOLDS), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--select", type=click.Choice(SELECT_RULES), default="min", show_default=True,
               help="How the CV chooses: the lowest mean CV error (min), or the simplest "
