@@ -44,6 +44,14 @@ def grid(keyword):
     return run
 
 
+def binarizer(v):
+    """QuantileBinarizer's own check (kept in binarize.py: a change there would mark every
+    committed benchmark record of a rule learner stale, see bench/fingerprint.py)."""
+    from rulelearn.binarize import QuantileBinarizer
+
+    return accepted(lambda: QuantileBinarizer(n_thresholds=v).fit(TABLE.astype(float)))
+
+
 def config(text):
     return lambda v: accepted(lambda: parse_config(text.format(v=v)))
 
@@ -74,7 +82,7 @@ CONSUMERS = {
     "n_thresholds": (RULE_PARAMETERS["n_thresholds"], [
         estimator(BooleanRuleClassifier, "n_thresholds"),
         estimator(BooleanRuleClassifierCV, "n_thresholds"),
-        estimator(FitDefaultsClassifier, "n_thresholds"), grid("thresholds"),
+        estimator(FitDefaultsClassifier, "n_thresholds"), grid("thresholds"), binarizer,
         config(BASE + "binarization: {{n_thresholds: {v}}}\n"),
         config("datasets: [wdbc]\nmethods: [{{bcd: {{n_thresholds: {v}}}}}]\n"),
         option("thresholds")]),
