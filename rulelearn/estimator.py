@@ -173,7 +173,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             check_param(type(self), "theta", theta)
         start = time.perf_counter()
         frame, y = self._validate_data(X, y)
-        sample_weight = _check_weights(sample_weight, len(y))
+        sample_weight = check_weights(sample_weight, len(y))
         classes, pos_label = self._classes(y, sample_weight)
         positive = np.asarray(y) == pos_label
         binarizer, A, literals = self._binarize(frame, sample_weight, positive)
@@ -276,7 +276,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 raise DataError("binarize=True needs a matrix of 0/1 values only")
             literals = [Literal(str(c), "==", 1) for c in frame.columns]
             return None, values.astype(np.uint8), literals
-        if self.binarize == "auto" and _is_binary(used):  # x == 1 and its negation x == 0
+        if self.binarize == "auto" and is_binary(used):  # x == 1 and its negation x == 0
             zero_one = ZeroOneBinarizer().fit(frame)
             return zero_one, zero_one.transform(frame), list(zero_one.literals_)
         binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds,
@@ -427,7 +427,7 @@ def class_sample_weight(class_weight, y, classes=None, sample_weight=None):
     return weights
 
 
-def _check_weights(sample_weight, n_samples):
+def check_weights(sample_weight, n_samples):
     if sample_weight is None:
         return None
     weights = np.asarray(sample_weight, dtype=float).ravel()
@@ -440,7 +440,7 @@ def _check_weights(sample_weight, n_samples):
     return weights
 
 
-def _is_binary(frame: pd.DataFrame) -> bool:
+def is_binary(frame: pd.DataFrame) -> bool:
     for name in frame.columns:
         column = frame[name]
         if not (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)):

@@ -689,13 +689,13 @@ def _binarizes(estimator, X, counts) -> dict[int, bool]:
     or few-valued columns only); those counts are not tried.
     """
     from rulelearn.binarize import QuantileBinarizer, as_frame
-    from rulelearn.estimator import _is_binary
+    from rulelearn.estimator import is_binary
 
     if len(counts) < 2:
         return {}
     frame = as_frame(X)
     binarize = estimator.get_params()["binarize"]
-    if binarize is True or (binarize == "auto" and _is_binary(frame)):
+    if binarize is True or (binarize == "auto" and is_binary(frame)):
         return dict.fromkeys(counts[1:], False)
     if estimator.get_params().get("cut_points", "quantile") != "quantile":
         return dict.fromkeys(counts[1:], True)  # tree cuts depend on the fold's labels: try
