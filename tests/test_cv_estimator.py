@@ -265,17 +265,16 @@ def test_the_two_tie_orders_break_the_same_tie_differently():
         assert chosen.chosen_by("min").chosen == 1
 
 
-def test_select_setting_is_fits_cv_without_the_refit(cancer):
-    X, y = cancer
-    for ties in ("literals", "theta"):
-        search = small(ties=ties, halving=None)
-        selection = search.select_setting(X, y)
-        assert selection.ties == ties and not hasattr(search, "rule_")
-        fitted = small(ties=ties, halving=None).fit(X, y)
-        assert fitted.selection_.rows == selection.rows
-        assert fitted.selection_.chosen == selection.chosen
-        # the choice is the tie rule's over the rows, in that order
-        assert selection.chosen_by("min").chosen == selection.chosen
+@pytest.mark.parametrize("ties", ["literals", "theta"])
+def test_select_setting_is_fits_cv_without_the_refit(ties):
+    search = small(ties=ties, halving=None)
+    selection = search.select_setting(TABLE, TARGET)
+    assert selection.ties == ties and not hasattr(search, "rule_")
+    fitted = small(ties=ties, halving=None).fit(TABLE, TARGET)
+    assert fitted.selection_.rows == selection.rows
+    assert fitted.selection_.chosen == selection.chosen
+    # the choice is the tie rule's over the rows, in that order
+    assert selection.chosen_by("min").chosen == selection.chosen
 
 
 def test_ties_is_checked_by_name():
