@@ -26,7 +26,7 @@ from rulelearn._defaults import (
 )
 from rulelearn._params import Interval, Options, validate_params
 from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
-from rulelearn.estimator import BooleanRuleClassifier
+from rulelearn.estimator import BooleanRuleClassifier, training_data
 
 #: The parameters the CV chooses; the others (:data:`PASSED`) are passed to every fit.
 CHOSEN = ("form", "max_rules", "theta")
@@ -159,7 +159,7 @@ fit_stats_, clause_precision_, default_precision_
         template = BooleanRuleClassifier(**{name: getattr(self, name) for name in PASSED})
         if hasattr(X, "toarray"):  # sparse: the folds take rows of a dense copy
             X = X.toarray()
-        y = self._validate_data(X, y)[1]  # the estimator's messages, before any fold
+        y = training_data(self, X, y)[1]  # the estimator's messages, before any fold
         self._classes(y)
         model, selection = fit_select(
             template, X, y, thetas=self.thetas, rules=self.rules, forms=self.forms,
