@@ -52,3 +52,8 @@ LITERAL_COSTS = {"0.1pt": 0.001}
 #: ``rulelearn fit``'s rule: on the 21 tables of benchmarks/select_rule.py, with the refit
 #: pruned, far fewer literals than ``"min"`` at about the same test error.
 DEFAULT_SELECT = "0.1pt"
+#: How ties (equal mean CV errors) are broken, simplest first: ``"literals"``, fewer mean
+#: literals, then the larger θ, the smaller R, DNF, fewer thresholds (``rulelearn fit``'s);
+#: ``"theta"``, the larger θ first, then the same (the benchmark's θ tuning: the paper's
+#: protocol as its committed results were computed).
+TIE_ORDERS = ("literals", "theta")

@@ -93,13 +93,58 @@ def _accepts(constraint, value) -> bool:
     return value is None if constraint is None else constraint.accepts(value)
 
 
+def accepts(constraints: list, value) -> bool:
+    """Whether ``value`` meets one of a parameter's ``constraints``."""
+    return any(_accepts(c, value) for c in constraints)
+
+
+def allowed(constraints: list) -> str:
+    """What a parameter's ``constraints`` allow, as text: ``an int >= 1 or None``."""
+    return " or ".join("None" if c is None else str(c) for c in constraints)
+
+
 def check_param(estimator_class: Any, name: str, value) -> None:
     """:class:`ParameterError` naming the parameter, what it allows and ``value``, if refused."""
     constraints = estimator_class._parameter_constraints[name]
-    if not any(_accepts(c, value) for c in constraints):
-        allowed = " or ".join("None" if c is None else str(c) for c in constraints)
+    if not accepts(constraints, value):
         raise ParameterError(f"The {name!r} parameter of {estimator_class.__name__} must be "
-                             f"{allowed}. Got {value!r} instead.")
+                             f"{allowed(constraints)}. Got {value!r} instead.")
+
+
+def check_value(constraints: list, value, what: str) -> None:
+    """:class:`ParameterError` ``{what} must be {allowed}; got {value!r}`` if ``value`` is
+    refused: a function's check of a value declared once (e.g. each θ of a grid)."""
+    if not accepts(constraints, value):
+        raise ParameterError(f"{what} must be {allowed(constraints)}; got {value!r}")
+
+
+def interval(constraints: list) -> Interval:
+    """The one :class:`Interval` among a parameter's ``constraints``."""
+    found = [c for c in constraints if isinstance(c, Interval)]
+    if len(found) != 1:
+        raise TypeError(f"expected one Interval among {constraints!r}")
+    return found[0]
+
+
+def click_type(constraints: list):
+    """A Click type for the numbers of a parameter's :class:`Interval`: an ``IntRange`` or
+    ``FloatRange`` with its bounds (so ``--help`` shows them) that also refuses what the range
+    lets through and the declaration does not (NaN, or infinity when ``finite``)."""
+    import click
+
+    bound = interval(constraints)
+    base: Any = click.IntRange if bound.kind is numbers.Integral else click.FloatRange
+
+    class Declared(base):
+        def convert(self, value, param, ctx):
+            number = super().convert(value, param, ctx)
+            if not bound.accepts(number):
+                self.fail(f"{number!r} is not {bound}.", param, ctx)
+            return number
+
+    return Declared(min=bound.low, max=bound.high,
+                    min_open=bound.closed not in ("left", "both"),
+                    max_open=bound.closed not in ("right", "both"))
 
 
 def validate_params(estimator: Any) -> None:

@@ -1,7 +1,7 @@
 """The parameters of ``BooleanRuleClassifier``, declared once.
 
-Kept free of scikit-learn so that the CLI can build its choices from them cheaply; the
-estimator holds this dict as its ``_parameter_constraints`` (see :mod:`rulelearn._params`).
+Kept free of scikit-learn so that the CLI can build its choices and ranges from them cheaply;
+the estimator holds this dict as its ``_parameter_constraints`` (see :mod:`rulelearn._params`).
 Parameters not listed (``pos_label``) take any value.
 """
 
@@ -13,7 +13,12 @@ from rulelearn._params import InstanceOf, Interval, Options
 from rulelearn.learners import LEARNERS
 from rulelearn.learners.sc import STARTS
 
-#: In the order they are checked (the first refused value is reported).
+#: Numbers of cross-validation folds (``cv`` of the CV estimator and ``fit``, a config's folds).
+CV_FOLDS: list = [Interval(numbers.Integral, 2)]
+
+#: In the order they are checked (the first refused value is reported). The numeric ones are
+#: also what the search's grids (:mod:`rulelearn.model_selection`), a benchmark config
+#: (:mod:`rulelearn.bench.config`) and ``rulelearn fit``'s options accept.
 RULE_PARAMETERS: dict[str, list] = {
     "method": [Options(*LEARNERS)],
     "form": [Options("cnf", "dnf")],

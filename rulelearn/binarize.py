@@ -32,7 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn.errors import DataError, ParameterError
-from rulelearn.rules import Literal, _column, values_equal
+from rulelearn.rules import Literal, feature_column, values_equal
 
 
 def short_threshold(q: float, upper: float) -> float:
@@ -355,7 +355,7 @@ class ZeroOneBinarizer(TransformerMixin, BaseEstimator):
         blocks = []
         for name in self.feature_names_in_:
             try:
-                column = _column(X, name)
+                column = feature_column(X, name)
             except DataError:
                 raise DataError(f"column {name!r} seen in fit is missing from the data") from None
             values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)

@@ -87,7 +87,7 @@ import numpy as np
 
 from rulelearn.errors import ParameterError, SolverError
 from rulelearn.learners.problem import CNFProblem, cnf_objective, disabled_clause
-from rulelearn.lp import INF, LinearProgram, _new_highs
+from rulelearn.lp import INF, LinearProgram, new_highs
 
 FORMS = ("dnf", "cnf")
 _TOL = 1e-9
@@ -404,7 +404,7 @@ class _PricingMIP:
         rows_r_a, rows_c_a = np.array(rows_r, dtype=np.int64), np.array(rows_c, dtype=np.int64)
         order = np.lexsort((rows_r_a, rows_c_a))
         indptr = np.searchsorted(rows_c_a[order], np.arange(self.n_cols + 1))
-        highs = _new_highs()
+        highs = new_highs()
         for option, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", 1e-7),
                               ("presolve", "on"), ("mip_max_nodes", int(node_limit))):
             highs.setOptionValue(option, value)
@@ -809,7 +809,7 @@ def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int |
     lp.a_matrix_.value_ = np.ones(len(indices))
     kinds = highspy.HighsVarType
     lp.integrality_ = [kinds.kContinuous] * n + [kinds.kInteger] * m
-    highs = _new_highs()
+    highs = new_highs()
     highs.setOptionValue("mip_max_nodes", int(node_limit))
     if highs.passModel(lp) == highspy.HighsStatus.kError:
         raise SolverError(f"HiGHS rejected the master MIP ({n_rows} rows x {n + m} columns)")

@@ -23,10 +23,11 @@ from rulelearn._defaults import (
     FIT_THETAS,
     SELECT_RULES,
     THETA_SCALES,
+    TIE_ORDERS,
 )
 from rulelearn._params import InstanceOf, Interval, Options, validate_params
-from rulelearn._rule_params import RULE_PARAMETERS
-from rulelearn.estimator import BooleanRuleClassifier
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
+from rulelearn.estimator import BooleanRuleClassifier, training_data
 
 #: The parameters the CV chooses; the others (:data:`PASSED`) are passed to every fit.
 CHOSEN = ("form", "max_rules", "theta")
@@ -49,7 +50,8 @@ CV_PARAMETERS: dict[str, list] = {
     **{name: c for name, c in RULE_PARAMETERS.items() if name not in CHOSEN},
     "theta_scale": [Options(*THETA_SCALES)],
     "select": [Options(*SELECT_RULES)],
-    "cv": [Interval(numbers.Integral, 2), _Splitter()],
+    "ties": [Options(*TIE_ORDERS)],
+    "cv": [*CV_FOLDS, _Splitter()],
     "n_jobs": [None, Interval(numbers.Integral, -1)],
     "scheduler": [None, InstanceOf(str)],
     "random_state": [Interval(numbers.Integral, 0, 2**32 - 1, closed="both")],
@@ -77,10 +79,13 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
         ``random_state``. A splitter (``StratifiedKFold``, ``GroupKFold`` with ``groups`` given
         to :meth:`fit`, ``PredefinedSplit``, ...) or a list of folds is used as given.
     select : {"min", "0.1pt", "1se"}, default="0.1pt"
-        The lowest mean CV error (ties: fewest mean literals, then the larger θ, smaller R,
-        DNF); the lowest mean CV error plus 0.1 point per mean literal; or the simplest
-        setting within one standard error of the lowest. The refit's rule is then pruned
+        The lowest mean CV error (ties: the simplest, as ``ties`` says); the lowest mean CV
+        error plus 0.1 point per mean literal; or the simplest setting within one standard
+        error of the lowest. The refit's rule is then pruned
         (:func:`rulelearn.prune.prune_model`).
+    ties : {"literals", "theta"}, default="literals"
+        What "simplest" means: "literals", fewest mean literals, then the larger θ, smaller
+        R, DNF; "theta", the larger θ first, then the same (the benchmark's θ tuning).
     halving : "auto", None or (folds, cells), default="auto"
         Successive halving over (form, R): every cell on the first fold, the 2 best on all.
     n_jobs : int or None, default=None
@@ -123,7 +128,8 @@ fit_stats_, clause_precision_, default_precision_
                  halving="auto", n_jobs=None, scheduler=None, random_state=0, method="bcd",
                  max_iter=100, n_thresholds=10, pos_label=None, binarize="auto",
                  disable_cost=0.0, clause_solver="lp", time_limit=60.0, start="best",
-                 lp_rows="auto", class_weight=None, cut_points="quantile", certify=False):
+                 lp_rows="auto", class_weight=None, cut_points="quantile", certify=False,
+                 ties="literals"):
         self.forms = forms
         self.rules = rules
         self.thetas = thetas
@@ -131,6 +137,7 @@ fit_stats_, clause_precision_, default_precision_
         self.thresholds = thresholds
         self.cv = cv
         self.select = select
+        self.ties = ties
         self.halving = halving
         self.n_jobs = n_jobs
         self.scheduler = scheduler
@@ -163,7 +170,7 @@ fit_stats_, clause_precision_, default_precision_
         template = BooleanRuleClassifier(**{name: getattr(self, name) for name in PASSED})
         if hasattr(X, "toarray"):  # sparse: the folds take rows of a dense copy
             X = X.toarray()
-        y = self._validate_data(X, y)[1]  # the estimator's messages, before any fold
+        y = training_data(self, X, y)[1]  # the estimator's messages, before any fold
         self._classes(y)
         with dask_client(self.scheduler) as client:
             model, selection = fit_select(
@@ -171,7 +178,7 @@ fit_stats_, clause_precision_, default_precision_
                 thresholds=self.thresholds, cv=self.cv, seed=int(self.random_state),
                 progress=progress, n_jobs=self.n_jobs, select=self.select,
                 theta_scale=self.theta_scale, halving=self.halving, groups=groups,
-                client=client)
+                client=client, ties=self.ties)
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)  # nothing of an earlier fit survives
         self.__dict__.update({k: v for k, v in vars(model).items()
@@ -185,6 +192,23 @@ fit_stats_, clause_precision_, default_precision_
         self.n_splits_ = selection.n_folds
         self.form_, self.max_rules_, self.theta_ = model.form, model.max_rules, model.theta
         return self
+
+    def select_setting(self, X, y, groups=None, progress=None):
+        """The CV alone, on every row of ``(X, y)``: the
+        :class:`~rulelearn.model_selection.Selection` :meth:`fit` would choose from, without
+        the refit (nor ``fit``'s sample of a large table); what the benchmark's inner CV runs.
+        Sets no attribute."""
+        from rulelearn.model_selection import HALVING, select_setting
+
+        validate_params(self)
+        template = BooleanRuleClassifier(**{name: getattr(self, name) for name in PASSED})
+        selection = select_setting(
+            template, X, y, thetas=self.thetas, rules=self.rules, forms=self.forms,
+            thresholds=self.thresholds, cv=self.cv, seed=int(self.random_state),
+            progress=progress, n_jobs=self.n_jobs, theta_scale=self.theta_scale,
+            halving=HALVING if self.halving == "auto" else self.halving, groups=groups,
+            ties=self.ties)
+        return selection if self.select == "min" else selection.chosen_by(self.select)
 
     def fit_path(self, X, y, thetas, sample_weight=None, warm_across_theta=True):
         """Not available: the CV chooses θ itself (use ``BooleanRuleClassifier.fit_path``)."""

@@ -172,8 +172,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         for theta in thetas:
             check_param(type(self), "theta", theta)
         start = time.perf_counter()
-        frame, y = self._validate_data(X, y)
-        sample_weight = _check_weights(sample_weight, len(y))
+        frame, y = training_data(self, X, y)
+        sample_weight = check_weights(sample_weight, len(y))
         classes, pos_label = self._classes(y, sample_weight)
         positive = np.asarray(y) == pos_label
         binarizer, A, literals = self._binarize(frame, sample_weight, positive)
@@ -228,24 +228,6 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def _validate_params(self):
         validate_params(self)
 
-    def _validate_data(self, X, y):
-        if y is None:
-            raise DataError("BooleanRuleClassifier requires y to be passed, "
-                            "but the target y is None")
-        frame = as_frame(X)
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = column_or_1d(y, warn=True)  # DataConversionWarning, as in scikit-learn
-        if len(frame) != len(y):
-            raise DataError(f"X has {len(frame)} rows but y has {len(y)} labels")
-        for axis, what in ((0, "sample"), (1, "feature")):
-            if frame.shape[axis] == 0:
-                raise DataError(f"Found array with 0 {what}(s) (shape={frame.shape}) while a "
-                                f"minimum of 1 is required by {type(self).__name__}.")
-        if pd.isna(pd.Series(y, dtype=object)).any():
-            raise DataError("y has missing labels")
-        return frame, y
-
     def _classes(self, y, sample_weight=None):
         classes = np.unique(y)
         if len(classes) != 2:
@@ -276,7 +258,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 raise DataError("binarize=True needs a matrix of 0/1 values only")
             literals = [Literal(str(c), "==", 1) for c in frame.columns]
             return None, values.astype(np.uint8), literals
-        if self.binarize == "auto" and _is_binary(used):  # x == 1 and its negation x == 0
+        if self.binarize == "auto" and is_binary(used):  # x == 1 and its negation x == 0
             zero_one = ZeroOneBinarizer().fit(frame)
             return zero_one, zero_one.transform(frame), list(zero_one.literals_)
         binarizer = QuantileBinarizer(n_thresholds=self.n_thresholds,
@@ -290,7 +272,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Class labels: ``pos_label_`` where the rule holds, the other class elsewhere."""
         check_is_fitted(self, "rule_")
-        frame = self._frame(X)
+        frame = input_frame(self, X)
         held = self.rule_.evaluate(frame)
         negative = self.classes_[0] if self.classes_[1] == self.pos_label_ else self.classes_[1]
         return np.where(held, self.pos_label_, negative)
@@ -333,7 +315,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _second_class_probability(self, X) -> np.ndarray:
         check_is_fitted(self, "clause_precision_")
-        held, positive = self._proba().decide(self.rule_, self._frame(X))
+        held, positive = self._proba().decide(self.rule_, input_frame(self, X))
         if self.classes_[1] == self.pos_label_:
             second, predicted_second = positive, held
         else:
@@ -343,26 +325,6 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _proba(self) -> RuleProba:
         return RuleProba(tuple(map(float, self.clause_precision_)), self.default_precision_)
-
-    def _frame(self, X) -> pd.DataFrame:
-        """``X`` as a frame with the fitted columns; scikit-learn's checks and messages on the
-        number of features and their names (a frame is matched by its column names as text)."""
-        names = getattr(self, "feature_names_in_", None)
-        frame = as_frame(X, names)
-        if frame.shape[1] != self.n_features_in_:
-            raise DataError(f"X has {frame.shape[1]} features, but {type(self).__name__} is "
-                            f"expecting {self.n_features_in_} features as input.")
-        given = isinstance(X, pd.DataFrame)
-        if given and names is None:
-            warnings.warn(f"X has feature names, but {type(self).__name__} was fitted without "
-                          "feature names", UserWarning, stacklevel=3)
-            return frame.set_axis([f"x{j}" for j in range(frame.shape[1])], axis=1)
-        if not given and names is not None:
-            warnings.warn(f"X does not have valid feature names, but {type(self).__name__} was "
-                          "fitted with feature names", UserWarning, stacklevel=3)
-        if given and names is not None and [str(c) for c in frame.columns] != list(names):
-            raise DataError(_names_mismatch(list(names), [str(c) for c in frame.columns]))
-        return frame
 
 
 #: ``lp_rows="auto"`` samples the clause LP above this many training rows: more than any
@@ -427,7 +389,7 @@ def class_sample_weight(class_weight, y, classes=None, sample_weight=None):
     return weights
 
 
-def _check_weights(sample_weight, n_samples):
+def check_weights(sample_weight, n_samples):
     if sample_weight is None:
         return None
     weights = np.asarray(sample_weight, dtype=float).ravel()
@@ -440,7 +402,7 @@ def _check_weights(sample_weight, n_samples):
     return weights
 
 
-def _is_binary(frame: pd.DataFrame) -> bool:
+def is_binary(frame: pd.DataFrame) -> bool:
     for name in frame.columns:
         column = frame[name]
         if not (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)):
@@ -475,3 +437,45 @@ def _names_mismatch(fitted: list, given: list) -> str:
     if not unseen and not missing:
         message += "Feature names must be in the same order as they were in fit.\n"
     return message
+
+
+def training_data(estimator, X, y) -> tuple[pd.DataFrame, np.ndarray]:
+    """``(X as a frame, y as an array)`` for ``estimator``'s fit, with scikit-learn's checks
+    and messages (no labels, rows that do not match, an empty X, missing labels)."""
+    if y is None:
+        raise DataError("BooleanRuleClassifier requires y to be passed, "
+                        "but the target y is None")
+    frame = as_frame(X)
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = column_or_1d(y, warn=True)  # DataConversionWarning, as in scikit-learn
+    if len(frame) != len(y):
+        raise DataError(f"X has {len(frame)} rows but y has {len(y)} labels")
+    for axis, what in ((0, "sample"), (1, "feature")):
+        if frame.shape[axis] == 0:
+            raise DataError(f"Found array with 0 {what}(s) (shape={frame.shape}) while a "
+                            f"minimum of 1 is required by {type(estimator).__name__}.")
+    if pd.isna(pd.Series(y, dtype=object)).any():
+        raise DataError("y has missing labels")
+    return frame, y
+
+
+def input_frame(estimator, X) -> pd.DataFrame:
+    """``X`` as a frame with the fitted columns; scikit-learn's checks and messages on the
+    number of features and their names (a frame is matched by its column names as text)."""
+    names = getattr(estimator, "feature_names_in_", None)
+    frame = as_frame(X, names)
+    if frame.shape[1] != estimator.n_features_in_:
+        raise DataError(f"X has {frame.shape[1]} features, but {type(estimator).__name__} is "
+                        f"expecting {estimator.n_features_in_} features as input.")
+    given = isinstance(X, pd.DataFrame)
+    if given and names is None:
+        warnings.warn(f"X has feature names, but {type(estimator).__name__} was fitted without "
+                      "feature names", UserWarning, stacklevel=3)
+        return frame.set_axis([f"x{j}" for j in range(frame.shape[1])], axis=1)
+    if not given and names is not None:
+        warnings.warn(f"X does not have valid feature names, but {type(estimator).__name__} was "
+                      "fitted with feature names", UserWarning, stacklevel=3)
+    if given and names is not None and [str(c) for c in frame.columns] != list(names):
+        raise DataError(_names_mismatch(list(names), [str(c) for c in frame.columns]))
+    return frame

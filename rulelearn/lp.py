@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 _banner_shown = False
 
 
-def _new_highs() -> highspy.Highs:
+def new_highs() -> highspy.Highs:
     """A silent HiGHS object with HiGHS's own thread setting.
 
     The ``threads`` option is left alone: HiGHS starts one thread scheduler
@@ -101,7 +101,7 @@ class LinearProgram:
         self.n_solves = 0
         self.total_iterations = 0
         self.n_fallbacks = 0  # warm re-solves that stalled and were redone cold
-        self._highs = _new_highs()
+        self._highs = new_highs()
         if time_limit is not None:
             self._highs.setOptionValue("time_limit", float(time_limit))
         lp = highspy.HighsLp()
@@ -152,6 +152,10 @@ class LinearProgram:
         columns = np.asarray(columns, dtype=np.int32)
         self._highs.changeColsBounds(len(columns), columns, np.asarray(lower, dtype=np.float64),
                                      np.asarray(upper, dtype=np.float64))
+
+    def highs_lp(self):
+        """The model as HiGHS holds it (``highspy.HighsLp``: matrix, costs, bounds)."""
+        return self._highs.getLp()
 
     def add_rows(self, lower, upper, indptr, indices, values) -> None:
         """Append rows given in CSR form; the basis is kept (the new rows' slacks basic)."""

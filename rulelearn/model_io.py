@@ -59,7 +59,13 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
     ``positive`` defaults to the estimator's ``pos_label_`` and must match it if given.
     With ``X`` and ``y`` (the training data), ``training`` also records the number of rows
     and the training accuracy. ``extra``: more top-level entries (they may not replace ours).
+    A fitted :class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV` is saved as its refit
+    (``best_estimator_``), with what its CV did in ``cv_selection`` (as ``fit --save`` does).
     """
+    if hasattr(estimator, "best_estimator_") and hasattr(estimator, "selection_"):
+        extra = {"cv_selection": estimator.selection_.to_dict(), **(extra or {})}
+        return model_dict(estimator.best_estimator_, target=target, positive=positive, X=X,
+                          y=y, extra=extra)
     if hasattr(estimator, "rule_list_"):  # a multi-class model (rulelearn.rule_list)
         if positive is not None:
             raise ParameterError("a rule list has no positive class: leave positive out")
@@ -126,7 +132,7 @@ def rule_list_dict(estimator, *, target: str, X=None, y=None, extra=None) -> dic
         "classes": [to_native(c) for c in estimator.classes_],
         "features": None if names is None else [str(n) for n in names],
         "params": {"order": to_native(estimator.order),
-                   "estimator": to_native(estimator._template().get_params())},
+                   "estimator": to_native(estimator.template().get_params())},
         "training": training,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
@@ -764,7 +770,7 @@ class _Scoring:
         model, rule = self.model, self.model.rule
         cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
         columns = _Columns(cells)
-        clause_held = [_clause_held(clause, columns, rule._inner) for clause in rule.clauses]
+        clause_held = [_clause_held(clause, columns, rule.inner_op) for clause in rule.clauses]
         if not clause_held:
             held = np.full(len(cells), rule.form == "cnf")
         elif rule.form == "dnf":
@@ -859,7 +865,7 @@ class _ListScoring(_Scoring):
         clause = np.full(n, -1)
         for index in reversed(range(len(rule_list.rules))):
             rule = rule_list.rules[index]
-            clause_held = [_clause_held(c, columns, rule._inner) for c in rule.clauses]
+            clause_held = [_clause_held(c, columns, rule.inner_op) for c in rule.clauses]
             if not clause_held:
                 held = np.full(n, rule.form == "cnf")
             elif rule.form == "dnf":
@@ -903,7 +909,7 @@ def _list_reason(rule_list, step: int, clause: int) -> str:
     if step == len(rule_list.rules):
         return "no rule holds"
     rule = rule_list.rules[step]
-    text = str(rule) if clause < 0 else rule.clauses[clause].render(rule._inner)
+    text = str(rule) if clause < 0 else rule.clauses[clause].render(rule.inner_op)
     return f"rule {step + 1}: {text}"
 
 
@@ -934,9 +940,9 @@ class _Columns:
     def get(self, feature: str):
         """``(codes, values)``: the column is ``values.iloc[codes]``; its last row is missing."""
         if feature not in self.cache:
-            from rulelearn.rules import _column
+            from rulelearn.rules import feature_column
 
-            codes, uniques = pd.factorize(_column(self.cells, feature), use_na_sentinel=True)
+            codes, uniques = pd.factorize(feature_column(self.cells, feature), use_na_sentinel=True)
             values = pd.DataFrame({feature: pd.Series([*uniques, np.nan], dtype=object)})
             self.cache[feature] = (np.where(codes < 0, len(uniques), codes), values)
         return self.cache[feature]

@@ -38,13 +38,16 @@ from rulelearn._defaults import (
     LITERAL_COSTS,
     SELECT_RULES,
     THETA_SCALES,
+    TIE_ORDERS,
     log_grid,
 )
+from rulelearn._params import check_value
+from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import error_rate
 from rulelearn.errors import DataError, ParameterError
 
 __all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "FIT_THETAS", "SELECT_RULES",
-           "THETA_SCALES", "log_grid", "scaled",
+           "THETA_SCALES", "TIE_ORDERS", "log_grid", "scaled",
            "stratified_folds",
            "take_rows", "choose", "fit_candidates", "cv_folds", "resolve_folds", "cv_scores",
            "error_rate",
@@ -78,14 +81,19 @@ def simplicity_order(grid, prefer: str) -> list[int]:
     return order[::-1] if prefer == "larger" else order
 
 
+def lowest(errors, index, simpler) -> int:
+    """The tie rule, once: among ``index``, the one of lowest ``errors[i]``; errors within
+    :data:`TIE_TOLERANCE` of it are ties, won by the least ``simpler(i)``."""
+    index = list(index)
+    best = min(errors[i] for i in index)
+    return min((i for i in index if errors[i] <= best + TIE_TOLERANCE), key=simpler)
+
+
 def choose(mean_errors, grid, prefer: str) -> int:
     """Index of the candidate with the lowest mean error; ties go to the simplest."""
-    errors = np.asarray(mean_errors, dtype=float)
-    best = float(np.min(errors))
-    for i in simplicity_order(grid, prefer):
-        if errors[i] <= best + TIE_TOLERANCE:
-            return i
-    raise AssertionError("unreachable")
+    errors = [float(e) for e in mean_errors]
+    rank = {i: position for position, i in enumerate(simplicity_order(grid, prefer))}
+    return lowest(errors, range(len(errors)), rank.__getitem__)
 
 
 def fit_candidates(estimator, X, y, param: str | None, grid) -> list:
@@ -303,6 +311,7 @@ class Selection:
     first_folds: int = 0  #: folds every (form, R) ran on (successive halving; 0: all)
     #: the class of the CV splitter that made the folds ("": an int ``cv``, stratified K-fold)
     splitter: str = ""
+    ties: str = "literals"  #: the order ties are broken in (:data:`TIE_ORDERS`)
 
     @property
     def best(self) -> CVRow:
@@ -323,14 +332,15 @@ class Selection:
 
     def best_per_setting(self) -> list[int]:
         """Per (form, R), in grid order, the index of its row the tie rule prefers."""
-        return [_choose_row(self.rows, index, self.select)
+        return [_choose_row(self.rows, index, self.select, self.ties)
                 for index in _groups(self.rows).values()]
 
     def chosen_by(self, select: str) -> "Selection":
         """The same rows, the choice made by rule ``select`` (:data:`SELECT_RULES`)."""
         _check_select("select", select)
         return dataclasses.replace(self, select=select,
-                                   chosen=_choose_row(self.rows, range(len(self.rows)), select))
+                                   chosen=_choose_row(self.rows, range(len(self.rows)), select,
+                                                      self.ties))
 
     def describe(self) -> str:
         """How the choice was made.
@@ -389,6 +399,7 @@ class Selection:
                 "skipped": [list(s) for s in self.skipped],
                 "thresholds": list(self.thresholds),
                 **({"splitter": self.splitter} if self.splitter else {}),
+                **({"ties": self.ties} if self.ties != "literals" else {}),
                 "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
                           "n_thresholds": r.n_thresholds, "mean_error": r.mean_error,
                           "sem": r.sem, "mean_literals": r.mean_literals} for r in self.rows]}
@@ -406,30 +417,30 @@ def _groups(rows) -> dict[tuple, list[int]]:
     return groups
 
 
-def _simplicity(row: CVRow) -> tuple:
-    """Sort key, simplest first: fewer literals, larger θ, smaller R, DNF before CNF, fewer
-    thresholds."""
-    return (row.mean_literals, -row.theta, row.max_rules, DEFAULT_FORMS.index(row.form)
-            if row.form in DEFAULT_FORMS else len(DEFAULT_FORMS),
-            row.n_thresholds if row.n_thresholds is not None else 0)
+def _simplicity(row: CVRow, ties: str = "literals") -> tuple:
+    """Sort key, simplest first (:data:`TIE_ORDERS`): fewer literals, larger θ, smaller R, DNF
+    before CNF, fewer thresholds; with ``ties="theta"`` the larger θ before fewer literals."""
+    key = (row.mean_literals, -row.theta, row.max_rules, DEFAULT_FORMS.index(row.form)
+           if row.form in DEFAULT_FORMS else len(DEFAULT_FORMS),
+           row.n_thresholds if row.n_thresholds is not None else 0)
+    return (key[1], key[0]) + key[2:] if ties == "theta" else key
 
 
-def _choose_row(rows, index, select: str = "min") -> int:
-    """Among ``rows[i] for i in index``: the lowest mean error, ties going to the simplest;
-    with ``select="1se"`` the simplest whose mean error is at most that row's mean error plus
-    its standard error; with a cost rule (``"0.1pt"``, :data:`LITERAL_COSTS`) the lowest mean
-    error plus that cost per mean literal, ties going to the simplest."""
+def _choose_row(rows, index, select: str = "min", ties: str = "literals") -> int:
+    """Among ``rows[i] for i in index``: the lowest mean error, ties going to the simplest
+    (:func:`lowest`, in the order ``ties``); with ``select="1se"`` the simplest whose mean
+    error is at most that row's mean error plus its standard error; with a cost rule
+    (``"0.1pt"``, :data:`LITERAL_COSTS`) the lowest mean error plus that cost per mean
+    literal, ties going to the simplest."""
     index = list(index)
     cost = LITERAL_COSTS.get(select, 0.0)
-    score = {i: rows[i].mean_error + cost * rows[i].mean_literals for i in index}
-    best = min(score.values())
-    tied = [i for i in index if score[i] <= best + TIE_TOLERANCE]
-    chosen = min(tied, key=lambda i: _simplicity(rows[i]))
+    errors = {i: rows[i].mean_error + cost * rows[i].mean_literals for i in index}
+    chosen = lowest(errors, index, lambda i: _simplicity(rows[i], ties))
     if select != "1se":
         return chosen
     bound = rows[chosen].mean_error + rows[chosen].sem + TIE_TOLERANCE
     return min((i for i in index if rows[i].mean_error <= bound),
-               key=lambda i: _simplicity(rows[i]))
+               key=lambda i: _simplicity(rows[i], ties))
 
 
 def _grid(name, values, check) -> tuple:
@@ -464,13 +475,11 @@ def _check_halving(halving, k: int) -> tuple[int, int]:
 
 
 def _check_theta(name, value):
-    if not (isinstance(value, float) and np.isfinite(value) and value >= 0):
-        raise ParameterError(f"every {name} must be a finite number >= 0; got {value!r}")
+    check_value(RULE_PARAMETERS["theta"], value, f"every {name}")
 
 
 def _check_rules(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ParameterError(f"every {name} must be an int >= 1; got {value!r}")
+    check_value(RULE_PARAMETERS["max_rules"], value, f"every {name}")
 
 
 def _check_form(name, value):
@@ -479,14 +488,14 @@ def _check_form(name, value):
 
 
 def _check_thresholds(name, value):
-    _check_rules(name, value)
+    check_value(RULE_PARAMETERS["n_thresholds"], value, f"every {name}")
 
 
 def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULES,
                    forms=DEFAULT_FORMS, thresholds=None, cv=5, seed: int = 0,
                    skip_unused: bool = True, progress=None, n_jobs: int = 1,
                    theta_scale: str = "errors", halving=None, groups=None,
-                   client=None) -> Selection:
+                   client=None, ties: str = "literals") -> Selection:
     """Choose (form, R, θ) for ``estimator`` by stratified K-fold CV on ``(X, y)``.
 
     K is :func:`n_folds` ``(y, cv)``; the folds are ``StratifiedKFold(shuffle=True,
@@ -529,12 +538,17 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
     tries runs on every fold; ``(m, keep)``, the walk runs on the first ``m`` folds only,
     then the ``keep`` cells of lowest best mean error there (over θ; ties kept) run on the
     other folds too and only they can be chosen (the others are listed as pruned).
+
+    ``ties`` (:data:`TIE_ORDERS`): "literals", the order above; "theta", the larger θ first,
+    then the same (the benchmark's θ tuning).
     """
     thetas = _grid("theta", (float(t) for t in np.atleast_1d(thetas)), _check_theta)
     rules = tuple(sorted(_grid("R", (int(r) if isinstance(r, np.integer) else r for r in rules),
                                _check_rules)))
     forms = _grid("form", forms, _check_form)
     _check_scale("theta_scale", theta_scale)
+    if ties not in TIE_ORDERS:
+        raise ParameterError(f"ties must be one of {', '.join(TIE_ORDERS)}; got {ties!r}")
     counts = _threshold_grid(estimator, thresholds)
     folds = resolve_folds(y, cv, seed, groups)
     k = len(folds)
@@ -554,7 +568,7 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
 
     selection = _walk(lambda form, r: many([(form, r)])[0], forms, rules, thetas, first, seed,
                       skip_unused, counts[:1],
-                      many=many if workers > 1 or client is not None else None)
+                      many=many if workers > 1 or client is not None else None, ties=ties)
     selection = dataclasses.replace(selection, theta_scale=theta_scale,
                                     splitter=_splitter_name(cv))
     if first < k:
@@ -590,7 +604,8 @@ def _halve(selection: Selection, score, found, rest, keep: int, n) -> Selection:
                  for row in blocks.get((form, r), ()))
     pruned = tuple((form, r) for form in selection.forms for r in selection.rules
                    if (form, r) in found and (form, r) not in blocks)
-    return dataclasses.replace(selection, rows=rows, chosen=_choose_row(rows, range(len(rows))),
+    return dataclasses.replace(selection, rows=rows,
+                               chosen=_choose_row(rows, range(len(rows)), ties=selection.ties),
                                n_folds=k, pruned=pruned, first_folds=selection.n_folds)
 
 
@@ -727,13 +742,13 @@ def _binarizes(estimator, X, counts) -> dict[int, bool]:
     or few-valued columns only); those counts are not tried.
     """
     from rulelearn.binarize import QuantileBinarizer, as_frame
-    from rulelearn.estimator import _is_binary
+    from rulelearn.estimator import is_binary
 
     if len(counts) < 2:
         return {}
     frame = as_frame(X)
     binarize = estimator.get_params()["binarize"]
-    if binarize is True or (binarize == "auto" and _is_binary(frame)):
+    if binarize is True or (binarize == "auto" and is_binary(frame)):
         return dict.fromkeys(counts[1:], False)
     if estimator.get_params().get("cut_points", "quantile") != "quantile":
         return dict.fromkeys(counts[1:], True)  # tree cuts depend on the fold's labels: try
@@ -753,7 +768,8 @@ def _refine(selection: Selection, evaluate, counts, changes) -> Selection:
     for n in tried:
         found.extend(evaluate(best.form, best.max_rules, n))
     rows = tuple(found)
-    return dataclasses.replace(selection, rows=rows, chosen=_choose_row(rows, range(len(rows))),
+    return dataclasses.replace(selection, rows=rows,
+                               chosen=_choose_row(rows, range(len(rows)), ties=selection.ties),
                                thresholds=selection.thresholds + tried)
 
 
@@ -795,7 +811,7 @@ def _error_and_size(model, X, y) -> tuple[float, int, int]:
 
 
 def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused, thresholds=(),
-          many=None) -> Selection:
+          many=None, ties: str = "literals") -> Selection:
     """Walk R upwards per form (see :func:`select_setting`), form by form. ``many([(form,
     R), ...])``, if given, evaluates several cells at once: then R goes up for every form
     together (the same cells are tried), and the rows are put in the order form by form."""
@@ -824,8 +840,9 @@ def _walk(evaluate, forms, rules, thetas, k, seed, skip_unused, thresholds=(),
             blocks.update(zip(cells, many(cells)))
             active = [form for form in active if used_up(form, position, r)]
     rows = tuple(row for form in forms for r in rules for row in blocks.get((form, r), ()))
-    return Selection(rows, _choose_row(rows, range(len(rows))), k, seed, forms, rules, thetas,
-                     tuple(cell for form in forms for cell in skipped[form]), tuple(thresholds))
+    return Selection(rows, _choose_row(rows, range(len(rows)), ties=ties), k, seed, forms,
+                     rules, thetas, tuple(cell for form in forms for cell in skipped[form]),
+                     tuple(thresholds), ties=ties)
 
 
 def walk_unused(selection: Selection) -> Selection:
@@ -836,7 +853,7 @@ def walk_unused(selection: Selection) -> Selection:
              for (form, r, n), index in _groups(selection.rows).items() if n == first}
     return _walk(lambda form, r: table[(form, r)], selection.forms, selection.rules,
                  selection.thetas, selection.n_folds, selection.seed, True,
-                 selection.thresholds[:1])
+                 selection.thresholds[:1], ties=selection.ties)
 
 
 #: ``fit_select``'s "auto": above this many rows the CV runs on a stratified sample of
@@ -882,12 +899,13 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
                skip_unused: bool = True, progress=None, n_jobs: int = 1,
                cv_rows="auto", cv_params="auto", select: str = DEFAULT_SELECT,
                theta_scale: str = "rows", halving="auto", groups=None, client=None,
-               prune: bool = True):
+               prune: bool = True, ties: str = "literals"):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
     ``thresholds``, ``progress``, ``n_jobs``, ``cv`` (an int, a splitter or a list of folds),
-    ``groups`` and ``client`` (a dask cluster for the CV's folds): see :func:`select_setting`.
+    ``groups``, ``client`` (a dask cluster for the CV's folds) and ``ties``: see
+    :func:`select_setting`.
 
     ``cv_rows``: when ``(X, y)`` has more rows, the CV runs on a stratified random sample of
     that many (:func:`cv_sample`, from ``seed``) and only the final fit sees every row (for
@@ -936,7 +954,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
                                forms=forms, thresholds=thresholds, cv=cv, seed=seed,
                                skip_unused=skip_unused, progress=progress, n_jobs=n_jobs,
                                theta_scale=theta_scale, halving=halving, groups=groups,
-                               client=client)
+                               client=client, ties=ties)
     if rows is not None:
         selection = dataclasses.replace(selection, cv_rows=len(rows))
     if select != "min":

@@ -46,7 +46,7 @@ class RuleProba:
         dnf = rule.form == "dnf"
         out = np.full(len(X), np.nan)
         for clause, value in zip(rule.clauses, self.clause_precision):
-            decides = clause.evaluate(X, rule._inner) == dnf
+            decides = clause.evaluate(X, rule.inner_op) == dnf
             better = np.fmax(out, value) if dnf else np.fmin(out, value)
             out = np.where(decides, better, out)
         decided = ~np.isnan(out)
@@ -66,7 +66,7 @@ def fit_proba(rule: Rule, X: pd.DataFrame, positive: np.ndarray,
     decided = np.zeros(len(positive), dtype=bool)
     values = []
     for clause in rule.clauses:
-        decides = clause.evaluate(X, rule._inner) == dnf
+        decides = clause.evaluate(X, rule.inner_op) == dnf
         decided |= decides
         values.append(_rate(positive, weights, decides, overall))
     return RuleProba(tuple(values), _rate(positive, weights, ~decided, overall))

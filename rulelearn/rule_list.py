@@ -213,7 +213,7 @@ class BooleanRuleListClassifier(ClassifierMixin, BaseEstimator):
 
         return self._fit_steps(X, y, sample_weight, fit_step)[0]
 
-    def _template(self):
+    def template(self):
         from rulelearn.estimator import BooleanRuleClassifier
 
         base = BooleanRuleClassifier() if self.estimator is None else self.estimator
@@ -225,12 +225,12 @@ class BooleanRuleListClassifier(ClassifierMixin, BaseEstimator):
     def _fit_steps(self, X, y, sample_weight, fit_step):
         """Fit the list with ``fit_step(template, X, y_bool, weights) -> (model, selection)``;
         returns ``(self, selections)``."""
-        from rulelearn.estimator import BooleanRuleClassifier, _check_weights
+        from rulelearn.estimator import check_weights, training_data
 
-        template = self._template()
-        frame, y = BooleanRuleClassifier._validate_data(self, X, y)
+        template = self.template()
+        frame, y = training_data(self, X, y)
         _check_labels(y)
-        weights = _check_weights(sample_weight, len(y))
+        weights = check_weights(sample_weight, len(y))
         used = np.ones(len(y), bool) if weights is None else weights > 0
         order = class_order(y[used], self.order, None if weights is None else weights[used])
         steps, rules, selections = [], [], []
@@ -260,10 +260,10 @@ class BooleanRuleListClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The label of the first rule that holds on each row, else the ``ELSE`` class."""
-        from rulelearn.estimator import BooleanRuleClassifier
+        from rulelearn.estimator import input_frame
 
         check_is_fitted(self, "rule_list_")
-        frame = BooleanRuleClassifier._frame(self, X)
+        frame = input_frame(self, X)
         decided = self.rule_list_.decide(frame)
         outcomes = [*self.rule_list_.labels, self.rule_list_.default]
         index = [int(np.flatnonzero(self.classes_ == c)[0]) for c in outcomes]

@@ -181,7 +181,7 @@ class Literal:
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Boolean array: where the literal holds on the rows of ``X``."""
-        column = _column(X, self.feature)
+        column = feature_column(X, self.feature)
         missing = column.isna().to_numpy()
         if self.op == "is missing":
             return missing
@@ -266,7 +266,7 @@ def _wrapped(masked: str) -> bool:
     return False
 
 
-def _column(X: pd.DataFrame, feature: str) -> pd.Series:
+def feature_column(X: pd.DataFrame, feature: str) -> pd.Series:
     """The column named ``feature``; a non-string name (``0``) matches its string (``"0"``)."""
     if feature in X.columns:
         return X[feature]
@@ -397,14 +397,15 @@ class Rule:
             raise RuleError(f"form must be 'cnf' or 'dnf', got {self.form!r}")
 
     @property
-    def _inner(self) -> str:
+    def inner_op(self) -> str:
+        """The operator inside each clause: "and" (DNF) or "or" (CNF)."""
         return "and" if self.form == "dnf" else "or"
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Boolean array: True where the rule predicts the positive class."""
         if not self.clauses:
             return np.full(len(X), self.form == "cnf")
-        held = [clause.evaluate(X, self._inner) for clause in self.clauses]
+        held = [clause.evaluate(X, self.inner_op) for clause in self.clauses]
         return np.logical_or.reduce(held) if self.form == "dnf" else np.logical_and.reduce(held)
 
     @property
@@ -427,7 +428,7 @@ class Rule:
         if not self.clauses:
             return "FALSE" if self.form == "dnf" else "TRUE"
         outer = " OR " if self.form == "dnf" else " AND "
-        parts = [clause.render(self._inner) for clause in self.clauses]
+        parts = [clause.render(self.inner_op) for clause in self.clauses]
         if len(parts) == 1:
             return parts[0]
         return outer.join(f"({part})" for part in parts)
@@ -441,10 +442,10 @@ class Rule:
             never = "never" if self.form == "dnf" else "always"
             return f"{never} {outcome} (empty {self.form.upper()} rule)"
         outer = "OR" if self.form == "dnf" else "AND"
-        inner = f" {self._inner.upper()}\n" + " " * 7
+        inner = f" {self.inner_op.upper()}\n" + " " * 7
         lines = []
         for number, clause in enumerate(self.clauses, 1):
-            body = inner.join(clause.pieces(self._inner)) or clause.render(self._inner)
+            body = inner.join(clause.pieces(self.inner_op)) or clause.render(self.inner_op)
             lead = "IF" if number == 1 else outer
             lines.append(f"{lead:<3} {number}. {body}")
         lines.append(f"THEN {outcome}")
@@ -474,7 +475,7 @@ class Rule:
         flipped = self._flipped()
 
         def size(rule):
-            return sum(len(clause.pieces(rule._inner)) for clause in rule.clauses)
+            return sum(len(clause.pieces(rule.inner_op)) for clause in rule.clauses)
         if size(flipped) > size(self):
             return None
         return flipped.describe(negative, target)
@@ -605,7 +606,7 @@ def explain_rows(rule: Rule, literal_held: list[list[np.ndarray]], n_rows: int) 
     dnf = rule.form == "dnf"
     if not rule.clauses:
         return np.full(n_rows, "no clause" if dnf else "all clauses hold", dtype=object)
-    join = rule._inner
+    join = rule.inner_op
     clause_held = []
     for held in literal_held:
         if not held:

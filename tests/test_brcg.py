@@ -137,7 +137,7 @@ def test_the_config_takes_brcg_with_its_lambda1_grid():
 
 @pytest.mark.parametrize("entry, message", [
     ("{lambda2: 0.1}", "unknown key 'lambda2'. Did you mean 'lambda1'"),
-    ("{lambda1: [0.01, -1]}", "lambda1 must be >= 0. Got -1"),
+    ("{lambda1: [0.01, -1]}", "lambda1 must be a finite number >= 0. Got -1"),
     ("{lambda1: []}", "the lambda1 grid is empty"),
     ("{time_max: 0}", "'time_max' parameter of BrcgClassifier must be a finite number > 0"),
     ("{form: DNF}", "must be one of {'cnf', 'dnf'}. Got 'DNF'"),

@@ -121,7 +121,8 @@ def test_fit_path_prints_every_theta(run, data):
     thetas = [float(row.split()[-5]) for row in rows]
     assert thetas == pytest.approx([float(f"{t:.4g}") for t in FIT_THETAS])
     assert sum(row.startswith("*") for row in rows) == 1
-    assert "over 8 theta (the lowest CV error plus" in lines[11] and lines[11].startswith("chosen: CNF, R = 2,")
+    assert "over 8 theta (the lowest CV error plus" in lines[11]
+    assert lines[11].startswith("chosen: CNF, R = 2,")
 
 
 @pytest.mark.parametrize("args, form, rules, size", [
@@ -640,7 +641,7 @@ def test_one_threshold_count_with_the_rest_fixed_runs_no_cv(run, data):
     assert out["cv"] is None and out["setting"]["thresholds"] == 6
 
 
-@pytest.mark.parametrize("value, words", [("10,x", ["whole number"]), ("0", ["at least 1"]),
+@pytest.mark.parametrize("value, words", [("10,x", ["whole number"]), ("0", [">= 1"]),
                                           ("10,10", ["repeated"]), ("", ["whole number"])])
 def test_bad_threshold_counts_are_one_line_usage_errors(run, data, value, words):
     assert_one_line_error(run("fit", data, "--thresholds", value), "--thresholds", *words,

@@ -55,11 +55,11 @@ def test_theta_forms():
 
 @pytest.mark.parametrize("text, message", [
     (MIN + "theta: []", "theta grid is empty"),
-    (MIN + "theta: [0.1, -2]", "theta must be >= 0"),
+    (MIN + "theta: [0.1, -2]", "theta must be a finite number >= 0"),
     (MIN + "theta: {log: [0, 5]}", "0 < low"),
     (MIN + "theta: {log: [1, 5], nun: 3}", "Did you mean 'num'"),
     (MIN + "outer_fold: 3", "Did you mean 'outer_folds'"),
-    (MIN + "inner_folds: 1", "must be >= 2"),
+    (MIN + "inner_folds: 1", "must be an int >= 2"),
     (MIN + "R: two", "must be an integer"),
     (MIN + "executor: dusk", "Did you mean 'dask'"),
     (MIN + "binarization: {thresholds: 3}", "Did you mean 'n_thresholds'"),

@@ -1,6 +1,7 @@
 """BooleanRuleClassifierCV: fit_select's choice as an estimator, any CV splitter, cv_results_,
 and the scikit-learn contract (Pipeline, cross_validate, GridSearchCV, clone, the checks)."""
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -242,3 +243,40 @@ def test_sklearn_checks(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # dropped constant columns
         check(estimator)
+
+
+# ------------------------------------------------------------------------ the tie orders
+
+def test_the_two_tie_orders_break_the_same_tie_differently():
+    from rulelearn.model_selection import CVRow, Selection
+
+    def row(theta, error, literals):
+        return CVRow("dnf", 5, theta, error, 0.01, literals, (error,))
+
+    # θ 0.1 and 1.0 tie on the lowest error; 0.1 has fewer mean literals, 1.0 the larger θ
+    rows = (row(0.1, 0.2, 3.0), row(1.0, 0.2, 5.0), row(10.0, 0.3, 0.0))
+    made = Selection(rows, 0, 3, 0, ("dnf",), (5,), (0.1, 1.0, 10.0))
+    assert made.chosen_by("min").chosen == 0  # "literals", fit's
+    assert dataclasses.replace(made, ties="theta").chosen_by("min").chosen == 1
+    # equal literals: both orders go to the larger θ
+    even = (row(0.1, 0.2, 4.0), row(1.0, 0.2, 4.0))
+    for ties in ("literals", "theta"):
+        chosen = Selection(even, 0, 3, 0, ("dnf",), (5,), (0.1, 1.0), ties=ties)
+        assert chosen.chosen_by("min").chosen == 1
+
+
+@pytest.mark.parametrize("ties", ["literals", "theta"])
+def test_select_setting_is_fits_cv_without_the_refit(ties):
+    search = small(ties=ties, halving=None)
+    selection = search.select_setting(TABLE, TARGET)
+    assert selection.ties == ties and not hasattr(search, "rule_")
+    fitted = small(ties=ties, halving=None).fit(TABLE, TARGET)
+    assert fitted.selection_.rows == selection.rows
+    assert fitted.selection_.chosen == selection.chosen
+    # the choice is the tie rule's over the rows, in that order
+    assert selection.chosen_by("min").chosen == selection.chosen
+
+
+def test_ties_is_checked_by_name():
+    with pytest.raises(ParameterError, match="'ties' parameter.*'literals'.*Got 'fewest'"):
+        small(ties="fewest").fit(TABLE, TARGET)

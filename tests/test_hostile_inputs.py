@@ -662,7 +662,7 @@ def test_closed_stdout_predict_to_a_file_works(tmp_path, model_doc):
 
 def test_lp_banner_handling_survives_a_closed_stdout(tmp_path):
     code = ("import sys; assert sys.stdout is None; from rulelearn import lp; "
-            "lp._banner_shown = False; lp._new_highs(); print('ok', file=sys.stderr)")
+            "lp._banner_shown = False; lp.new_highs(); print('ok', file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True,
                             timeout=60, preexec_fn=lambda: os.close(1))
     assert result.returncode == 0 and result.stderr.strip() == "ok", result.stderr

@@ -270,3 +270,30 @@ def test_predict_csv_tells_integer_labels_beyond_2_53_apart(tmp_path):
     out = predict_csv(load_model(tmp_path / "m.json"), tmp_path / "d.csv")
     assert out.accuracy == 0.75 and out.n_unknown_labels == 0
     assert out.confusion == {"tp": 1, "fn": 0, "fp": 1, "tn": 2}
+
+
+def test_a_fitted_cv_estimator_is_saved_as_its_refit_with_its_cv_choice(tmp_path):
+    from rulelearn.cv_estimator import BooleanRuleClassifierCV
+    from rulelearn.export import export_rule
+
+    ds = read_csv_dataset(planted_csv(tmp_path / "d.csv", ("no", "yes")))
+    search = BooleanRuleClassifierCV(forms=("dnf",), rules=(1, 2), thetas=(0.01, 1.0, 8.0),
+                                     theta_scale="errors", cv=3, max_iter=5, pos_label="yes")
+    with pytest.raises(ParameterError, match="no rule_ yet"):  # unfitted: the same message
+        model_dict(search, target="y")
+    search.fit(ds.X, ds.y)
+    doc = json.loads(save_model(search, tmp_path / "m.json", target="y", X=ds.X,
+                                y=ds.y).read_text())
+    best = search.best_estimator_
+    assert Rule.from_dict(doc["rule"]) == best.rule_ == search.rule_
+    assert doc["theta"] == best.theta == search.theta_
+    assert doc["params"] == json.loads(json.dumps(best.get_params()))
+    assert doc["cv_selection"] == json.loads(json.dumps(search.selection_.to_dict()))
+    assert doc["cv_selection"]["chosen"] == search.best_index_
+    loaded = load_model(tmp_path / "m.json")
+    assert list(loaded.predict(ds.X)) == list(search.predict(ds.X))
+    assert loaded.training["accuracy"] == accuracy(search, ds.X, ds.y)
+    assert "def predict" in export_rule(loaded, "python")
+    # the caller's own cv_selection wins over the estimator's (no clash)
+    mine = model_dict(search, target="y", extra={"cv_selection": {"by": "hand"}})
+    assert mine["cv_selection"] == {"by": "hand"}

@@ -184,3 +184,33 @@ def test_the_path_covers_the_grid_and_holds_the_chosen_fit():
     res = protocol.evaluate_fold(DecisionTreeClassifier(random_state=0), Xn, y, train, test)
     assert len(res.path) == 1 and res.path[0]["param"] is None
     assert res.path[0]["cv_error"] is None and res.path[0]["test_error"] == res.test_error
+
+
+def test_a_rule_learners_theta_is_tuned_by_the_cv_estimator_as_by_the_plain_loop():
+    from rulelearn.estimator import BooleanRuleClassifier
+
+    X, y = toy(60)
+    X = X.drop(columns="id")
+    rule = BooleanRuleClassifier(method="sc", form="dnf", max_rules=2, n_thresholds=3)
+    grid = [0.01, 0.5, 2.0, 20.0]
+    assert protocol.is_rule_theta(rule, "theta", grid, "larger")
+    res = protocol.tune(rule, X, y, param="theta", grid=grid, inner_folds=3, seed=1)
+    # the oracle: the generic loop and the grid-order tie rule (larger θ first)
+    errors = model_selection.cv_scores(rule, X, y, model_selection.stratified_folds(y, 3, 1),
+                                       "theta", grid)
+    assert res.mean_errors == [float(e) for e in errors.mean(axis=0)]
+    assert res.sem_errors == [float(e) for e in errors.std(axis=0, ddof=1) / np.sqrt(3)]
+    assert res.index == model_selection.choose(errors.mean(axis=0), grid, "larger")
+    assert res.value == grid[res.index]
+
+
+def test_only_a_plain_rule_learners_distinct_theta_grid_goes_through_the_cv_estimator():
+    from rulelearn.cv_estimator import BooleanRuleClassifierCV
+    from rulelearn.estimator import BooleanRuleClassifier
+
+    rule = BooleanRuleClassifier()
+    assert not protocol.is_rule_theta(rule, "theta", [1.0, 1.0], "larger")  # duplicates
+    assert not protocol.is_rule_theta(rule, "theta", [1.0, 2.0], "smaller")
+    assert not protocol.is_rule_theta(rule, "max_rules", [1, 2], "larger")
+    assert not protocol.is_rule_theta(BooleanRuleClassifierCV(), "theta", [1.0, 2.0], "larger")
+    assert not protocol.is_rule_theta(Recorder(), "theta", [1.0, 2.0], "larger")

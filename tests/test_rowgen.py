@@ -40,8 +40,8 @@ def negative_weights(problem, rng):
 
 def sifted(problem, *, rows=True, carry=True, row_batch=7, batch=5):
     lp = ClauseLP(problem, "sifted", carry=carry, row_generation=rows)
-    assert isinstance(lp._sifted, SiftedDualLP)
-    lp._sifted.row_batch, lp._sifted.batch = row_batch, batch
+    assert isinstance(lp.sifted, SiftedDualLP)
+    lp.sifted.row_batch, lp.sifted.batch = row_batch, batch
     return lp
 
 
@@ -57,7 +57,7 @@ def test_row_generation_gives_the_full_lp_w(seed):
     left_out = 0
     for theta in THETAS:
         costs = solver.column_costs(negative_weights(problem, rng), theta) + tie
-        rounds, added = rowgen._sifted.n_rounds, rowgen._sifted.n_positives_added
+        rounds, added = rowgen.sifted.n_rounds, rowgen.sifted.n_positives_added
         a, b, c = rowgen.solve(costs), plain.solve(costs), full.solve(costs)
         np.testing.assert_allclose(a.w, c.w, atol=1e-9)
         np.testing.assert_allclose(b.w, c.w, atol=1e-9)
@@ -66,8 +66,8 @@ def test_row_generation_gives_the_full_lp_w(seed):
         assert len(np.unique(positives)) == len(positives) <= n_pos
         left_out += n_pos - len(positives)
         # rows enter over several rounds, beyond the first batch
-        assert rowgen._sifted.n_rounds - rounds >= 2
-        assert rowgen._sifted.n_positives_added - added > rowgen._sifted.row_batch
+        assert rowgen.sifted.n_rounds - rounds >= 2
+        assert rowgen.sifted.n_positives_added - added > rowgen.sifted.row_batch
         # every positive left out is satisfied by w (its clause-LP row holds with xi_i = 0)
         out = np.setdiff1d(np.arange(n_pos), positives)
         assert np.all(problem.A_pos[out] @ a.w >= 1 - 1e-9)
@@ -86,7 +86,7 @@ def test_the_violated_rows_are_needed():
     costs = solver.column_costs(problem.w_neg, 0.0277) + tie_break_costs(problem)
     want = ClauseLP(problem, "primal").solve(costs)
     lazy = sifted(problem, carry=False)
-    lazy._sifted._most_violated = lambda w, in_model: np.zeros(0, dtype=np.int64)
+    lazy.sifted._most_violated = lambda w, in_model: np.zeros(0, dtype=np.int64)
     got = lazy.solve(costs)
     assert np.abs(got.w - want.w).max() > 1e-3
     assert got.value < want.value - 1e-6  # the relaxation: a lower value
@@ -106,7 +106,7 @@ def test_carried_positives_keep_each_lp_optimum(seed):
         np.testing.assert_allclose(a.w, c.w, atol=1e-9)
         np.testing.assert_allclose(b.w, c.w, atol=1e-9)
     # the carried positives did change the restricted models
-    assert carry._sifted.n_positives_added != cold._sifted.n_positives_added
+    assert carry.sifted.n_positives_added != cold.sifted.n_positives_added
 
 
 @pytest.mark.parametrize("method", ["bcd", "am", "sc"])
@@ -117,7 +117,7 @@ def test_theta_path_gives_the_same_rules(method):
         on = ClauseSolver(problem, formulation="sifted")
         off = ClauseSolver(problem, formulation="sifted", row_generation=False)
         primal = ClauseSolver(problem, formulation="primal")
-        on._lp._sifted.row_batch = 9
+        on._lp.sifted.row_batch = 9
         for theta in THETAS:
             a = run_learner(method, on, theta, max_rules=3, max_iter=20)
             b = run_learner(method, off, theta, max_rules=3, max_iter=20)
@@ -125,7 +125,7 @@ def test_theta_path_gives_the_same_rules(method):
             np.testing.assert_array_equal(a.W, b.W)
             np.testing.assert_array_equal(a.W, c.W)
             assert a.objective == pytest.approx(c.objective, abs=1e-9)
-        sifted_on = on._lp._sifted
+        sifted_on = on._lp.sifted
         left_out += sifted_on.n_rounds > on.n_solves  # extra rounds: rows were generated
-        assert off._lp._sifted.n_positives_added == len(problem.w_pos) * off.n_solves
+        assert off._lp.sifted.n_positives_added == len(problem.w_pos) * off.n_solves
     assert left_out > 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import itertools
 import math
+import numbers
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +22,8 @@ from typing import Any, NoReturn
 import yaml
 
 from rulelearn._defaults import N_THETAS, THETA_RANGE, log_grid
-from rulelearn._params import check_param, options
-from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn._params import accepts, allowed, check_param, interval, options
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn._utils import did_you_mean
 from rulelearn.bench import EXECUTORS
 from rulelearn.bench.methods import METHODS as METHOD_TABLE
@@ -306,6 +307,16 @@ class _Validator:
             self.fail(path, f"must be <= {maximum}. Got {value}.")
         return value
 
+    def declared(self, constraints, value, path):
+        """``value``, if its declaration allows it (:mod:`rulelearn._rule_params`, what the
+        estimators and ``rulelearn fit`` allow too); "must be an integer" for another value
+        where integers are declared."""
+        if interval(constraints).kind is numbers.Integral:
+            self.int_(value, path)
+        if not accepts(constraints, value):
+            self.fail(path, f"must be {allowed(constraints)}. Got {value!r}.")
+        return value
+
     def str_(self, value, path, *, allow_none=True):
         if value is None and allow_none:
             return None
@@ -334,20 +345,21 @@ class _Validator:
         if form not in forms:
             allowed = ", ".join(repr(f) for f in sorted(forms))
             self.fail(("form",), f"must be one of {{{allowed}}}. Got {form!r}.")
-        R = self.int_(data.get("R", 5), ("R",), minimum=1)
-        max_iter = self.int_(data.get("max_iter", 100), ("max_iter",), minimum=1)
+        R = self.declared(RULE_PARAMETERS["max_rules"], data.get("R", 5), ("R",))
+        max_iter = self.declared(RULE_PARAMETERS["max_iter"], data.get("max_iter", 100),
+                                 ("max_iter",))
         theta = self.theta(data.get("theta", {"log": list(THETA_RANGE), "num": N_THETAS}),
                            ("theta",))
         binar = data.get("binarization", {}) or {}
         if not isinstance(binar, dict):
             self.fail(("binarization",), "must be a mapping such as {n_thresholds: 10}.")
         self.check_keys(binar, BINARIZATION_KEYS, ("binarization",))
-        n_thr = self.int_(binar.get("n_thresholds", 10), ("binarization", "n_thresholds"),
-                          minimum=1)
-        outer = self.int_(data.get("outer_folds", 10), ("outer_folds",), minimum=2,
-                          maximum=MAX_FOLDS)
-        inner = self.int_(data.get("inner_folds", 10), ("inner_folds",), minimum=2,
-                          maximum=MAX_FOLDS)
+        n_thr = self.declared(RULE_PARAMETERS["n_thresholds"], binar.get("n_thresholds", 10),
+                              ("binarization", "n_thresholds"))
+        outer = self.declared(CV_FOLDS, data.get("outer_folds", 10), ("outer_folds",))
+        inner = self.declared(CV_FOLDS, data.get("inner_folds", 10), ("inner_folds",))
+        for folds, key in ((outer, "outer_folds"), (inner, "inner_folds")):
+            self.int_(folds, (key,), maximum=MAX_FOLDS)
         seeds = self.seeds(data)
         jobs = self.int_(data.get("jobs"), ("jobs",), minimum=1, allow_none=True)
         unit_timeout = self.unit_timeout(data.get("unit_timeout"))
@@ -439,8 +451,9 @@ class _Validator:
                                   f"{', '.join(map(str, dup))}.")
         return out
 
-    def theta(self, value, path, what="theta") -> tuple:
-        """A grid of numbers >= 0: a list, one number or ``{log: [low, high], num: N}``."""
+    def theta(self, value, path, what="theta", constraints=RULE_PARAMETERS["theta"]) -> tuple:
+        """A grid of numbers ``constraints`` allows (θ's: finite, >= 0): a list, one number or
+        ``{log: [low, high], num: N}``."""
         if isinstance(value, dict):
             return self.log_theta(value, path, what)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -458,8 +471,8 @@ class _Validator:
                 self.fail(tuple(path) + (i,), f"{what} must be a number. Got {v!r}.")
             if not math.isfinite(v):
                 self.fail(tuple(path) + (i,), f"{what} must be a finite number. Got {v!r}.")
-            if v < 0:
-                self.fail(tuple(path) + (i,), f"{what} must be >= 0. Got {v}.")
+            if not accepts(constraints, float(v)):
+                self.fail(tuple(path) + (i,), f"{what} must be {allowed(constraints)}. Got {v}.")
             out.append(float(v))
         return tuple(sorted(set(out)))
 
@@ -523,10 +536,10 @@ class _Validator:
         choices = method.choices(key)
         if choices:
             if value not in choices:
-                allowed = ", ".join(repr(c) for c in sorted(choices))
-                self.fail(path, f"must be one of {{{allowed}}}. Got {value!r}."
+                names = ", ".join(repr(c) for c in sorted(choices))
+                self.fail(path, f"must be one of {{{names}}}. Got {value!r}."
                           f"{did_you_mean(value, choices)}")
-        elif key in ("R", "max_iter", "n_thresholds", "k", "n_discretize_bins"):
+        elif key in ("k", "n_discretize_bins"):
             self.int_(value, path, minimum=1)
         elif key in ("max_rules", "max_rule_conds"):
             self.int_(value, path, minimum=1, allow_none=True)
@@ -675,8 +688,9 @@ class _Validator:
             return (self.theta(params["theta"], path + ("theta",)) if "theta" in params
                     else defaults["theta"])
         if any(isinstance(v, float) for v in method.default_grid):  # a real grid (BRCG's lambda1)
-            return (self.theta(params[tuned], path + (tuned,), what=tuned) if tuned in params
-                    else tuple(method.default_grid))
+            declared = method.estimator._parameter_constraints[tuned]
+            return (self.theta(params[tuned], path + (tuned,), what=tuned, constraints=declared)
+                    if tuned in params else tuple(method.default_grid))
         values = params.get(tuned, list(method.default_grid))
         values = values if isinstance(values, list) else [values]
         if not values:

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import numbers
 import re
 
 import numpy as np
@@ -47,11 +46,10 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from rulelearn._params import Interval, Options, validate_params
+from rulelearn._params import Options, validate_params
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.errors import RuleLearnError
 
-_AT_LEAST_TWO = Interval(numbers.Integral, 2)
-_AT_LEAST_ONE = Interval(numbers.Integral, 1)
 #: An import path: dotted identifiers, at least one dot (``module.Class``).
 _IMPORT_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
 
@@ -62,11 +60,11 @@ class FitDefaultsClassifier(ClassifierMixin, BaseEstimator):
     """``rulelearn fit``'s defaults as an estimator: (form, R, θ) chosen by its own CV."""
 
     _parameter_constraints: dict = {
-        "cv": [_AT_LEAST_TWO],
+        "cv": CV_FOLDS,
         "method": [Options("bcd", "am", "sc", "ocrl")],
         "start": [Options("best", "sc", "cart")],
-        "max_iter": [_AT_LEAST_ONE],
-        "n_thresholds": [_AT_LEAST_ONE],
+        "max_iter": RULE_PARAMETERS["max_iter"],
+        "n_thresholds": RULE_PARAMETERS["n_thresholds"],
     }
 
     def __init__(self, *, cv=5, method="bcd", start="best", max_iter=100, n_thresholds=10,

@@ -3,13 +3,18 @@
 For each outer fold of a stratified K-fold split: the method sees the outer training part
 only.  Its tuned parameter (θ for the rule learners) is chosen by an inner stratified CV on
 that part -- the candidate with the lowest mean validation error, ties going to the simpler
-model (the larger θ) --, the method is refitted on the whole training part at every value of
-the grid (one warm-started θ path for the rule learners), and the refit at the chosen value is
-the fold's rule.  Every refit is scored on the outer test part after the choice (the record's
+model (the larger θ) --, for the rule learners by
+:meth:`~rulelearn.cv_estimator.BooleanRuleClassifierCV.select_setting` (one form and R, the
+θ grid as the estimator's θ, ``ties="theta"``), for the other methods by the same tie rule
+over their grid (:func:`~rulelearn.model_selection.choose`); the method is refitted on the
+whole training part at every value of the grid (one warm-started θ path for the rule
+learners), and the refit at the chosen value is the fold's rule.  Every refit is scored on
+the outer test part after the choice (the record's
 ``path``: what each value would have given), so the test part cannot steer the choice.  Each
 fit gets raw rows only (the estimator fits its binarizer inside ``fit``), so nothing from a
 test or validation part can reach a fit.  The folds, the candidate fits and the tie rule are
-the core's (:mod:`rulelearn.model_selection`), shared with ``rulelearn fit``.
+the core's (:mod:`rulelearn.model_selection`), shared with ``rulelearn fit``, whose CV breaks
+ties by fewest literals first instead (:data:`~rulelearn.model_selection.TIE_ORDERS`).
 """
 
 from __future__ import annotations
@@ -82,12 +87,41 @@ def tune(estimator, X, y, *, param, grid, prefer="larger", inner_folds=10, seed=
     grid = list(grid)
     if param is None or len(grid) <= 1:
         return TuneResult(0, grid[0] if grid else None, [])
-    errors = cv_scores(estimator, X, y, stratified_folds(np.asarray(y), inner_folds, seed),
-                       param, grid)
+    folds = stratified_folds(np.asarray(y), inner_folds, seed)
+    if is_rule_theta(estimator, param, grid, prefer):
+        return tune_rule(estimator, X, y, grid, folds)
+    errors = cv_scores(estimator, X, y, folds, param, grid)
     mean = errors.mean(axis=0)
     sem = errors.std(axis=0, ddof=1) / np.sqrt(len(errors))
     i = choose(mean, grid, prefer)
     return TuneResult(i, grid[i], [float(e) for e in mean], [float(e) for e in sem])
+
+
+def is_rule_theta(estimator, param, grid, prefer) -> bool:
+    """Whether ``tune`` runs through :class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV`:
+    θ of a plain ``BooleanRuleClassifier``, larger simpler, over distinct values."""
+    from rulelearn.cv_estimator import BooleanRuleClassifierCV
+    from rulelearn.estimator import BooleanRuleClassifier
+
+    return (param == "theta" and prefer == "larger" and len(set(grid)) == len(grid)
+            and isinstance(estimator, BooleanRuleClassifier)
+            and not isinstance(estimator, BooleanRuleClassifierCV))
+
+
+def tune_rule(estimator, X, y, grid, folds) -> TuneResult:
+    """θ of a rule learner by ``BooleanRuleClassifierCV.select_setting``: ``estimator``'s
+    form and R, ``grid`` as the estimator's θ, the given ``folds``, ties to the larger θ."""
+    from rulelearn.cv_estimator import PASSED, BooleanRuleClassifierCV
+
+    params = estimator.get_params()
+    search = BooleanRuleClassifierCV(
+        forms=(params["form"],), rules=(params["max_rules"],), thetas=list(grid),
+        theta_scale="errors", cv=folds, select="min", ties="theta", halving=None,
+        **{name: params[name] for name in PASSED})
+    selection = search.select_setting(X, y)
+    rows = selection.rows
+    return TuneResult(selection.chosen, grid[selection.chosen],
+                      [row.mean_error for row in rows], [row.sem for row in rows])
 
 
 @dataclass

@@ -248,3 +248,90 @@ def main(ctx, verbose):
     """Learn interpretable two-level Boolean rules (CNF / DNF) and benchmark rule learners."""
     _plug_closed_descriptors()
     ctx.call_on_close(log_to_stderr(verbose))
+
+
+# ---------------------------------------------------------------- helpers the commands share
+
+def write_file(path, text):
+    """Write ``text`` to ``path`` atomically; an OSError becomes a one-line CLI error."""
+    from rulelearn.model_io import write_text_atomic
+
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def refuse_overwrite(option, path, inputs):
+    """A one-line error if writing ``path`` would replace one of the ``inputs`` files.
+
+    ``inputs``: ``(what, path)`` pairs. Paths are compared after resolving links (and by
+    device and inode where both exist), so ``./x.csv``, ``x.csv`` and a link to it all match.
+    """
+    import os
+    from pathlib import Path
+
+    if not path.strip():
+        raise click.BadParameter("an empty file name", param_hint=f"'{option}'")
+    target = Path(path)
+    for what, other in inputs:
+        try:
+            if target.exists() and Path(other).exists():
+                same = os.path.samefile(target, other)
+            else:
+                same = target.resolve() == Path(other).resolve()
+        except (OSError, RuntimeError):  # unreadable or a link loop: the write will say so
+            same = False
+        if same:
+            raise click.ClickException(f"{option} {click.format_filename(path)} is the {what}; "
+                                       "writing there would replace it: choose another file")
+
+
+def plain(value):
+    """A JSON-ready scalar: numpy scalars as Python ones, anything else not JSON as text."""
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def training_line(loaded):
+    """``training: data.csv, 569 rows, accuracy 95.1 %`` of a loaded model file."""
+    facts = loaded.training
+    parts = [click.format_filename(loaded.data)] if loaded.data else []
+    if isinstance(facts.get("n_samples"), int):
+        parts.append(plural(facts["n_samples"], "row"))
+    if isinstance(facts.get("accuracy"), (int, float)):
+        parts.append(f"accuracy {100 * facts['accuracy']:.1f} %")
+    return f"training: {', '.join(parts) if parts else 'not recorded'}"
+
+
+class CVProgress:
+    """``CV: form dnf R 5: 3/5 folds`` on stderr after each fold of ``fit``'s CV: rewritten in
+    place on a terminal (and cleared at the end), one line per fold otherwise."""
+
+    def __init__(self, stream=None):
+        import sys
+
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.width = 0
+
+    def __call__(self, form, r, done, total):
+        line = f"CV: form {form} R {r}: {done}/{total} folds"
+        if self.tty:
+            self.stream.write("\r" + line.ljust(self.width))
+            self.width = len(line)
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def close(self):
+        if self.tty and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()

@@ -19,10 +19,20 @@ from rulelearn._defaults import (
     FIT_THETAS,
     SELECT_RULES,
 )
-from rulelearn._params import options
-from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn._params import accepts, allowed, click_type, options
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.bench import EXECUTORS
-from rulelearn.cli import StdoutError, echo, need_stdout, write_out
+from rulelearn.cli import (
+    CVProgress,
+    StdoutError,
+    echo,
+    need_stdout,
+    plain,
+    plural,
+    refuse_overwrite,
+    write_file,
+    write_out,
+)
 
 #: The estimator's declared options (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
 METHODS = options(RULE_PARAMETERS, "method")
@@ -31,20 +41,10 @@ STARTS = options(RULE_PARAMETERS, "start")
 CUT_POINTS = options(RULE_PARAMETERS, "cut_points")
 
 
-def _write(path, text):
-    """Write ``text`` to ``path`` atomically; an OSError becomes a one-line CLI error."""
-    from rulelearn.model_io import write_text_atomic
-
-    try:
-        write_text_atomic(path, text)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
 @contextlib.contextmanager
 def _writing(path):
     """A ``write(text)`` into ``path`` that replaces it only when the block succeeds (through a
-    temporary file beside it, as :func:`_write`); an OSError becomes a one-line CLI error."""
+    temporary file beside it, as :func:`write_file`); an OSError becomes a one-line CLI error."""
     from pathlib import Path
 
     from rulelearn._io import replacing
@@ -89,8 +89,9 @@ def _threshold_counts(ctx, param, value):
     except ValueError:
         raise click.BadParameter(f"expected a whole number such as 10, or several such as "
                                  f"10,30; got {value!r}") from None
-    if any(n < 1 for n in counts):
-        raise click.BadParameter(f"every count must be at least 1; got {value!r}")
+    if not all(accepts(RULE_PARAMETERS["n_thresholds"], n) for n in counts):
+        raise click.BadParameter(f"every count must be {allowed(RULE_PARAMETERS['n_thresholds'])}; "
+                                 f"got {value!r}")
     if len(set(counts)) != len(counts):
         raise click.BadParameter(f"a count is repeated in {value!r}")
     return counts
@@ -105,31 +106,6 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                         show_default=True,
                         help="The decimal mark of the CSV file's numbers: ',' reads 1,5 as 1.5 "
                              "(European files, usually separated by ';').")
-
-
-def _refuse_overwrite(option, path, inputs):
-    """A one-line error if writing ``path`` would replace one of the ``inputs`` files.
-
-    ``inputs``: ``(what, path)`` pairs. Paths are compared after resolving links (and by
-    device and inode where both exist), so ``./x.csv``, ``x.csv`` and a link to it all match.
-    """
-    import os
-    from pathlib import Path
-
-    if not path.strip():
-        raise click.BadParameter("an empty file name", param_hint=f"'{option}'")
-    target = Path(path)
-    for what, other in inputs:
-        try:
-            if target.exists() and Path(other).exists():
-                same = os.path.samefile(target, other)
-            else:
-                same = target.resolve() == Path(other).resolve()
-        except (OSError, RuntimeError):  # unreadable or a link loop: the write will say so
-            same = False
-        if same:
-            raise click.ClickException(f"{option} {click.format_filename(path)} is the {what}; "
-                                       "writing there would replace it: choose another file")
 
 
 @click.command()
@@ -152,14 +128,15 @@ def _refuse_overwrite(option, path, inputs):
                    "start) and a rule read off a CART tree (best), or one of them.")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
-@click.option("--rules", "-R", type=click.IntRange(min=1), default=None,
+@click.option("--rules", "-R", type=click_type(RULE_PARAMETERS["max_rules"]), default=None,
               help=f"Clauses at most (default: chosen by CV among "
                    f"{', '.join(map(str, DEFAULT_RULES))}).")
-@click.option("--theta", type=click.FloatRange(min=0), default=None,
+@click.option("--theta", type=click_type(RULE_PARAMETERS["theta"]), default=None,
               help=f"Sparsity weight: errors + theta x literals (default: chosen by CV among "
                    f"{len(FIT_THETAS)} values per training row in [{min(FIT_THETAS):g}, "
                    f"{max(FIT_THETAS):g}], theta = value x rows).")
-@click.option("--max-iter", type=click.IntRange(min=0), default=100, show_default=True,
+@click.option("--max-iter", type=click_type(RULE_PARAMETERS["max_iter"]), default=100,
+              show_default=True,
               help="BCD / AM iterations at most.")
 @click.option("--thresholds", metavar="N[,N...]", default="10", show_default=True,
               callback=_threshold_counts,
@@ -175,7 +152,7 @@ def _refuse_overwrite(option, path, inputs):
               show_default=True,
               help="Where numeric columns are cut: the quantiles (--thresholds); tree: each "
                    "column's splits in a shallow tree (finds a rare class in a tail); both.")
-@click.option("--cv", type=click.IntRange(min=2), default=5, show_default=True,
+@click.option("--cv", type=click_type(CV_FOLDS), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--select", type=click.Choice(SELECT_RULES), default=DEFAULT_SELECT,
               show_default=True,
@@ -232,7 +209,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
 
     need_stdout("the JSON" if as_json else "the rule")  # before the work, not after it
     if save is not None:
-        _refuse_overwrite("--save", save, [("input data file", data)])
+        refuse_overwrite("--save", save, [("input data file", data)])
     cv_runs = None in (form, rules, theta) or len(thresholds) > 1  # several counts: an axis
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
@@ -365,7 +342,7 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
     else:
         echo(f"theta = {model.theta:.3g} (given)")
     echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
-               f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}")
+               f"{plural(rule.n_clauses, 'clause')}, {plural(rule.n_literals, 'literal')}")
     negative = next(c for c in model.classes_ if not c == dataset.positive)
     for line in rule_lines(rule, dataset.positive, target, negative=negative):
         echo(line)
@@ -379,32 +356,6 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
         stats = model.fit_stats_
         echo(f"objective {stats['objective']:.6g}, lower bound {stats['lower_bound']:.6g}, "
              f"gap {100 * stats['gap']:.1f} %")
-
-
-class CVProgress:
-    """``CV: form dnf R 5: 3/5 folds`` on stderr after each fold of ``fit``'s CV: rewritten in
-    place on a terminal (and cleared at the end), one line per fold otherwise."""
-
-    def __init__(self, stream=None):
-        import sys
-
-        self.stream = stream or sys.stderr
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.width = 0
-
-    def __call__(self, form, r, done, total):
-        line = f"CV: form {form} R {r}: {done}/{total} folds"
-        if self.tty:
-            self.stream.write("\r" + line.ljust(self.width))
-            self.width = len(line)
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def close(self):
-        if self.tty and self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
 
 
 def _plot(selection, method, data, plot_file, *, err):
@@ -422,17 +373,8 @@ def _save(save, model, target, dataset, data, missing, selection, *, err):
     extra = {"data": str(data), "missing_values": missing}
     if selection is not None:
         extra["cv_selection"] = selection.to_dict()
-    _write(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
+    write_file(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
     echo(f"saved: {save}", err=err)
-
-
-def _plain(value):
-    """A JSON-ready scalar: numpy scalars as Python ones, anything else not JSON as text."""
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        value = value.item()
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return str(value)
 
 
 def _fit_json(data, dataset, target, method, model, selection, train_accuracy, save) -> str:
@@ -447,7 +389,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
     negative = next(c for c in np.unique(dataset.y) if not c == dataset.positive)
     doc = {
         "data": str(data), "rows": int(len(dataset.y)), "columns": int(dataset.X.shape[1]),
-        "target": target, "positive": _plain(dataset.positive), "negative": _plain(negative),
+        "target": target, "positive": plain(dataset.positive), "negative": plain(negative),
         "method": method,
         "setting": {"form": model.form, "R": int(model.max_rules),
                     "theta": float(model.theta), **_theta_per_row(selection),
@@ -478,7 +420,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         doc["certificate"] = {name: float(model.fit_stats_[name])
                               for name in ("objective", "lower_bound", "gap")}
         doc["certificate"]["status"] = model.fit_stats_["certificate_status"]
-    return json.dumps(doc, indent=2, default=_plain)
+    return json.dumps(doc, indent=2, default=plain)
 
 
 def _check_plot(path, data, save, *, cv_done):
@@ -493,13 +435,9 @@ def _check_plot(path, data, save, *, cv_done):
     if Path(path).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise click.BadParameter(f"expected a .png, .svg or .pdf file; got {path!r}",
                                  param_hint="'--plot'")
-    _refuse_overwrite("--plot", path, [("input data file", data)] +
+    refuse_overwrite("--plot", path, [("input data file", data)] +
                       ([("model file", save)] if save else []))
     figure_class()  # the optional matplotlib: a one-line error before the fit
-
-
-def _count(n, word):
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _data_line(path, dataset, target, *, given):
@@ -508,10 +446,10 @@ def _data_line(path, dataset, target, *, given):
     is_pos = dataset.is_positive
     negative = next(c for c in np.unique(dataset.y) if not c == dataset.positive)
     why = "given by --positive" if given else "the minority class"
-    return (f"data: {click.format_filename(path)} ({_count(len(dataset.y), 'row')}, "
-            f"{_count(dataset.X.shape[1], 'feature')}); target {target!r}, "
-            f"positive class {dataset.positive} ({_count(int(is_pos.sum()), 'row')}, {why}), "
-            f"negative {negative} ({_count(int((~is_pos).sum()), 'row')})")
+    return (f"data: {click.format_filename(path)} ({plural(len(dataset.y), 'row')}, "
+            f"{plural(dataset.X.shape[1], 'feature')}); target {target!r}, "
+            f"positive class {dataset.positive} ({plural(int(is_pos.sum()), 'row')}, {why}), "
+            f"negative {negative} ({plural(int((~is_pos).sum()), 'row')})")
 
 
 @click.command()
@@ -554,7 +492,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     if output == "-" or as_json:
         need_stdout("the JSON summary" if as_json else "the predictions")
     if output != "-":
-        _refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
+        refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
     options = {"column": column, "sep": sep, "explain": "explanation" if explain else None,
                "proba": "probability" if proba else None, "decimal": decimal}
@@ -573,7 +511,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
         _predict_json(model, loaded, result, output)
         return
     echo(f"model: {click.format_filename(model)} ({loaded.form.upper()} rule, "
-               f"{_count(rule.n_clauses, 'clause')}, {_count(rule.n_literals, 'literal')}; "
+               f"{plural(rule.n_clauses, 'clause')}, {plural(rule.n_literals, 'literal')}; "
                f"target {loaded.target!r}, positive class {loaded.positive})", err=True)
     for note in result.notes:
         echo(f"note: {note}", err=True)
@@ -595,12 +533,12 @@ def _predict_json(model, loaded, result, output):
         confusion = {k: int(result.confusion[k]) for k in ("tp", "fp", "fn", "tn")}
     doc = {"model": str(model), "form": loaded.form, "literals": int(loaded.rule.n_literals),
            "clauses": int(loaded.rule.n_clauses), "target": loaded.target,
-           "positive": _plain(loaded.positive), "negative": _plain(loaded.negative),
+           "positive": plain(loaded.positive), "negative": plain(loaded.negative),
            "rows": int(result.n_rows), "has_target": bool(result.has_target),
            "scored_rows": int(result.n_scored), "unknown_labels": int(result.n_unknown_labels),
            "accuracy_percent": None if result.accuracy is None else 100 * float(result.accuracy),
            "balanced_accuracy_percent": None if result.balanced_accuracy is None
            else 100 * float(result.balanced_accuracy),
            "confusion": confusion, "notes": list(result.notes), "output": str(output)}
-    write_out(json.dumps(doc, indent=2, default=_plain))
+    write_out(json.dumps(doc, indent=2, default=plain))
     echo(f"written: {output}", err=True)

@@ -6,8 +6,15 @@ The library does the work (:mod:`rulelearn.model_io`, :mod:`rulelearn.export`,
 
 import click
 
-from rulelearn.cli import echo, need_stdout, write_out
-from rulelearn.cli.fit import _count, _refuse_overwrite, _write
+from rulelearn.cli import (
+    echo,
+    need_stdout,
+    plural,
+    refuse_overwrite,
+    training_line,
+    write_file,
+    write_out,
+)
 
 FORMATS = ("python", "sql", "pandas")  # kept equal to rulelearn.export.FORMATS (a test checks)
 
@@ -40,7 +47,7 @@ def rule_lines(rule, positive, target, simpler=None, negative=None):
     simpler = simplify(rule) if simpler is None else simpler
     yield rule.describe(positive, target)
     if simpler != rule:
-        yield (f"simplified from {rule.n_literals} to {_count(simpler.n_literals, 'literal')} "
+        yield (f"simplified from {rule.n_literals} to {plural(simpler.n_literals, 'literal')} "
                "(the same prediction on every input, missing values included):")
         yield simpler.describe(positive, target)
     other = simpler.other_class_text("the other class" if negative is None else negative,
@@ -64,10 +71,10 @@ def _describe(loaded, simpler):
         setting.append(f"theta = {loaded.theta:.3g}")
     if params.get("class_weight") is not None:
         setting.append(f"class weight {params['class_weight']!r}")
-    yield (f"rule ({', '.join(setting)}): {_count(rule.n_clauses, 'clause')}, "
-           f"{_count(rule.n_literals, 'literal')}")
+    yield (f"rule ({', '.join(setting)}): {plural(rule.n_clauses, 'clause')}, "
+           f"{plural(rule.n_literals, 'literal')}")
     yield from rule_lines(rule, loaded.positive, loaded.target, simpler, loaded.negative)
-    yield _training_line(loaded)
+    yield training_line(loaded)
     if loaded.proba is not None:
         values = ", ".join(f"{i}. {p:.3f}" for i, p in enumerate(loaded.proba.clause_precision, 1))
         rest = "no clause holds" if loaded.form == "dnf" else "all clauses hold"
@@ -75,15 +82,6 @@ def _describe(loaded, simpler):
         yield (f"per clause, training {what}: {values or 'none'}; where {rest}: "
                f"{loaded.proba.default_precision:.3f}")
 
-
-def _training_line(loaded):
-    facts = loaded.training
-    parts = [click.format_filename(loaded.data)] if loaded.data else []
-    if isinstance(facts.get("n_samples"), int):
-        parts.append(_count(facts["n_samples"], "row"))
-    if isinstance(facts.get("accuracy"), (int, float)):
-        parts.append(f"accuracy {100 * facts['accuracy']:.1f} %")
-    return f"training: {', '.join(parts) if parts else 'not recorded'}"
 
 
 @click.command()
@@ -107,17 +105,17 @@ def export(model, fmt, output):
     from rulelearn.rules import simplify
 
     if output != "-":
-        _refuse_overwrite("--output", output, [("model file", model)])
+        refuse_overwrite("--output", output, [("model file", model)])
     loaded = load_model(model)
     text = export_rule(loaded, fmt)
     if output == "-":
         write_out(text, nl=False)
     else:
-        _write(output, text)
+        write_file(output, text)
     rules = loaded.rule_list.rules if hasattr(loaded, "rule_list") else (loaded.rule,)
     simpler = [simplify(rule) for rule in rules]
     if simpler != list(rules):
         echo(f"simplified from {sum(r.n_literals for r in rules)} to "
-             f"{_count(sum(r.n_literals for r in simpler), 'literal')}", err=True)
+             f"{plural(sum(r.n_literals for r in simpler), 'literal')}", err=True)
     if output != "-":
         echo(f"written: {output}", err=True)

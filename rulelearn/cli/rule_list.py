@@ -4,8 +4,7 @@ file has more than two classes; this module renders, the library does the work."
 
 import click
 
-from rulelearn.cli import echo, write_out
-from rulelearn.cli.fit import CVProgress, _count, _plain, _write
+from rulelearn.cli import CVProgress, echo, plain, plural, training_line, write_file, write_out
 from rulelearn.rule_list import label_text
 
 
@@ -61,14 +60,14 @@ def _classes_line(y, order) -> str:
 
     labels, counts = np.unique(np.asarray(y), return_counts=True)
     count = {str(label): int(n) for label, n in zip(labels, counts)}
-    return ", ".join(f"{label_text(label)} ({_count(count[str(label)], 'row')})"
+    return ", ".join(f"{label_text(label)} ({plural(count[str(label)], 'row')})"
                      for label in order)
 
 
 def _report(data, dataset, method, model, selections, train_accuracy, show_path):
     rule_list = model.rule_list_
-    yield (f"data: {click.format_filename(data)} ({_count(len(dataset.y), 'row')}, "
-           f"{_count(dataset.X.shape[1], 'feature')}); target {dataset.target!r}, "
+    yield (f"data: {click.format_filename(data)} ({plural(len(dataset.y), 'row')}, "
+           f"{plural(dataset.X.shape[1], 'feature')}); target {dataset.target!r}, "
            f"{len(rule_list.classes)} classes: {_classes_line(dataset.y, rule_list.classes)}")
     yield (f"rule list ({method}): the most frequent class, {label_text(rule_list.default)}, "
            "is the ELSE; one rule for each other class, the more frequent first, each learned "
@@ -87,8 +86,8 @@ def _report(data, dataset, method, model, selections, train_accuracy, show_path)
         yield f"{head} {selection.describe()}"
         if show_path:
             yield selection.table(full=True)
-    yield (f"rule list: {_count(len(rule_list.rules), 'rule')}, "
-           f"{_count(rule_list.n_literals, 'literal')}")
+    yield (f"rule list: {plural(len(rule_list.rules), 'rule')}, "
+           f"{plural(rule_list.n_literals, 'literal')}")
     yield rule_list.describe(dataset.target)
     yield f"training accuracy: {100 * train_accuracy:.1f} %"
 
@@ -100,7 +99,7 @@ def _save_list(save, model, dataset, data, missing, selections, *, err):
         return
     extra = {"data": str(data), "missing_values": missing,
              "cv_selection": [None if s is None else s.to_dict() for s in selections]}
-    _write(save, model_json(model, target=dataset.target, X=dataset.X, y=dataset.y,
+    write_file(save, model_json(model, target=dataset.target, X=dataset.X, y=dataset.y,
                             extra=extra))
     echo(f"saved: {save}", err=err)
 
@@ -113,7 +112,7 @@ def _fit_json(data, dataset, method, model, selections, train_accuracy, save) ->
     for label, rule, step, selection in zip(rule_list.labels, rule_list.rules, model.steps_,
                                             selections):
         steps.append({
-            "label": _plain(label), "rule": str(rule), "literals": int(rule.n_literals),
+            "label": plain(label), "rule": str(rule), "literals": int(rule.n_literals),
             "setting": None if step is None else {
                 "form": step.form, "R": int(step.max_rules), "theta": float(step.theta),
                 "thresholds": int(step.n_thresholds),
@@ -124,17 +123,16 @@ def _fit_json(data, dataset, method, model, selections, train_accuracy, save) ->
                 "sem_percent": 100 * float(selection.best.sem)}})
     doc = {"data": str(data), "rows": int(len(dataset.y)), "columns": int(dataset.X.shape[1]),
            "target": dataset.target, "kind": "rule-list", "method": method,
-           "classes": [_plain(c) for c in rule_list.classes], "default": _plain(rule_list.default),
+           "classes": [plain(c) for c in rule_list.classes], "default": plain(rule_list.default),
            "rule_list": str(rule_list), "rule_list_text": rule_list.describe(dataset.target),
            "rule_list_json": rule_list.to_dict(), "literals": int(rule_list.n_literals),
            "steps": steps, "train_accuracy_percent": 100 * float(train_accuracy),
            "saved": None if save is None else str(save)}
-    return json.dumps(doc, indent=2, default=_plain)
+    return json.dumps(doc, indent=2, default=plain)
 
 
 def describe_loaded(loaded):
     """``rulelearn show`` of a rule-list model file (lines)."""
-    from rulelearn.cli.model import _training_line
 
     rule_list = loaded.rule_list
     yield (f"model: {click.format_filename(loaded.path)} (rulelearn "
@@ -148,10 +146,10 @@ def describe_loaded(loaded):
             yield (f"rule {number} ({label_text(label)}): {str(setting.get('form', '?')).upper()}, "
                    f"R = {setting.get('max_rules', '?')}"
                    + (f", theta = {theta:.3g}" if isinstance(theta, (int, float)) else ""))
-    yield (f"rule list: {_count(len(rule_list.rules), 'rule')}, "
-           f"{_count(rule_list.n_literals, 'literal')}")
+    yield (f"rule list: {plural(len(rule_list.rules), 'rule')}, "
+           f"{plural(rule_list.n_literals, 'literal')}")
     yield rule_list.describe(loaded.target)
-    yield _training_line(loaded)
+    yield training_line(loaded)
 
 
 def report_prediction(model_path, loaded, result, output, as_json):
@@ -164,17 +162,17 @@ def report_prediction(model_path, loaded, result, output, as_json):
         doc = {"model": str(model_path), "kind": "rule-list",
                "literals": int(loaded.rule_list.n_literals),
                "rules": len(loaded.rule_list.rules), "target": loaded.target,
-               "classes": [_plain(c) for c in loaded.classes], "rows": int(result.n_rows),
+               "classes": [plain(c) for c in loaded.classes], "rows": int(result.n_rows),
                "has_target": bool(result.has_target), "scored_rows": int(result.n_scored),
                "unknown_labels": int(result.n_unknown_labels),
                "accuracy_percent": None if result.accuracy is None
                else 100 * float(result.accuracy),
                "notes": list(result.notes), "output": str(output)}
-        write_out(json.dumps(doc, indent=2, default=_plain))
+        write_out(json.dumps(doc, indent=2, default=plain))
     else:
         echo(f"model: {click.format_filename(model_path)} (rule list of "
-             f"{_count(len(loaded.rule_list.rules), 'rule')}, "
-             f"{_count(loaded.rule_list.n_literals, 'literal')}; target {loaded.target!r}, "
+             f"{plural(len(loaded.rule_list.rules), 'rule')}, "
+             f"{plural(loaded.rule_list.n_literals, 'literal')}; target {loaded.target!r}, "
              f"classes {', '.join(map(label_text, loaded.classes))})", err=True)
         echo(result.summary(loaded.target), err=True)
     if output != "-":

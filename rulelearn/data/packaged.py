@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from rulelearn.data.registry import DatasetSpec, Source
+from rulelearn.data.spec import DatasetSpec, Source
 from rulelearn.errors import DataError
 
 #: The pip extra that installs the packages of this module.

@@ -210,8 +210,8 @@ class ClauseSolver:
         return sum(lp.total_iterations for _, lp, _ in self._stages.values())
 
     def _sifted_total(self, name: str) -> int:
-        return sum(getattr(lp._sifted, name) for _, lp, _ in self._stages.values()
-                   if lp._sifted is not None)
+        return sum(getattr(lp.sifted, name) for _, lp, _ in self._stages.values()
+                   if lp.sifted is not None)
 
     @property
     def n_rows_added(self) -> int:

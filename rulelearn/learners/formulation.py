@@ -432,14 +432,14 @@ class ClauseLP:
         self.n_solves = 0  # clause LPs solved (a sifted one may take several HiGHS runs)
         self.n_still_optimal = 0  # full dual: LPs answered by a kept basis, without HiGHS
         self._fixed = np.zeros(self._n_cols, dtype=bool)  # primal: w_j fixed at 0 (screened)
-        self._sifted = (SiftedDualLP(problem, carry=carry, rows=row_generation)
+        self.sifted = (SiftedDualLP(problem, carry=carry, rows=row_generation)
                         if formulation == "sifted" else None)
         self.model: LinearProgram | None
-        if self._sifted is not None:
+        if self.sifted is not None:
             self.model = None  # a new restricted model per LP
         elif formulation == "dual":
             self.model = dual_clause_model(problem, presolve)
-            lp = self.model._highs.getLp()
+            lp = self.model.highs_lp()
             self._matrix = scipy.sparse.csc_matrix(
                 (np.asarray(lp.a_matrix_.value_), np.asarray(lp.a_matrix_.index_),
                  np.asarray(lp.a_matrix_.start_)), shape=(self.model.n_rows, self.model.n_cols))
@@ -452,8 +452,8 @@ class ClauseLP:
     @property
     def total_iterations(self) -> int:
         """Simplex iterations of every HiGHS run so far (stalled warm starts included)."""
-        if self._sifted is not None:
-            return self._sifted.total_iterations
+        if self.sifted is not None:
+            return self.sifted.total_iterations
         assert self.model is not None
         return self.model.total_iterations
 
@@ -469,8 +469,8 @@ class ClauseLP:
         rows (never tight at its optimum; removing them would rebuild the model).
         """
         self.n_solves += 1
-        if self._sifted is not None:
-            return self._sifted.solve(w_costs, warm, start, screened)
+        if self.sifted is not None:
+            return self.sifted.solve(w_costs, warm, start, screened)
         assert self.model is not None
         if self.formulation == "primal":
             fixed = np.zeros(self._n_cols, dtype=bool) if screened is None else screened
