@@ -216,9 +216,10 @@ def test_fit_and_cg_also_hash_the_code_their_results_depend_on():
     def names(method):
         return {p.relative_to(fingerprint.ROOT).as_posix() for p in fingerprint.code_files(method)}
 
-    assert {"model_selection.py", "_defaults.py"} <= names("fit")
-    assert "certify.py" in names("cg")
-    assert not {"model_selection.py", "certify.py"} & names("bcd")
+    assert {"model_selection.py", "_defaults.py", "cv_estimator.py", "prune.py"} <= names("fit")
+    assert {"certify.py", "learners/cg.py"} <= names("cg")
+    assert not {"model_selection.py", "certify.py", "prune.py", "learners/cg.py"} & names("bcd")
+    assert "learners/cg.py" not in names("fit") and "learners/bcd.py" in names("cg")
 
 
 def run(ws, *flags):

@@ -41,9 +41,12 @@ CODE_FILES: tuple[str, ...] = ("learners", "lp.py", "binarize.py", "estimator.py
 #: Sources some methods' results also depend on, beyond their estimator's module: rulelearn's
 #: own CV (the public benchmark's ``fit``) and column generation's master and pricing (``cg``).
 METHOD_FILES: dict[str, tuple[str, ...]] = {
-    "fit": ("model_selection.py", "_defaults.py"),
+    "fit": ("model_selection.py", "_defaults.py", "cv_estimator.py", "prune.py"),
     "cg": ("certify.py",),
 }
+#: Files under :data:`CODE_FILES` that only these methods' results depend on (column
+#: generation's learner: a change there is no reason to rerun BCD).
+OWN_FILES: dict[str, tuple[str, ...]] = {"learners/cg.py": ("cg",)}
 #: The packages whose versions a result depends on (distribution names).
 CODE_PACKAGES: tuple[str, ...] = ("highspy", "numpy", "scikit-learn")
 
@@ -105,6 +108,8 @@ def code_files(method: str) -> list[Path]:
             files.update(p for p in path.rglob("*.py") if "__pycache__" not in p.parts)
         else:
             files.add(path)
+    files.difference_update(ROOT / name for name, owners in OWN_FILES.items()
+                            if method not in owners)
     files.update(ROOT / name for name in METHOD_FILES.get(method, ()))
     entry = METHODS.get(method)
     module = sys.modules.get(entry.estimator.__module__) if entry is not None else None
