@@ -74,10 +74,10 @@ def prune_model(model, X, y, sample_weight=None, theta=None):
     own θ; errors weighted by its ``class_weight`` and ``sample_weight``), and its clause
     precisions recomputed; ``fit_stats_["pruned_literals"]`` counts the literals dropped.
     Changed in place; returned."""
-    from rulelearn.estimator import class_sample_weight
+    from rulelearn.estimator import class_sample_weight, input_frame
     from rulelearn.proba import fit_proba
 
-    frame = model._frame(X)
+    frame = input_frame(model, X)
     y = np.asarray(y)
     positive = y == model.pos_label_
     held = [[literal.evaluate(frame) for literal in clause.literals]
