@@ -295,14 +295,19 @@ def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: in
             for j in np.argsort(rc)[:width]:
                 candidates.append((float(rc[j]), term, int(j), cov_p, cov_n))
         candidates.sort(key=lambda c: c[0])
-        beam, names = [], set()
+        beam, names, new = [], set(), 0
         for rc_j, parent, j, cov_p, cov_n in candidates:
+            # sorted: once the beam is full, a later candidate is found only if negative, and
+            # then ranks behind the ``keep`` of this size already found (ties: found later)
+            if len(beam) >= width and (rc_j >= -_TOL or new >= keep):
+                break
             term = tuple(sorted(parent + (j,)))
             if term in names or not np.isfinite(rc_j):
                 continue
             names.add(term)
             if rc_j < -_TOL:
                 found[term] = rc_j
+                new += 1
             if len(beam) < width:
                 beam.append((term, cov_p & (data.P[:, j] == 1), cov_n & (data.N[:, j] == 1)))
     return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
