@@ -105,7 +105,9 @@ class Certificate:
     whose relaxed objective G equals the bound; when it has fewer than ``max_rules`` clauses
     its objective equals the bound too, so it is an optimal rule).
     ``seconds``: wall time; ``pricing_mips``: pricing MIPs solved (``iterations`` counts
-    master LP solves).
+    master LP solves). With integer row weights ``bound`` is the LP's bound ``lp_bound``
+    rounded up to the least objective a rule can have (:func:`round_up_to_objective`), so it
+    can exceed ``lp_value``.
     """
 
     bound: float
@@ -120,6 +122,8 @@ class Certificate:
     terms: tuple[tuple[int, ...], ...] = ()
     weights: tuple[float, ...] = ()
     pricing_mips: int = 0
+    #: the LP's bound before :func:`round_up_to_objective` (``bound`` when no rounding applies)
+    lp_bound: float | None = None
 
     @property
     def integral(self) -> bool:
@@ -589,7 +593,8 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
                    pricing_nodes=pricing_nodes, max_columns=max_columns)
     data = _Data.build(A, y, theta, form, sample_weight)
     if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
-        trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start, "trivial")
+        trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start, "trivial",
+                              lp_bound=0.0)
         terms = [()] + [tuple(sorted(t)) for t in initial_terms]
         return trivial, terms, np.zeros(len(terms))
     master = _Master(data, max_rules)
@@ -660,9 +665,46 @@ def _bound(dual_value: float, least: float, U: float, c_min: float) -> float:
     return max(dual_value + least * U, dual_value * c_min / (c_min - least))
 
 
+#: Rounding gives up (keeps the LP's bound) beyond this many literal counts to try.
+_MAX_LATTICE = 2_000_000
+
+
+def round_up_to_objective(bound: float, theta: float, positive_weight: float,
+                          negative_weight: float) -> float:
+    """The least objective a rule can have that is not below ``bound`` (less 1e-6 relative,
+    for the LP's tolerances), when every row weight is an integer.
+
+    A DNF's objective with ``disable_cost = 0`` is then ``a + θ b``: ``a`` the integer loss,
+    ``b`` the number of literals. With ``b = 0`` every term is empty, so it is
+    ``positive_weight`` (no term) or ``k · negative_weight`` (``k ≥ 1`` empty terms: every
+    negative pays per term); with ``b ≥ 1``, ``a`` is any integer ≥ 0. A disabled clause's
+    cost only adds to it. ``bound`` itself when the literal counts to try exceed
+    :data:`_MAX_LATTICE` (θ tiny: the rounding would gain less than θ).
+    """
+    if bound <= 0 or not np.isfinite(bound):
+        return bound
+    target = bound - 1e-6 * max(1.0, abs(bound))
+    if target / theta > _MAX_LATTICE:
+        return bound
+    empty = [positive_weight]
+    if negative_weight > 0:
+        empty.append(negative_weight * max(1.0, np.ceil(target / negative_weight)))
+    best = min(v for v in empty if v >= target) if max(empty) >= target else np.inf
+    literals = theta * np.arange(1, max(1, int(np.floor(target / theta))) + 2)
+    values = literals + np.maximum(0.0, np.ceil(target - literals))
+    best = min(best, float(values.min()))
+    return max(bound, best) if np.isfinite(best) else bound
+
+
 def _certificate(state: _State, value: float, x, master: _Master, start: float) -> Certificate:
     positive = np.flatnonzero(x > 1e-9)
-    return Certificate(bound=min(state.best_bound, value), lp_value=value,
+    lp_bound = min(state.best_bound, value)
+    data = master.data
+    weights = np.concatenate([data.wp, data.wn])
+    bound = (round_up_to_objective(lp_bound, data.theta, float(data.wp.sum()),
+                                   float(data.wn.sum()))
+             if np.array_equal(weights, np.round(weights)) else lp_bound)
+    return Certificate(bound=bound, lp_bound=lp_bound, lp_value=value,
                        exact_pricing=state.exact, iterations=state.iterations,
                        columns=len(master.terms), seconds=time.perf_counter() - start,
                        status=state.status, terms=tuple(master.terms[k] for k in positive),

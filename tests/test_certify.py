@@ -145,7 +145,7 @@ def test_bound_is_below_the_brute_force_optimum_and_tight_when_integral(problem)
     c = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w)
     assert c.exact_pricing and c.status in ("optimal", "trivial")
     assert 0 <= c.bound <= best_g + TOL <= best_f + 2 * TOL
-    assert c.bound <= c.lp_value + TOL
+    assert c.lp_bound <= c.bound and c.lp_bound <= c.lp_value + TOL
     if c.status != "trivial" and c.integral:
         # the LP optimum is a rule: the bound is the least relaxed objective, and the least
         # objective unless that rule uses every clause (where a positive may pay more than 1)
@@ -303,6 +303,64 @@ def test_the_bound_from_duals_and_a_reduced_cost_bound():
     assert cert._bound(10.0, -1.0, 3.0, 1.0) == 7.0  # Lagrangian 10 - 3 > Farley 10 / 2
     assert cert._bound(10.0, -9.0, 3.0, 1.0) == pytest.approx(1.0)  # Farley 10 / 10
     assert cert._bound(10.0, -np.inf, 3.0, 1.0) == 0.0
+
+
+def _lattice_by_enumeration(bound, theta, wp, wn):
+    """The least of every a + θ b (a, b ≥ 0 integers, b ≥ 1), W+ and k W- (k ≥ 1) that is
+    not below ``bound`` less the tolerance."""
+    target = bound - 1e-6 * max(1.0, bound)
+    values = [wp] + [k * wn for k in range(1, int(target / wn) + 3)]
+    values += [a + theta * b for b in range(1, int(target / theta) + 3)
+               for a in range(0, int(target) + 2)]
+    return max(bound, min(v for v in values if v >= target))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.0, 30.0), st.floats(0.05, 10.0), st.integers(1, 40), st.integers(1, 40))
+def test_rounding_up_to_an_objective_value_matches_enumeration(bound, theta, wp, wn):
+    assume(bound > 0)
+    rounded = cert.round_up_to_objective(bound, theta, wp, wn)
+    assert rounded == pytest.approx(_lattice_by_enumeration(bound, theta, wp, wn), abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems(), st.data())
+def test_every_rules_objective_is_a_value_the_rounding_keeps(problem, data):
+    """With integer weights a rule's objective is a value the rounding leaves as it is, so
+    rounding a bound up never passes the optimum (the rounding is monotone)."""
+    A, y, theta, R, form, w = problem
+    assume(0 < y.sum() < len(y))
+    conj = conjunctions(A.shape[1])
+    k = data.draw(st.integers(0, 3 if R is None else R))
+    terms = [conj[data.draw(st.integers(0, len(conj) - 1))] for _ in range(k)]
+    value = oracle_objective(A, y, terms, theta, R, form, w)
+    d = cert._Data.build(A, y, theta, form, w)
+    wp, wn = float(d.wp.sum()), float(d.wn.sum())
+    assert cert.round_up_to_objective(value, theta, wp, wn) == pytest.approx(value, abs=1e-9)
+    below = data.draw(st.floats(0.0, value))
+    assert cert.round_up_to_objective(below, theta, wp, wn) <= value + 1e-9
+
+
+def test_rounding_examples():
+    # Pima's bench bound at θ = 7.67064: 84.46 -> 7.67064 + 77 (b = 1)
+    assert cert.round_up_to_objective(84.46, 7.67064, 178, 334) == pytest.approx(84.67064)
+    # θ = 50: below 50 only the empty rules: W+ = 30 (no term) or k W- (k = 1: 40)
+    assert cert.round_up_to_objective(31.0, 50.0, 30, 40) == 40.0
+    assert cert.round_up_to_objective(29.0, 50.0, 30, 40) == 30.0
+    assert cert.round_up_to_objective(41.0, 50.0, 30, 40) == 50.0  # one literal, no loss
+    # within the tolerance, a value on the lattice stays
+    assert cert.round_up_to_objective(3.0000000001, 0.5, 10, 10) == pytest.approx(3.0)
+    # θ tiny: too many literal counts to try, the bound is kept
+    assert cert.round_up_to_objective(300.5, 1e-5, 1000, 1000) == 300.5
+
+
+def test_the_bound_is_not_rounded_with_fractional_weights():
+    A, y, theta, R = _needs_two_literals()
+    w = np.full(len(y), 1.5)
+    c = lower_bound(A, y, 7.0, max_rules=R, sample_weight=w)
+    assert c.bound == c.lp_bound
+    whole = lower_bound(A, y, 7.0, max_rules=R, sample_weight=np.full(len(y), 2.0))
+    assert whole.bound >= whole.lp_bound
 
 
 def test_gap_and_trivial_cases():
