@@ -499,3 +499,59 @@ def test_cut_computations_in_small_blocks_give_the_same_bound(monkeypatch):
     monkeypatch.setattr(cert, "_BLOCK_CELLS", 1)  # one negative per block
     blocks = lower_bound(A, y, 0.4, max_rules=3)
     assert blocks.exact_pricing and blocks.bound == pytest.approx(whole.bound, abs=TOL)
+
+
+def _beam_without_early_stop(data, mu, rho, width=20, depth=8, keep=20):
+    """The beam search as first written: every candidate of a level is looked at."""
+    Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
+    beam = [((), np.ones(len(data.wp), bool), np.ones(len(data.wn), bool))]
+    found = {}
+    empty_rc = float(data.wn.sum()) - float(mu.sum()) - rho
+    if empty_rc < -1e-9:
+        found[()] = empty_rc
+    for size in range(1, min(depth, data.d) + 1):
+        candidates = []
+        for term, cov_p, cov_n in beam:
+            rc = data.theta * size + (data.wn * cov_n) @ Nf - (mu * cov_p) @ Pf - rho
+            rc[list(term)] = np.inf
+            for j in np.argsort(rc)[:width]:
+                candidates.append((float(rc[j]), term, int(j), cov_p, cov_n))
+        candidates.sort(key=lambda c: c[0])
+        beam, names = [], set()
+        for rc_j, parent, j, cov_p, cov_n in candidates:
+            term = tuple(sorted(parent + (j,)))
+            if term in names or not np.isfinite(rc_j):
+                continue
+            names.add(term)
+            if rc_j < -1e-9:
+                found[term] = rc_j
+            if len(beam) < width:
+                beam.append((term, cov_p & (data.P[:, j] == 1), cov_n & (data.N[:, j] == 1)))
+    return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(problems(), st.integers(0, 2**31 - 1), st.sampled_from([(2, 1), (3, 4), (4, 6), (20, 20)]))
+def test_the_beam_stops_a_level_early_without_changing_its_columns(problem, seed, sizes):
+    A, y, theta, R, form, w = problem
+    data = cert._Data.build(A, y, theta, form, w)
+    assume(len(data.wp) and len(data.wn))
+    rng = np.random.default_rng(seed)
+    mu = np.minimum(data.wp * rng.random(len(data.wp)) * rng.choice([0.3, 1.0, 3.0]), data.wp)
+    rho = -rng.random() if R else 0.0
+    width, keep = sizes
+    assert cert.beam_columns(data, mu, rho, width=width, keep=keep) == \
+        _beam_without_early_stop(data, mu, rho, width=width, keep=keep)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_beam_stops_early_without_changing_its_columns_on_wider_data(seed):
+    """(One of these six cases fails if the beam stops a level one column earlier.)"""
+    rng = np.random.default_rng(seed)
+    A = (rng.random((80, 30)) < 0.6).astype(np.uint8)
+    y = A[:, :3].all(axis=1) ^ (rng.random(80) < 0.2)
+    data = cert._Data.build(A, y, 1.0, "dnf", None)
+    mu = np.minimum(data.wp * rng.random(len(data.wp)) * 2, data.wp)
+    for width, keep in ((3, 5), (5, 12), (20, 20)):
+        assert cert.beam_columns(data, mu, 0.0, width=width, keep=keep) == \
+            _beam_without_early_stop(data, mu, 0.0, width=width, keep=keep)
