@@ -82,18 +82,16 @@ Where the bound is loose (measured, DNF, R = 5, fold 0 of results/gaps at its ch
 Two causes, one per dataset. *Parkinsons* (130 rows, 434 literals, θ = 1.17677): under the
 bench's limits (10 master LPs, 20 nodes per pricing MIP) the bound is the Farley/Lagrangian
 one, 3.48 (33 CPU s); pricing to the end reaches the LP optimum 9.237 (25 MIPs, all
-finished; 254 CPU s at 1000 nodes, and 269 at the bench's 20 nodes given 40 master LPs:
-the iteration limit, not the node limit, stops it), but that optimum is half-integral (7
-terms at weight 1/2,
-Σ x = 3.5, so the R row is slack) while BCD's rules cost 19.18 (SC start) and 11.77 (best
-start): exact pricing certifies a gap of 21.5 % at best for the best rule known (the
-optimum lies somewhere in [9.24, 11.77]). *Pima* (512
-rows, 146 literals): the pricing MIP does not finish in 1000 nodes (28 CPU s per call; dual
-bound −40 where the best column found has −7 to −10), so the bound stays the fallback one
-(2.8 against a rule of 107.9). Closing either needs more than this module does: cuts on
-the master that pricing respects (subset-row / Chvátal-Gomory cuts over positives against
-the half-integral solutions) or branch-and-price; and a pricing formulation whose
-relaxation is tighter on many rows.
+finished; 254 CPU s at 1000 nodes, and 269 at the bench's 20 nodes given 40 master LPs: the
+iteration limit, not the node limit, stops it), but that optimum is half-integral (7 terms
+at weight 1/2, Σ x = 3.5, so the R row is slack) while BCD's rules cost 19.18 (SC start) and
+11.77 (best start): exact pricing certifies a gap of 21.5 % at best for the best rule known
+(the optimum lies somewhere in [9.24, 11.77]). *Pima* (512 rows, 146 literals): the pricing
+MIP does not finish in 1000 nodes (28 CPU s per call; dual bound −40 where the best column
+found has −7 to −10), so the bound stays the fallback one (2.8 against a rule of 107.9).
+Closing either needs more than this module does: cuts on the master that pricing respects
+(subset-row / Chvátal-Gomory cuts over positives against the half-integral solutions) or
+branch-and-price; and a pricing formulation whose relaxation is tighter on many rows.
 """
 
 from __future__ import annotations
