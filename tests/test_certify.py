@@ -145,7 +145,7 @@ def test_bound_is_below_the_brute_force_optimum_and_tight_when_integral(problem)
     c = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w)
     assert c.exact_pricing and c.status in ("optimal", "trivial")
     assert 0 <= c.bound <= best_g + TOL <= best_f + 2 * TOL
-    assert c.bound <= c.lp_value + TOL
+    assert c.lp_bound <= c.bound and c.lp_bound <= c.lp_value + TOL
     if c.status != "trivial" and c.integral:
         # the LP optimum is a rule: the bound is the least relaxed objective, and the least
         # objective unless that rule uses every clause (where a positive may pay more than 1)
@@ -305,6 +305,64 @@ def test_the_bound_from_duals_and_a_reduced_cost_bound():
     assert cert._bound(10.0, -np.inf, 3.0, 1.0) == 0.0
 
 
+def _lattice_by_enumeration(bound, theta, wp, wn):
+    """The least of every a + θ b (a, b ≥ 0 integers, b ≥ 1), W+ and k W- (k ≥ 1) that is
+    not below ``bound`` less the tolerance."""
+    target = bound - 1e-6 * max(1.0, bound)
+    values = [wp] + [k * wn for k in range(1, int(target / wn) + 3)]
+    values += [a + theta * b for b in range(1, int(target / theta) + 3)
+               for a in range(0, int(target) + 2)]
+    return max(bound, min(v for v in values if v >= target))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.0, 30.0), st.floats(0.05, 10.0), st.integers(1, 40), st.integers(1, 40))
+def test_rounding_up_to_an_objective_value_matches_enumeration(bound, theta, wp, wn):
+    assume(bound > 0)
+    rounded = cert.round_up_to_objective(bound, theta, wp, wn)
+    assert rounded == pytest.approx(_lattice_by_enumeration(bound, theta, wp, wn), abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems(), st.data())
+def test_every_rules_objective_is_a_value_the_rounding_keeps(problem, data):
+    """With integer weights a rule's objective is a value the rounding leaves as it is, so
+    rounding a bound up never passes the optimum (the rounding is monotone)."""
+    A, y, theta, R, form, w = problem
+    assume(0 < y.sum() < len(y))
+    conj = conjunctions(A.shape[1])
+    k = data.draw(st.integers(0, 3 if R is None else R))
+    terms = [conj[data.draw(st.integers(0, len(conj) - 1))] for _ in range(k)]
+    value = oracle_objective(A, y, terms, theta, R, form, w)
+    d = cert._Data.build(A, y, theta, form, w)
+    wp, wn = float(d.wp.sum()), float(d.wn.sum())
+    assert cert.round_up_to_objective(value, theta, wp, wn) == pytest.approx(value, abs=1e-9)
+    below = data.draw(st.floats(0.0, value))
+    assert cert.round_up_to_objective(below, theta, wp, wn) <= value + 1e-9
+
+
+def test_rounding_examples():
+    # Pima's bench bound at θ = 7.67064: 84.46 -> 7.67064 + 77 (b = 1)
+    assert cert.round_up_to_objective(84.46, 7.67064, 178, 334) == pytest.approx(84.67064)
+    # θ = 50: below 50 only the empty rules: W+ = 30 (no term) or k W- (k = 1: 40)
+    assert cert.round_up_to_objective(31.0, 50.0, 30, 40) == 40.0
+    assert cert.round_up_to_objective(29.0, 50.0, 30, 40) == 30.0
+    assert cert.round_up_to_objective(41.0, 50.0, 30, 40) == 50.0  # one literal, no loss
+    # within the tolerance, a value on the lattice stays
+    assert cert.round_up_to_objective(3.0000000001, 0.5, 10, 10) == pytest.approx(3.0)
+    # θ tiny: too many literal counts to try, the bound is kept
+    assert cert.round_up_to_objective(300.5, 1e-5, 1000, 1000) == 300.5
+
+
+def test_the_bound_is_not_rounded_with_fractional_weights():
+    A, y, theta, R = _needs_two_literals()
+    w = np.full(len(y), 1.5)
+    c = lower_bound(A, y, 7.0, max_rules=R, sample_weight=w)
+    assert c.bound == c.lp_bound
+    whole = lower_bound(A, y, 7.0, max_rules=R, sample_weight=np.full(len(y), 2.0))
+    assert whole.bound >= whole.lp_bound
+
+
 def test_gap_and_trivial_cases():
     assert gap(10.0, 8.0) == pytest.approx(0.2)
     assert gap(0.0, 0.0) == 0.0 and gap(5.0, 6.0) == 0.0
@@ -441,3 +499,59 @@ def test_cut_computations_in_small_blocks_give_the_same_bound(monkeypatch):
     monkeypatch.setattr(cert, "_BLOCK_CELLS", 1)  # one negative per block
     blocks = lower_bound(A, y, 0.4, max_rules=3)
     assert blocks.exact_pricing and blocks.bound == pytest.approx(whole.bound, abs=TOL)
+
+
+def _beam_without_early_stop(data, mu, rho, width=20, depth=8, keep=20):
+    """The beam search as first written: every candidate of a level is looked at."""
+    Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
+    beam = [((), np.ones(len(data.wp), bool), np.ones(len(data.wn), bool))]
+    found = {}
+    empty_rc = float(data.wn.sum()) - float(mu.sum()) - rho
+    if empty_rc < -1e-9:
+        found[()] = empty_rc
+    for size in range(1, min(depth, data.d) + 1):
+        candidates = []
+        for term, cov_p, cov_n in beam:
+            rc = data.theta * size + (data.wn * cov_n) @ Nf - (mu * cov_p) @ Pf - rho
+            rc[list(term)] = np.inf
+            for j in np.argsort(rc)[:width]:
+                candidates.append((float(rc[j]), term, int(j), cov_p, cov_n))
+        candidates.sort(key=lambda c: c[0])
+        beam, names = [], set()
+        for rc_j, parent, j, cov_p, cov_n in candidates:
+            term = tuple(sorted(parent + (j,)))
+            if term in names or not np.isfinite(rc_j):
+                continue
+            names.add(term)
+            if rc_j < -1e-9:
+                found[term] = rc_j
+            if len(beam) < width:
+                beam.append((term, cov_p & (data.P[:, j] == 1), cov_n & (data.N[:, j] == 1)))
+    return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(problems(), st.integers(0, 2**31 - 1), st.sampled_from([(2, 1), (3, 4), (4, 6), (20, 20)]))
+def test_the_beam_stops_a_level_early_without_changing_its_columns(problem, seed, sizes):
+    A, y, theta, R, form, w = problem
+    data = cert._Data.build(A, y, theta, form, w)
+    assume(len(data.wp) and len(data.wn))
+    rng = np.random.default_rng(seed)
+    mu = np.minimum(data.wp * rng.random(len(data.wp)) * rng.choice([0.3, 1.0, 3.0]), data.wp)
+    rho = -rng.random() if R else 0.0
+    width, keep = sizes
+    assert cert.beam_columns(data, mu, rho, width=width, keep=keep) == \
+        _beam_without_early_stop(data, mu, rho, width=width, keep=keep)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_beam_stops_early_without_changing_its_columns_on_wider_data(seed):
+    """(One of these six cases fails if the beam stops a level one column earlier.)"""
+    rng = np.random.default_rng(seed)
+    A = (rng.random((80, 30)) < 0.6).astype(np.uint8)
+    y = A[:, :3].all(axis=1) ^ (rng.random(80) < 0.2)
+    data = cert._Data.build(A, y, 1.0, "dnf", None)
+    mu = np.minimum(data.wp * rng.random(len(data.wp)) * 2, data.wp)
+    for width, keep in ((3, 5), (5, 12), (20, 20)):
+        assert cert.beam_columns(data, mu, 0.0, width=width, keep=keep) == \
+            _beam_without_early_stop(data, mu, 0.0, width=width, keep=keep)
