@@ -381,7 +381,9 @@ def _sql_number(value: float) -> str:
 
 def _sql_value(value, what: str) -> str:
     if isinstance(value, (bool, np.bool_)):
-        return "TRUE" if value else "FALSE"
+        # not TRUE/FALSE: SQLite reads those as a column's name when the table has a column
+        # named True or False (untrusted names), so a constant comparison stands for them
+        return "(1 = 1)" if value else "(1 = 0)"
     if isinstance(value, str):
         return _sql_text(value, what)
     if isinstance(value, numbers.Integral):

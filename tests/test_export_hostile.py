@@ -380,6 +380,19 @@ def test_rules_on_columns_named_like_python_and_pandas_words(tmp_path, form):
         assert_only_data_differs(model, fmt)
 
 
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_boolean_labels_beside_columns_named_true_and_false(tmp_path, form):
+    """SQLite reads TRUE and FALSE as a column's name when the table has a column named so: the
+    SQL export wrote boolean labels as those keywords, and an empty DNF over a column named
+    False returned that column's cells (found by hypothesis)."""
+    rule = Rule(form, ()) if form == "dnf" else Rule(form, (Clause((Literal("False", "<=", 1),)),))
+    model = model_file(tmp_path / "m.json", rule, positive=True, negative=False)
+    data = write_csv(tmp_path / "new.csv", ["False", "True"], [["0", "0"], ["2", "5"], ["", "1"]])
+    expected = assert_every_export_predicts_as_predict(model, data)
+    assert expected == ([False] * 3 if form == "dnf" else [True, False, False])
+    assert "TRUE" not in export_rule(model, "sql") and "FALSE" not in export_rule(model, "sql")
+
+
 def test_spaces_after_the_commas_are_read_as_predict_reads_them(tmp_path):
     """Issue 23.7: predict strips ``a, b``'s space; the pandas query did not."""
     rule = Rule("dnf", (Clause((Literal("colour", "==", "red"), Literal("age", ">", 50))),
