@@ -703,3 +703,27 @@ def test_fit_cut_points_tree_finds_a_cut_in_the_tail(tmp_path):
     assert tree["setting"]["cut_points"] == "tree"
     assert tree["train_accuracy_percent"] > quantile["train_accuracy_percent"]
     assert tree["train_accuracy_percent"] == 100.0
+
+
+def test_fit_says_how_many_literals_pruning_dropped(run, data, monkeypatch):
+    import rulelearn.prune
+
+    real = rulelearn.prune.prune_model
+
+    def dropping_two(model, X, y, **kwargs):
+        real(model, X, y, **kwargs)
+        model.fit_stats_ = {**model.fit_stats_, "pruned_literals": 2}
+        return model
+
+    args = ("fit", data, "--form", "dnf", "-R", "2", "--cv", "3")
+    r = run(*args, "-q")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.stdout.splitlines() if x.startswith("rule ("))
+    assert "before pruning" not in line or "more before pruning)" in line
+    monkeypatch.setattr(rulelearn.prune, "prune_model", dropping_two)
+    r = run(*args, "-q")
+    line = next(x for x in r.stdout.splitlines() if x.startswith("rule ("))
+    assert line.endswith(" literals (2 more before pruning)") or \
+        line.endswith(" literal (2 more before pruning)")
+    doc = json.loads(run(*args, "-q", "--json").stdout)
+    assert doc["pruned_literals"] == 2

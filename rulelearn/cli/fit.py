@@ -341,8 +341,10 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
             _plot(selection, method, data, plot_file, err=False)
     else:
         echo(f"theta = {model.theta:.3g} (given)")
+    pruned = int(getattr(model, "fit_stats_", {}).get("pruned_literals", 0))
     echo(f"rule ({model.form.upper()}, {method}, R = {model.max_rules}): "
-               f"{plural(rule.n_clauses, 'clause')}, {plural(rule.n_literals, 'literal')}")
+         f"{plural(rule.n_clauses, 'clause')}, {plural(rule.n_literals, 'literal')}"
+         + (f" ({pruned} more before pruning)" if pruned else ""))
     negative = next(c for c in model.classes_ if not c == dataset.positive)
     for line in rule_lines(rule, dataset.positive, target, negative=negative):
         echo(line)
@@ -398,6 +400,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "chosen_by": "cv" if selection is not None else "given"},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
+        "pruned_literals": int(getattr(model, "fit_stats_", {}).get("pruned_literals", 0)),
         "simplified_rule": str(simplified),
         "simplified_literals": int(simplified.n_literals),
         "clauses": int(rule.n_clauses),
