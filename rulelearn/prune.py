@@ -72,8 +72,10 @@ def prune_model(model, X, y, sample_weight=None, theta=None):
     """``model`` (a fitted :class:`~rulelearn.estimator.BooleanRuleClassifier`) with its rule
     pruned by :func:`prune` on its training data ``(X, y)`` at ``theta`` (None: the model's
     own θ; errors weighted by its ``class_weight`` and ``sample_weight``), and its clause
-    precisions recomputed; ``fit_stats_["pruned_literals"]`` counts the literals dropped.
-    Changed in place; returned."""
+    precisions recomputed; ``fit_stats_["pruned_literals"]`` counts the literals dropped and
+    ``fit_stats_["objective"]`` becomes the objective of the pruned rule (the learner's, at the
+    model's θ). Changed in place; returned."""
+    from rulelearn.certify import estimator_problem, rule_objective
     from rulelearn.estimator import class_sample_weight, input_frame
     from rulelearn.proba import fit_proba
 
@@ -87,10 +89,17 @@ def prune_model(model, X, y, sample_weight=None, theta=None):
                  float(model.theta if theta is None else theta), weight)
     stats = getattr(model, "fit_stats_", None)
     if isinstance(stats, dict):
-        model.fit_stats_ = {**stats, "pruned_literals": model.rule_.n_literals - rule.n_literals}
+        stats = model.fit_stats_ = {**stats,
+                                    "pruned_literals": model.rule_.n_literals - rule.n_literals}
     if rule != model.rule_:
         model.rule_ = rule
         proba = fit_proba(rule, frame, positive, sample_weight)
         model.clause_precision_ = np.asarray(proba.clause_precision)
         model.default_precision_ = proba.default_precision
+        if isinstance(stats, dict) and "objective" in stats:  # it was the unpruned rule's
+            A, _, terms = estimator_problem(model, frame, y)
+            stats["objective"] = rule_objective(
+                A, positive, terms, model.theta, form=model.form,
+                max_rules=1 if model.method == "ocrl" else int(model.max_rules),
+                sample_weight=weight, disable_cost=model.disable_cost)
     return model

@@ -111,3 +111,19 @@ def test_prune_model_keeps_predictions_consistent_with_the_new_rule():
     assert pruned is model and model.rule_.n_literals <= before.n_literals
     assert np.array_equal(model.predict(X) == 1, model.rule_.evaluate(X))
     assert len(model.clause_precision_) == model.rule_.n_clauses
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_prune_model_reports_the_pruned_rules_objective(form):
+    from rulelearn.certify import estimator_problem, rule_objective
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
+    y = np.where((X.a > 0.2) | (X.b > 1.0), 1, 0)
+    model = BooleanRuleClassifier(pos_label=1, theta=0.5, max_rules=3, form=form).fit(X, y)
+    learned, before = model.fit_stats_["objective"], model.rule_
+    prune_model(model, X, y, theta=60.0)  # a literal must save 60 errors: some go
+    assert model.rule_ != before and model.fit_stats_["pruned_literals"] > 0
+    A, positive, terms = estimator_problem(model, X, y)
+    expected = rule_objective(A, positive, terms, model.theta, form=form, max_rules=3)
+    assert model.fit_stats_["objective"] == pytest.approx(expected) != pytest.approx(learned)
