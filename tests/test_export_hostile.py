@@ -227,6 +227,18 @@ def fit_labels(cli, tmp_path, positive, negative):
 
 # ---------------------------------------------------------------------------- the issue's cases
 
+@pytest.mark.parametrize("fmt", ["sql", "python", "pandas"])
+def test_an_ansi_sequence_in_a_name_reaches_exported_code_on_stdout_exactly(cli, tmp_path, fmt):
+    """click strips ANSI sequences from output that is not a terminal: a column named
+    ``x\x1b[31m`` was exported to stdout as ``x``, another column's name."""
+    name = "x\x1b[31m"
+    model = model_file(tmp_path / "m.json", Rule("dnf", (Clause((Literal(name, ">", 1),)),)))
+    r = cli("export", tmp_path / "m.json", "--format", fmt)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.rstrip("\n") == export_rule(model, fmt).rstrip("\n")
+    assert "\x1b[31m" in r.stdout if fmt == "sql" else "\\x1b[31m" in r.stdout  # Python: repr
+
+
 def test_pwned_label_runs_no_code_in_any_export(cli, tmp_path):
     """Issue 23.1: the label closed predict's docstring; calling predict created PWNED."""
     model_path, data = fit_labels(cli, tmp_path, PWNED, "no")

@@ -77,14 +77,18 @@ def echo(text="", *, err: bool = False, nl: bool = True) -> None:
 
 
 def write_out(text, *, err: bool = False, nl: bool = True) -> None:
-    """``click.echo`` of ``text`` as it is (data: CSV, JSON, code), with :func:`echo`'s errors."""
+    """``click.echo`` of ``text`` as it is (data: CSV, JSON, code), with :func:`echo`'s errors.
+
+    ``color=True``: click would otherwise strip ANSI sequences from output that is not a
+    terminal, so a column named ``x\x1b[31m`` would reach an exported rule as ``x``; the
+    text shown to a person has its control characters escaped by :func:`echo` first."""
     if err:
-        click.echo(text, err=True, nl=nl)
+        click.echo(text, err=True, nl=nl, color=True)
         return
     if sys.stdout is None:
         raise StdoutError("standard output is closed: nothing can be printed")
     try:
-        click.echo(text, nl=nl)
+        click.echo(text, nl=nl, color=True)
     except OSError as exc:
         raise _stdout_failed(exc) from None
 
