@@ -366,10 +366,14 @@ class Selection:
         halving = "" if not self.first_folds else (
             f"; every (form, R) on {self.first_folds} fold{'s' if self.first_folds > 1 else ''}"
             f" first, the {len({(r.form, r.max_rules) for r in self.rows})} best on all")
+        later = []
         if self.first_folds and self.theta_span is not None:
-            halving += f" at θ within {self.theta_span} grid points of the first folds' choices"
+            later.append(f"at θ within {self.theta_span} grid points of the first folds' "
+                         f"choices")
         if self.first_folds and self.best.start:
-            halving += " from the start that won on the first folds"
+            later.append("from the start that won there")
+        if later:
+            halving += f" ({', '.join(later)})"
         how = f"CV ({self.splitter})" if self.splitter else "stratified CV"
         return (f"by {self.n_folds}-fold {how}{sample} over {size}{rule}; CV error "
                 f"{100 * self.best.mean_error:.1f} % (SEM {100 * self.best.sem:.1f}){halving}")
