@@ -307,9 +307,11 @@ def _default_only(args) -> None:
             print(rows[-1], flush=True)
     text = "\n".join([DEFAULT_HEADING, "", f"`python benchmarks/rows.py --default-only` "
                       f"({time.perf_counter() - start:.0f} s wall): `rulelearn fit`'s default "
-                      f"CV (θ per row, the CV from the tree start, every (form, R) on one fold "
-                      f"and the best two on all five; above 20,000 rows on a 10,000-row "
-                      f"sample) and the refit on every row, on every core; figures as above.",
+                      f"CV (θ per row; every (form, R) on one fold from both starts, the best "
+                      f"two on all five from the start that won there, at the θ near the "
+                      f"first fold's choices; above 20,000 rows on a 5,000-row sample from "
+                      f"the tree start) and the refit on every row, on every core; figures "
+                      f"as above.",
                       "", tabulate(rows, headers="keys", tablefmt="github"), ""])
     _write_section(args.output, DEFAULT_HEADING, text + "\n")
 

@@ -87,7 +87,9 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
         What "simplest" means: "literals", fewest mean literals, then the larger θ, smaller
         R, DNF; "theta", the larger θ first, then the same (the benchmark's θ tuning).
     halving : "auto", None or (folds, cells), default="auto"
-        Successive halving over (form, R): every cell on the first fold, the 2 best on all.
+        Successive halving over (form, R): every cell on the first fold, the 2 best on all
+        (there from the start that won on the first fold when ``start`` is "best", at the θ
+        near the first fold's choices; :func:`~rulelearn.model_selection.fit_select`).
     n_jobs : int or None, default=None
         Worker processes for the folds (-1: every core); the same choice whatever the number.
     scheduler : str or None, default=None
@@ -198,7 +200,7 @@ fit_stats_, clause_precision_, default_precision_
         :class:`~rulelearn.model_selection.Selection` :meth:`fit` would choose from, without
         the refit (nor ``fit``'s sample of a large table); what the benchmark's inner CV runs.
         Sets no attribute."""
-        from rulelearn.model_selection import HALVING, select_setting
+        from rulelearn.model_selection import HALVING, PICK_START, THETA_SPAN, select_setting
 
         validate_params(self)
         template = BooleanRuleClassifier(**{name: getattr(self, name) for name in PASSED})
@@ -207,7 +209,7 @@ fit_stats_, clause_precision_, default_precision_
             thresholds=self.thresholds, cv=self.cv, seed=int(self.random_state),
             progress=progress, n_jobs=self.n_jobs, theta_scale=self.theta_scale,
             halving=HALVING if self.halving == "auto" else self.halving, groups=groups,
-            ties=self.ties)
+            ties=self.ties, pick_start=PICK_START, theta_span=THETA_SPAN)
         return selection if self.select == "min" else selection.chosen_by(self.select)
 
     def fit_path(self, X, y, thetas, sample_weight=None, warm_across_theta=True):

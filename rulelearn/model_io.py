@@ -931,11 +931,13 @@ def _names_label(cell, label) -> bool:
 
 
 class _Columns:
-    """The distinct values of each column of ``cells`` (a literal is judged once per value)."""
+    """The distinct values of each column of ``cells`` (a literal is judged once per value),
+    and their numbers, converted once per column for every threshold on it."""
 
     def __init__(self, cells: pd.DataFrame):
         self.cells = cells
         self.cache: dict[str, tuple[np.ndarray, pd.DataFrame]] = {}
+        self.numeric: dict[str, np.ndarray] = {}
 
     def get(self, feature: str):
         """``(codes, values)``: the column is ``values.iloc[codes]``; its last row is missing."""
@@ -943,14 +945,31 @@ class _Columns:
             from rulelearn.rules import feature_column
 
             codes, uniques = pd.factorize(feature_column(self.cells, feature), use_na_sentinel=True)
-            values = pd.DataFrame({feature: pd.Series([*uniques, np.nan], dtype=object)})
+            distinct = np.append(np.asarray(uniques, dtype=object), np.nan)
+            values = pd.DataFrame({feature: pd.Series(distinct, dtype=object)})
             self.cache[feature] = (np.where(codes < 0, len(uniques), codes), values)
         return self.cache[feature]
+
+    def numbers(self, feature: str) -> np.ndarray:
+        """The distinct values of :meth:`get` as numbers (NaN: missing or not a number), as
+        :meth:`Literal.evaluate <rulelearn.rules.Literal.evaluate>` reads them for ``<=``
+        and ``>``."""
+        if feature not in self.numeric:
+            values = self.get(feature)[1][feature]
+            self.numeric[feature] = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+        return self.numeric[feature]
 
 
 def _literal_held(literal, columns: _Columns) -> np.ndarray:
     codes, values = columns.get(literal.feature)
-    return literal.evaluate(values)[codes]
+    if literal.op not in ("<=", ">"):
+        return literal.evaluate(values)[codes]
+    from rulelearn.rules import _as_float
+
+    numbers, threshold = columns.numbers(literal.feature), _as_float(literal.value)
+    with np.errstate(invalid="ignore"):
+        held = numbers <= threshold if literal.op == "<=" else numbers > threshold
+    return (held & ~np.isnan(numbers))[codes]
 
 
 def _deciding(clause_held, dnf: bool, n: int) -> np.ndarray:
@@ -977,7 +996,7 @@ def _non_numeric(rule: Rule, columns: _Columns) -> dict:
     for name in numeric:
         codes, values = columns.get(name)
         column = values[name]
-        bad = (column.notna() & pd.to_numeric(column, errors="coerce").isna()).to_numpy()
+        bad = column.notna().to_numpy() & np.isnan(columns.numbers(name))
         rows = bad[codes]
         if rows.any():
             found[name] = (int(rows.sum()), column.iloc[codes[np.argmax(rows)]])

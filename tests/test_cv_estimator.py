@@ -265,12 +265,15 @@ def test_the_two_tie_orders_break_the_same_tie_differently():
         assert chosen.chosen_by("min").chosen == 1
 
 
-@pytest.mark.parametrize("ties", ["literals", "theta"])
-def test_select_setting_is_fits_cv_without_the_refit(ties):
-    search = small(ties=ties, halving=None)
+@pytest.mark.parametrize("ties, halving", [("literals", None), ("theta", None),
+                                           ("literals", "auto")])
+def test_select_setting_is_fits_cv_without_the_refit(ties, halving):
+    grid = dict(ties=ties, halving=halving, forms=("dnf", "cnf"))  # 4 cells: halving halves
+    search = small(**grid)
     selection = search.select_setting(TABLE, TARGET)
     assert selection.ties == ties and not hasattr(search, "rule_")
-    fitted = small(ties=ties, halving=None).fit(TABLE, TARGET)
+    assert selection.first_folds == (1 if halving else 0)
+    fitted = small(**grid).fit(TABLE, TARGET)
     assert fitted.selection_.rows == selection.rows
     assert fitted.selection_.chosen == selection.chosen
     # the choice is the tie rule's over the rows, in that order

@@ -297,3 +297,29 @@ def test_a_fitted_cv_estimator_is_saved_as_its_refit_with_its_cv_choice(tmp_path
     # the caller's own cv_selection wins over the estimator's (no clash)
     mine = model_dict(search, target="y", extra={"cv_selection": {"by": "hand"}})
     assert mine["cv_selection"] == {"by": "hand"}
+
+
+def test_predict_csv_reads_each_thresholded_column_as_the_rule_does(tmp_path):
+    """Several thresholds on one column share one conversion of its texts: the rows held are
+    still Rule.evaluate's on the same texts, non-numeric cells included."""
+    def lit(feature, op, value):
+        return {"feature": feature, "op": op, "value": value}
+
+    clauses = [[lit("a", ">", 0.5), lit("a", "<=", 3)], [lit("a", "<=", -1), lit("b", "==", "x")],
+               [lit("a", ">", 1e308)]]
+    rule = {"form": "dnf", "clauses": clauses}
+    doc = {"format": "rulelearn-model", "format_version": MODEL_FORMAT_VERSION, "rule": rule,
+           "target": "y", "positive": 1, "negative": 0}
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    a = ["1", " 2.5", "3", "3.0001", "-1", "-2", "abc", "", "1e0", "inf", "-inf", "nan", "0x1",
+         "1_0", "2e308", "1", "-5"]
+    b = ["x"] * 8 + ["y"] * 8 + ["x"]
+    pd.DataFrame({"a": a, "b": b}).to_csv(tmp_path / "d.csv", index=False)
+    out = predict_csv(load_model(tmp_path / "m.json"), tmp_path / "d.csv")
+    cells = pd.read_csv(tmp_path / "d.csv", dtype=str, keep_default_na=False)
+    cells = cells.mask(cells.isin(["", "nan"]))  # the CSV reader's missing cells
+    cells["a"] = cells["a"].str.strip()
+    expected = Rule.from_dict(rule).evaluate(cells.astype(object))
+    assert list(out.table["prediction"]) == list(np.where(expected, 1, 0))
+    assert list(expected[:6]) == [True, True, True, False, True, True]  # the test is not empty
+    assert len(out.notes) == 1 and "'a' has 3 non-numeric values (e.g. 'abc')" in out.notes[0]

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from rulelearn.errors import DataError, ParameterError
@@ -20,6 +21,7 @@ from rulelearn.model_selection import (
     fit_select_theta,
     n_folds,
     refine_thresholds,
+    resolve_folds,
     select_setting,
     select_theta,
     walk_unused,
@@ -372,7 +374,8 @@ def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
     assert cv_sample(y, 120) is None and cv_sample(y, None) is None
     est = BooleanRuleClassifier(pos_label=1)
     grid = dict(thetas=(0.1, 2.0), rules=(1, 3), cv=3, theta_scale="errors")
-    model, selection = fit_select(est, X, y, cv_rows=60, cv_params={"max_iter": 5}, **grid)
+    model, selection = fit_select(est, X, y, cv_rows=60, cv_params={"max_iter": 5},
+                                  pick_start=False, theta_span=None, **grid)
     alone = select_setting(est.set_params(max_iter=5), X.iloc[rows], y[rows], **grid)
     assert selection.rows == alone.rows and selection.chosen == alone.chosen
     assert selection.cv_rows == 60 and "sample of 60 rows" in selection.describe()
@@ -380,7 +383,7 @@ def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
     refit = BooleanRuleClassifier(pos_label=1).set_params(**selection.best.setting).fit(X, y)
     assert str(model.rule_) == str(refit.rule_)
     everything = fit_select(BooleanRuleClassifier(pos_label=1), X, y, halving=None,
-                            **grid)[1]  # auto: all rows
+                            **grid)[1]  # auto: all rows; no halving, so no start is picked
     assert everything.cv_rows is None
     assert everything == select_setting(BooleanRuleClassifier(pos_label=1), X, y,
                                         **grid).chosen_by(everything.select)
@@ -506,19 +509,22 @@ def test_r_grows_while_any_theta_of_the_path_uses_all_r_clauses():
 
 
 def test_fit_selects_by_halving_from_its_own_start_then_refits():
-    """At most CV_SAMPLE_ABOVE rows the CV keeps the estimator's start ("best")."""
-    from rulelearn.model_selection import HALVING
+    """At most CV_SAMPLE_ABOVE rows the CV keeps the estimator's start ("best") on the first
+    fold, and refits from the start that won there."""
+    from rulelearn.model_selection import HALVING, PICK_START, THETA_SPAN
 
     X, y = planted(n=90, seed=4)
     grid = dict(thetas=(0.002, 0.02), rules=(1, 3), cv=3)
     model, selection = fit_select(BooleanRuleClassifier(pos_label=1, start="best"), X, y, **grid)
     alone = select_setting(BooleanRuleClassifier(pos_label=1, start="best"), X, y,
-                           theta_scale="rows", halving=HALVING, **grid)
+                           theta_scale="rows", halving=HALVING, pick_start=PICK_START,
+                           theta_span=THETA_SPAN, **grid)
     assert selection == alone.chosen_by(selection.select) and selection.first_folds == 1
-    refit = BooleanRuleClassifier(pos_label=1, start="best",
-                                  **selection.estimator_setting(90)).fit(X, y)
+    refit = BooleanRuleClassifier(pos_label=1, start="best").set_params(
+        **selection.estimator_setting(90)).fit(X, y)
     prune_model(refit, X, y)  # fit_select prunes its refit
-    assert model.start == "best" and str(model.rule_) == str(refit.rule_)
+    assert selection.best.start in ("sc", "tree")  # the start that won on the first fold
+    assert model.start == selection.best.start and str(model.rule_) == str(refit.rule_)
 
 
 def test_fit_selects_large_tables_from_the_tree_start(monkeypatch):
@@ -541,3 +547,87 @@ def test_fit_selects_large_tables_from_the_tree_start(monkeypatch):
     monkeypatch.setattr(ms, "CV_SAMPLE_ABOVE", 10_000)
     fit_select(BooleanRuleClassifier(pos_label=1, start="best"), X, y, **grid)
     assert seen["start"] == "best"
+
+
+# ------------------------------------------------------------------- the later folds' cuts
+
+def _first_fold_winners(X, y, cell, thetas, cv=3):
+    """Per θ, the start whose path on the first fold's training part has the lower objective
+    (the set cover on ties): what start "best" keeps there."""
+    train = resolve_folds(y, cv, 0)[0][0]
+    objective = {start: [m.fit_stats_["objective"] for m in BooleanRuleClassifier(
+        pos_label=1, form=cell[0], max_rules=cell[1], start=start).fit_path(
+            X.iloc[train], y[train], thetas)] for start in ("sc", "tree")}
+    return ["tree" if t < s - 1e-9 else "sc" for s, t in zip(objective["sc"], objective["tree"])]
+
+
+def test_pick_start_runs_the_later_folds_from_the_start_that_won_the_first():
+    X, y = planted(n=90, seed=0, noise=0.2)
+    grid = dict(thetas=(0.01, 5.0), rules=(1, 3), cv=3)
+    est = BooleanRuleClassifier(pos_label=1, start="best")
+    both = select_setting(est, X, y, halving=(1, 2), **grid)
+    picked = select_setting(est, X, y, halving=(1, 2), pick_start=True, **grid)
+    alone = {start: {(r.form, r.max_rules, r.theta): r for r in select_setting(
+        clone(est).set_params(start=start), X, y, **grid).rows} for start in ("sc", "tree")}
+    assert picked.pruned == both.pruned  # the first fold is start "best"'s: the same cells
+    starts = set()
+    for row, same in zip(picked.rows, both.rows):
+        key = (row.form, row.max_rules, row.theta)
+        winners = _first_fold_winners(X, y, key[:2], grid["thetas"])
+        assert row.start == winners[grid["thetas"].index(row.theta)]
+        assert row.fold_errors[0] == same.fold_errors[0]
+        assert row.fold_errors[1:] == alone[row.start][key].fold_errors[1:]
+        starts.add(row.start)
+    assert starts == {"sc", "tree"}  # both won somewhere: the test sees a per-θ choice
+    assert picked.estimator_setting(90)["start"] == picked.best.start
+    assert "from the start that won" in picked.describe()
+    assert picked.to_dict()["rows"][0]["start"] == picked.rows[0].start
+    # nothing to pick from: a fixed start, or no halving
+    sc = select_setting(clone(est).set_params(start="sc"), X, y, halving=(1, 2),
+                        pick_start=True, **grid)
+    assert {r.start for r in sc.rows} == {""} and "start" not in sc.estimator_setting(90)
+    assert select_setting(est, X, y, pick_start=True, **grid) == select_setting(est, X, y, **grid)
+
+
+def test_theta_span_runs_the_later_folds_near_the_first_folds_choices():
+    from rulelearn.model_selection import SELECT_RULES
+
+    X, y = planted(n=90, seed=1, noise=0.2)
+    thetas = (0.003, 0.03, 0.3, 3.0, 30.0)
+    est = BooleanRuleClassifier(pos_label=1, start="sc")
+    grid = dict(thetas=thetas, rules=(1, 3), cv=3, halving=(1, 2))
+    full = select_setting(est, X, y, **grid)
+    near = select_setting(est, X, y, theta_span=1, **grid)
+    first = select_setting(est, X, y, thetas=thetas, rules=(1, 3),
+                           cv=resolve_folds(y, 3, 0)[:1])  # the first fold alone
+    assert near.pruned == full.pruned and near.theta_span == 1
+    dropped = 0
+    for cell in dict.fromkeys((r.form, r.max_rules) for r in full.rows):
+        index = [i for i, r in enumerate(first.rows) if (r.form, r.max_rules) == cell]
+        picks = {thetas.index(first.rows[_choose_row(first.rows, index, rule)].theta)
+                 for rule in SELECT_RULES}
+        kept = [t for t in thetas if min(abs(thetas.index(t) - p) for p in picks) <= 1]
+        assert [r for r in near.rows if (r.form, r.max_rules) == cell] == \
+            [r for r in full.rows if (r.form, r.max_rules) == cell and r.theta in kept]
+        dropped += len(thetas) - len(kept)
+    assert dropped  # the span cut some θ
+    assert near.best == _rows_best(near.rows)
+    assert "within 1 grid points" in near.describe()
+    for bad in (-1, True, 1.5):
+        with pytest.raises(ParameterError, match="theta_span must be None or an int >= 0"):
+            select_setting(est, X, y, theta_span=bad, **grid)
+
+
+def test_best_start_keeps_the_lower_objective_per_fold_and_the_majority_per_theta():
+    from rulelearn.model_selection import _best_start
+
+    def scores(errors, objectives):  # folds x θ x (error, literals, clauses, objective)
+        e, o = np.array(errors, float), np.array(objectives, float)
+        return np.stack([e, e * 10, np.ones_like(e), o], axis=-1)
+
+    sc = scores([[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], [[5, 5], [5, 5], [5, 5]])
+    tree = scores([[0.7, 0.8], [0.9, 1.0], [1.1, 1.2]], [[4, 5], [4, 6], [6, 4]])
+    best, winners = _best_start(sc, tree)
+    assert best[..., 0].tolist() == [[0.7, 0.2], [0.9, 0.4], [0.5, 1.2]]  # a tie: the set cover
+    assert winners == ("tree", "sc")  # θ 1: tree on 2 of 3 folds; θ 2: on 1 of 3
+    assert _best_start(sc[1:], tree[1:])[1] == ("sc", "sc")  # won 1 of 2 folds: the set cover
