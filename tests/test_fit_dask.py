@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rulelearn import cluster
+from rulelearn import cluster, model_selection
 from rulelearn.cli import main
 from rulelearn.cv_estimator import BooleanRuleClassifierCV
 
@@ -105,7 +105,7 @@ def test_fit_on_a_cluster_prints_what_a_local_fit_prints(run, tmp_path, schedule
     assert tasks_run(scheduler) > before  # the folds ran on the cluster
 
 
-def test_the_estimator_on_a_cluster_chooses_what_it_chooses_here(scheduler):
+def test_the_estimator_on_a_cluster_chooses_what_it_chooses_here(scheduler, monkeypatch):
     data = planted(n=80, seed=1)
     X, y = data.drop(columns="y"), data["y"].to_numpy()
     grid = dict(forms=("dnf", "cnf"), rules=(1, 3), thetas=(0.02, 0.2), cv=3)
@@ -121,9 +121,16 @@ def test_the_estimator_on_a_cluster_chooses_what_it_chooses_here(scheduler):
     before = tasks_run(scheduler)
     remote, raised = fit(scheduler=scheduler)
     on_cluster = len(folds)
-    assert tasks_run(scheduler) - before == on_cluster > 0  # every fold, on the workers
+    remote_tasks = tasks_run(scheduler) - before
+    assert on_cluster > 0
+    ran_here = []  # the local fit's fold tasks (a fold of a cell, or one start's part of it)
+    score_fold = model_selection._fold_scores
+    monkeypatch.setattr(model_selection, "_fold_scores",
+                        lambda *args, **kw: ran_here.append(1) or score_fold(*args, **kw))
     local, raised_here = fit()
     assert len(folds) == 2 * on_cluster  # the local fit scored as many folds
+    assert remote_tasks == len(ran_here) > 0  # every task of the local fit ran on the workers
+    assert tasks_run(scheduler) - before == remote_tasks  # and the local fit none there
     # each fold's warning (its binarizer drops k) is raised here, as by a local fit
     assert raised == raised_here and "constant or empty column(s): k" in raised[0]
     assert remote.selection_ == local.selection_
