@@ -520,7 +520,14 @@ class _PricingMIP:
         self.cuts.update(new)
         return self.add_rows([self.pair_cut(p, i) for p, i in new])
 
-    def _relaxation(self, rounds: int) -> None:
+    def _limit_time(self, deadline: float | None) -> None:
+        """HiGHS's wall-clock limit of the next run: the CPU seconds left before ``deadline``
+        (a :func:`time.process_time` value; None: no limit). Wall time runs at least as
+        fast as this process's CPU time on a loaded machine, so the run stops no later."""
+        left = INF if deadline is None else max(deadline - time.process_time(), 1e-3)
+        self.highs.setOptionValue("time_limit", float(left))
+
+    def _relaxation(self, rounds: int, deadline: float | None = None) -> None:
         """Strengthen the model with pair cuts from its LP relaxation (kept for later calls)."""
         kinds = highspy.HighsVarType
         d = self.data.d
@@ -530,6 +537,7 @@ class _PricingMIP:
         self.highs.changeColsIntegrality(d, columns, continuous)
         try:
             for _ in range(rounds):
+                self._limit_time(deadline)
                 self.highs.run()
                 if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                     break
@@ -539,13 +547,16 @@ class _PricingMIP:
         finally:
             self.highs.changeColsIntegrality(d, columns, integer)
 
-    def price(self, mu, rho) -> _PricingResult:
+    def price(self, mu, rho, deadline: float | None = None) -> _PricingResult:
+        """The least reduced cost's bound and a column at duals ``mu``, ``rho``; HiGHS stops
+        at ``deadline`` (CPU seconds, :meth:`_limit_time`) with its proven dual bound."""
         data = self.data
         cost = np.concatenate([np.full(data.d, data.theta), -np.asarray(mu, float), data.wn])
         self.highs.changeColsCost(self.n_cols, self.columns, cost)
         if self.cut_rounds:
-            self._relaxation(self.cut_rounds)
+            self._relaxation(self.cut_rounds, deadline)
         self.highs.clearSolver()
+        self._limit_time(deadline)
         self.highs.run()
         status = self.highs.getModelStatus()
         if status == highspy.HighsModelStatus.kNotset:
@@ -588,7 +599,7 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
                 sample_weight=None, max_iterations: int = MAX_ITERATIONS,
                 pricing_nodes: int = PRICING_NODES, max_columns: int = MAX_COLUMNS,
                 cut_rounds: int = CUT_ROUNDS, time_limit: float | None = None,
-                initial_terms=(), pricer=None) -> Certificate:
+                cpu_limit: float | None = None, initial_terms=(), pricer=None) -> Certificate:
     """A lower bound on the objective of every rule over the literals (columns) of ``A``.
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
@@ -600,6 +611,11 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     ``cut_rounds`` rounds of pair cuts from each pricing MIP's LP relaxation; one
     more pricing MIP prices the final duals for the bound. ``time_limit`` (seconds, None:
     none) stops starting new iterations, at the price of a machine-dependent result.
+    ``cpu_limit`` (CPU seconds of this process, None: none) is a budget: no iteration starts
+    after it, every HiGHS run of the pricing stops at it (HiGHS's wall-clock limit set to
+    the CPU seconds left), and the last pricing MIP, which gives the bound at the final
+    duals, gets what is left or a tenth of the budget, whichever is more; the status is then
+    "cpu limit" and the bound the Lagrangian/Farley one, valid, and load-dependent.
     ``initial_terms``: conjunctions to start from (e.g. a learned rule's). ``pricer``
     replaces the pricing MIP (for tests): a callable ``(mu, rho) -> result with term, value,
     dual_bound, optimal``. See the module docstring for the formulation and why the bound
@@ -608,13 +624,13 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
                      max_iterations=max_iterations, pricing_nodes=pricing_nodes,
                      max_columns=max_columns, cut_rounds=cut_rounds, time_limit=time_limit,
-                     initial_terms=initial_terms, pricer=pricer)[0]
+                     cpu_limit=cpu_limit, initial_terms=initial_terms, pricer=pricer)[0]
 
 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
               max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
-              initial_terms=(), pricer=None, exact_pricing=True, master=None,
+              cpu_limit=None, initial_terms=(), pricer=None, exact_pricing=True, master=None,
               ) -> tuple[Certificate, "_Master | None", np.ndarray]:
     """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
     when the problem is trivial) and the columns' reduced costs at the final duals.
@@ -623,43 +639,45 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     the columns of a learner that needs no certificate. ``master``: a master of the same
     data (at another θ) to continue from, its columns re-costed at ``theta`` (``A``, ``y``
     and ``sample_weight`` are then not read); ``max_columns`` counts the columns added."""
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     _check_options(form, theta, max_rules, max_iterations=max_iterations,
                    pricing_nodes=pricing_nodes, max_columns=max_columns)
-    if master is not None:
-        data = master.data
-        master.set_theta(theta)
-        master.add(initial_terms)
-        first_columns = len(master.terms)
-    else:
+    _check_budget(cpu_limit)
+    deadline = None if cpu_limit is None else cpu_start + float(cpu_limit)
+    if master is None:
         data = _Data.build(A, y, theta, form, sample_weight)
         if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
             trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start,
                                   "trivial", lp_bound=0.0)
             return trivial, None, np.zeros(0)
         master = _Master(data, max_rules)
-        master.add([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
-                   + list(initial_terms))
-        first_columns = 0
-    if pricer is None and exact_pricing:
-        pricer = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds).price
+        initial_terms = ([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
+                         + list(initial_terms))
+    data = master.data
+    master.set_theta(theta)
+    first_columns = len(master.terms)
+    master.add(initial_terms)
+    price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline,
+                     cpu_limit)
+
     c_min = min(data.theta, float(data.wn.sum()))
     state = _State()
     while True:
         value, x, mu, rho = master.solve()
         state.iterations += 1
         out_of_time = time_limit is not None and time.perf_counter() - start >= time_limit
-        limit = ("time limit" if out_of_time else
+        out_of_cpu = deadline is not None and time.process_time() >= deadline
+        limit = ("time limit" if out_of_time else "cpu limit" if out_of_cpu else
                  "iteration limit" if state.iterations >= max_iterations else
                  "column limit" if len(master.terms) - first_columns >= max_columns else None)
         if limit is None:
             new = beam_columns(data, mu, rho)
             if master.add(new):
                 continue
-        if pricer is None:  # beam pricing only: no bound
+        if price is None:  # beam pricing only: no bound
             state.status = limit or "beam exhausted"
             break
-        result = pricer(mu, rho)
+        result = price(mu, rho, last=limit is not None)
         state.mips += 1
         U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
             value / c_min if max_rules is None else min(float(max_rules), value / c_min))
@@ -678,6 +696,31 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
             break
     return (_certificate(state, value, x, master, start), master,
             master.reduced_costs(mu, rho))
+
+
+def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit):
+    """``price(mu, rho, last)``: ``pricer``, else a pricing MIP that stops at ``deadline``
+    (the ``last`` one, for the final bound, at a tenth of ``cpu_limit`` past it at the
+    latest); None without a pricer and ``exact_pricing``."""
+    if pricer is not None:
+        return lambda mu, rho, last: pricer(mu, rho)
+    if not exact_pricing:
+        return None
+    own = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds)
+
+    def price(mu, rho, last: bool) -> _PricingResult:
+        if deadline is None:
+            return own.price(mu, rho)
+        grace = 0.1 * float(cpu_limit) if last else 0.0
+        return own.price(mu, rho, max(deadline, time.process_time() + grace))
+    return price
+
+
+def _check_budget(cpu_limit) -> None:
+    if cpu_limit is not None and (isinstance(cpu_limit, bool)
+                                  or not isinstance(cpu_limit, (int, float, np.number))
+                                  or not cpu_limit > 0):
+        raise ParameterError(f"cpu_limit must be a positive number of seconds, got {cpu_limit!r}")
 
 
 def _check_options(form, theta, max_rules, **limits) -> None:
