@@ -92,6 +92,11 @@ found has −7 to −10), so the bound stays the fallback one (2.8 against a rul
 Closing either needs more than this module does: cuts on the master that pricing respects
 (subset-row / Chvátal-Gomory cuts over positives against the half-integral solutions) or
 branch-and-price; and a pricing formulation whose relaxation is tighter on many rows.
+Two cheap candidates measured against brute force on 150 random 30-row problems (5 literals,
+R = 2 or 3, every conjunction in the master), 11 of them with the LP below the optimum: the
+best of the masters with Σ x = k for k = 0..R (the clause-count row as an equation) closed
+none of the gap, and 3-row Chvátal-Gomory cuts over positives none; 91 % of the gap there was
+G's own undercount (a rule of R clauses pays an uncovered positive the literals it misses).
 """
 
 from __future__ import annotations
