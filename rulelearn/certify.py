@@ -95,8 +95,9 @@ branch-and-price; and a pricing formulation whose relaxation is tighter on many 
 Two cheap candidates measured against brute force on 150 random 30-row problems (5 literals,
 R = 2 or 3, every conjunction in the master), 11 of them with the LP below the optimum: the
 best of the masters with Σ x = k for k = 0..R (the clause-count row as an equation) closed
-none of the gap, and 3-row Chvátal-Gomory cuts over positives none; 91 % of the gap there was
-G's own undercount (a rule of R clauses pays an uncovered positive the literals it misses).
+none of the gap in any; 91 % of the gap there was G's own undercount (a rule of R clauses
+pays an uncovered positive the literals it misses), and in the one case where the least G
+itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none of it.
 """
 
 from __future__ import annotations
