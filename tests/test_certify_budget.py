@@ -60,8 +60,9 @@ def test_highs_gets_the_cpu_seconds_left_and_the_last_mip_a_tenth_of_the_budget(
     assert 9e3 < limit() <= 1e4
     mip.price(mu, rho, deadline=now - 5.0)
     assert limit() == pytest.approx(1e-3)
+    assert mip.highs.getOptionValue("presolve")[1] == "off"  # it ignores the clock
     mip.price(mu, rho)
-    assert limit() == np.inf
+    assert limit() == np.inf and mip.highs.getOptionValue("presolve")[1] == "on"
     jumping_cpu_clock(monkeypatch, 100.0)  # every reading 100 s later: nothing left
     seen = []
     original = cert._PricingMIP.price
