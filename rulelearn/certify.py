@@ -92,6 +92,12 @@ found has −7 to −10), so the bound stays the fallback one (2.8 against a rul
 Closing either needs more than this module does: cuts on the master that pricing respects
 (subset-row / Chvátal-Gomory cuts over positives against the half-integral solutions) or
 branch-and-price; and a pricing formulation whose relaxation is tighter on many rows.
+Two cheap candidates measured against brute force on 150 random 30-row problems (5 literals,
+R = 2 or 3, every conjunction in the master), 11 of them with the LP below the optimum: the
+best of the masters with Σ x = k for k = 0..R (the clause-count row as an equation) closed
+none of the gap in any; 91 % of the gap there was G's own undercount (a rule of R clauses
+pays an uncovered positive the literals it misses), and in the one case where the least G
+itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none of it.
 """
 
 from __future__ import annotations
@@ -258,6 +264,7 @@ class _Master:
                                 np.arange(n + 1), np.arange(n), np.ones(n))
         self.terms: list[tuple[int, ...]] = []
         self.seen: set[tuple[int, ...]] = set()
+        self.negative: list[float] = []  # each column's covered negative weight (θ-free)
 
     def add(self, terms) -> int:
         new = []
@@ -275,12 +282,26 @@ class _Master:
                 rows.append(self.n_rows - 1)
             indices += rows
             indptr.append(len(indices))
-            costs.append(self.data.cost(term))
+            self.negative.append(float(self.data.wn @ self.data.covers(term, self.data.N)))
+            costs.append(self.data.theta * len(term) + self.negative[-1])
         k = len(new)
         self.lp.add_columns(costs, np.zeros(k), np.full(k, INF), np.array(indptr),
                             np.array(indices, dtype=np.int64), np.ones(len(indices)))
         self.terms += new
         return k
+
+    def reduced_costs(self, mu, rho) -> np.ndarray:
+        """Each column's reduced cost at duals ``mu`` and ``rho`` (:func:`reduced_costs`)."""
+        lengths = np.array([len(t) for t in self.terms], dtype=np.float64)
+        covered = np.array([float(mu @ self.data.covers(t, self.data.P)) for t in self.terms])
+        return self.data.theta * lengths + np.asarray(self.negative) - covered - rho
+
+    def set_theta(self, theta: float) -> None:
+        """Every column's cost at ``theta``; the HiGHS model and its basis are kept (the
+        costs alone change, so the next solve starts from the last optimal basis)."""
+        self.data.theta = float(theta)
+        lengths = np.array([len(t) for t in self.terms], dtype=np.float64)
+        self.lp.set_costs(np.concatenate([self.data.wp, theta * lengths + self.negative]))
 
     def solve(self):
         """Value, the conjunction weights, duals μ (clipped to [0, w]) and ρ (≤ 0)."""
@@ -505,7 +526,18 @@ class _PricingMIP:
         self.cuts.update(new)
         return self.add_rows([self.pair_cut(p, i) for p, i in new])
 
-    def _relaxation(self, rounds: int) -> None:
+    def _limit_time(self, deadline: float | None) -> None:
+        """HiGHS's wall-clock limit of the next run: the CPU seconds left before ``deadline``
+        (a :func:`time.process_time` value; None: no limit). Wall time runs at least as
+        fast as this process's CPU time on a loaded machine, so the run stops no later."""
+        left = INF if deadline is None else max(deadline - time.process_time(), 1e-3)
+        self.highs.setOptionValue("time_limit", float(left))
+        # HiGHS's MIP presolve does not look at the clock while it merges cliques: on WDBC
+        # (600 literals) one presolve ran for minutes past the limit; without presolve a
+        # 20 s budget stopped the same pricing MIP after 8 CPU s
+        self.highs.setOptionValue("presolve", "on" if deadline is None else "off")
+
+    def _relaxation(self, rounds: int, deadline: float | None = None) -> None:
         """Strengthen the model with pair cuts from its LP relaxation (kept for later calls)."""
         kinds = highspy.HighsVarType
         d = self.data.d
@@ -515,6 +547,7 @@ class _PricingMIP:
         self.highs.changeColsIntegrality(d, columns, continuous)
         try:
             for _ in range(rounds):
+                self._limit_time(deadline)
                 self.highs.run()
                 if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                     break
@@ -524,13 +557,16 @@ class _PricingMIP:
         finally:
             self.highs.changeColsIntegrality(d, columns, integer)
 
-    def price(self, mu, rho) -> _PricingResult:
+    def price(self, mu, rho, deadline: float | None = None) -> _PricingResult:
+        """The least reduced cost's bound and a column at duals ``mu``, ``rho``; HiGHS stops
+        at ``deadline`` (CPU seconds, :meth:`_limit_time`) with its proven dual bound."""
         data = self.data
         cost = np.concatenate([np.full(data.d, data.theta), -np.asarray(mu, float), data.wn])
         self.highs.changeColsCost(self.n_cols, self.columns, cost)
         if self.cut_rounds:
-            self._relaxation(self.cut_rounds)
+            self._relaxation(self.cut_rounds, deadline)
         self.highs.clearSolver()
+        self._limit_time(deadline)
         self.highs.run()
         status = self.highs.getModelStatus()
         if status == highspy.HighsModelStatus.kNotset:
@@ -573,7 +609,7 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
                 sample_weight=None, max_iterations: int = MAX_ITERATIONS,
                 pricing_nodes: int = PRICING_NODES, max_columns: int = MAX_COLUMNS,
                 cut_rounds: int = CUT_ROUNDS, time_limit: float | None = None,
-                initial_terms=(), pricer=None) -> Certificate:
+                cpu_limit: float | None = None, initial_terms=(), pricer=None) -> Certificate:
     """A lower bound on the objective of every rule over the literals (columns) of ``A``.
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
@@ -585,6 +621,11 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     ``cut_rounds`` rounds of pair cuts from each pricing MIP's LP relaxation; one
     more pricing MIP prices the final duals for the bound. ``time_limit`` (seconds, None:
     none) stops starting new iterations, at the price of a machine-dependent result.
+    ``cpu_limit`` (CPU seconds of this process, None: none) is a budget: no iteration starts
+    after it, every HiGHS run of the pricing stops at it (HiGHS's wall-clock limit set to
+    the CPU seconds left), and the last pricing MIP, which gives the bound at the final
+    duals, gets what is left or a tenth of the budget, whichever is more; the status is then
+    "cpu limit" and the bound the Lagrangian/Farley one, valid, and load-dependent.
     ``initial_terms``: conjunctions to start from (e.g. a learned rule's). ``pricer``
     replaces the pricing MIP (for tests): a callable ``(mu, rho) -> result with term, value,
     dual_bound, optimal``. See the module docstring for the formulation and why the bound
@@ -593,49 +634,60 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
                      max_iterations=max_iterations, pricing_nodes=pricing_nodes,
                      max_columns=max_columns, cut_rounds=cut_rounds, time_limit=time_limit,
-                     initial_terms=initial_terms, pricer=pricer)[0]
+                     cpu_limit=cpu_limit, initial_terms=initial_terms, pricer=pricer)[0]
 
 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
               max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
-              initial_terms=(), pricer=None, exact_pricing=True,
-              ) -> tuple[Certificate, list[tuple[int, ...]], np.ndarray]:
-    """:func:`lower_bound`, every conjunction generated (the master's columns) and their
-    reduced costs at the final duals.
+              cpu_limit=None, initial_terms=(), pricer=None, exact_pricing=True, master=None,
+              ) -> tuple[Certificate, "_Master | None", np.ndarray]:
+    """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
+    when the problem is trivial) and the columns' reduced costs at the final duals.
 
     ``exact_pricing=False`` prices by the beam search only (no MIP; the bound is then 0):
-    the columns of a learner that needs no certificate."""
-    start = time.perf_counter()
+    the columns of a learner that needs no certificate. ``master``: a master of the same
+    data (at another θ) to continue from, its columns re-costed at ``theta`` (``A``, ``y``
+    and ``sample_weight`` are then not read); ``max_columns`` counts the columns added."""
+    start, cpu_start = time.perf_counter(), time.process_time()
     _check_options(form, theta, max_rules, max_iterations=max_iterations,
                    pricing_nodes=pricing_nodes, max_columns=max_columns)
-    data = _Data.build(A, y, theta, form, sample_weight)
-    if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
-        trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start, "trivial",
-                              lp_bound=0.0)
-        terms = [()] + [tuple(sorted(t)) for t in initial_terms]
-        return trivial, terms, np.zeros(len(terms))
-    master = _Master(data, max_rules)
-    master.add([()] + [(j,) for j in range(data.d) if data.P[:, j].any()] + list(initial_terms))
-    if pricer is None and exact_pricing:
-        pricer = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds).price
+    _check_budget(cpu_limit)
+    deadline = None if cpu_limit is None else cpu_start + float(cpu_limit)
+    if master is None:
+        data = _Data.build(A, y, theta, form, sample_weight)
+        if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
+            trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start,
+                                  "trivial", lp_bound=0.0)
+            return trivial, None, np.zeros(0)
+        master = _Master(data, max_rules)
+        initial_terms = ([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
+                         + list(initial_terms))
+    data = master.data
+    master.set_theta(theta)
+    first_columns = len(master.terms)
+    master.add(initial_terms)
+    price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline,
+                     cpu_limit)
+
     c_min = min(data.theta, float(data.wn.sum()))
     state = _State()
     while True:
         value, x, mu, rho = master.solve()
         state.iterations += 1
         out_of_time = time_limit is not None and time.perf_counter() - start >= time_limit
-        limit = ("time limit" if out_of_time else
+        out_of_cpu = deadline is not None and time.process_time() >= deadline
+        limit = ("time limit" if out_of_time else "cpu limit" if out_of_cpu else
                  "iteration limit" if state.iterations >= max_iterations else
-                 "column limit" if len(master.terms) >= max_columns else None)
+                 "column limit" if len(master.terms) - first_columns >= max_columns else None)
         if limit is None:
             new = beam_columns(data, mu, rho)
             if master.add(new):
                 continue
-        if pricer is None:  # beam pricing only: no bound
+        if price is None:  # beam pricing only: no bound
             state.status = limit or "beam exhausted"
             break
-        result = pricer(mu, rho)
+        result = price(mu, rho, last=limit is not None)
         state.mips += 1
         U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
             value / c_min if max_rules is None else min(float(max_rules), value / c_min))
@@ -652,8 +704,33 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         if result.term is None or result.value >= -_TOL or not master.add([result.term]):
             state.status = "pricing stalled"
             break
-    return (_certificate(state, value, x, master, start), list(master.terms),
-            reduced_costs(data, master.terms, mu, rho))
+    return (_certificate(state, value, x, master, start), master,
+            master.reduced_costs(mu, rho))
+
+
+def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit):
+    """``price(mu, rho, last)``: ``pricer``, else a pricing MIP that stops at ``deadline``
+    (the ``last`` one, for the final bound, at a tenth of ``cpu_limit`` past it at the
+    latest); None without a pricer and ``exact_pricing``."""
+    if pricer is not None:
+        return lambda mu, rho, last: pricer(mu, rho)
+    if not exact_pricing:
+        return None
+    own = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds)
+
+    def price(mu, rho, last: bool) -> _PricingResult:
+        if deadline is None:
+            return own.price(mu, rho)
+        grace = 0.1 * float(cpu_limit) if last else 0.0
+        return own.price(mu, rho, max(deadline, time.process_time() + grace))
+    return price
+
+
+def _check_budget(cpu_limit) -> None:
+    if cpu_limit is not None and (isinstance(cpu_limit, bool)
+                                  or not isinstance(cpu_limit, (int, float, np.number))
+                                  or not cpu_limit > 0):
+        raise ParameterError(f"cpu_limit must be a positive number of seconds, got {cpu_limit!r}")
 
 
 def _check_options(form, theta, max_rules, **limits) -> None:
@@ -840,24 +917,48 @@ class CGRule:
         return Rule(form, tuple(Clause(tuple(literals[j] for j in t)) for t in self.terms))
 
 
+#: HiGHS options of the master MIP. Its root node is nearly all of its cost, and on these
+#: small covering MIPs HiGHS restarted it up to three times, each time separating thousands
+#: of cuts again: without restarts and with a cut pool of 100 the slowest master MIP of a
+#: Liver unit took 0.23 CPU s instead of 1.3, at the same optimum.
+MASTER_OPTIONS = {"mip_allow_restart": False, "mip_pool_soft_limit": 100}
 #: Branch-and-bound nodes of the CG learner's master MIP (a count: the same on any machine).
 MASTER_NODES = 1000
 #: Columns the master MIP chooses from: those of least reduced cost at the final duals.
 MASTER_COLUMNS = 200
 
 
+def relaxed_objective(data: _Data, terms) -> float:
+    """G of the rule ``terms`` (the module docstring): covered negatives per term, uncovered
+    positives once, θ per literal."""
+    covered = np.zeros(len(data.wp), dtype=bool)
+    for term in terms:
+        covered |= data.covers(term, data.P)
+    return float(data.wp @ ~covered) + sum(data.cost(t) for t in terms)
+
+
 def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int | None = None,
-               sample_weight=None, node_limit: int = MASTER_NODES) -> tuple[tuple[int, ...], ...]:
+               sample_weight=None, node_limit: int = MASTER_NODES, incumbent=(),
+               data: _Data | None = None) -> tuple[tuple[int, ...], ...]:
     """The rule of least relaxed objective G made of ``terms`` (HiGHS MIP, x binary), or the
-    best one found within ``node_limit`` branch-and-bound nodes (no term when none is)."""
-    data = _Data.build(A, y, theta, form, sample_weight)
-    terms = list(dict.fromkeys(tuple(sorted(t)) for t in terms))
+    best one found within ``node_limit`` branch-and-bound nodes (no term when none is).
+
+    ``incumbent``: a rule (at most ``max_rules`` terms) whose terms join the columns; the
+    answer is never worse than it. It is not handed to HiGHS as a first solution: with
+    presolve on, HiGHS 1.16 then returned it as optimal where a column alone did better
+    (G 5 against 4 on a 10-row case; tests/test_cg.py). ``data``: the merged rows at
+    ``theta`` (then ``A``, ``y`` are not read)."""
+    if data is None:
+        data = _Data.build(A, y, theta, form, sample_weight)
+    incumbent = [tuple(sorted(t)) for t in incumbent]
+    terms = list(dict.fromkeys([tuple(sorted(t)) for t in terms] + incumbent))
     n, m = len(data.wp), len(terms)
     n_rows = n + (max_rules is not None)
     indptr, indices = list(range(n + 1)), list(range(n))
-    for term in terms:
-        rows = np.flatnonzero(data.covers(term, data.P)).tolist() if n else []
-        indices += rows + ([n] if max_rules is not None else [])
+    cover = [np.flatnonzero(data.covers(term, data.P)) if n else np.zeros(0, int)
+             for term in terms]
+    for rows in cover:
+        indices += rows.tolist() + ([n] if max_rules is not None else [])
         indptr.append(len(indices))
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = n + m, n_rows
@@ -875,6 +976,8 @@ def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int |
     kinds = highspy.HighsVarType
     lp.integrality_ = [kinds.kContinuous] * n + [kinds.kInteger] * m
     highs = new_highs()
+    for option, value in MASTER_OPTIONS.items():
+        highs.setOptionValue(option, value)
     highs.setOptionValue("mip_max_nodes", int(node_limit))
     if highs.passModel(lp) == highspy.HighsStatus.kError:
         raise SolverError(f"HiGHS rejected the master MIP ({n_rows} rows x {n + m} columns)")
@@ -882,10 +985,14 @@ def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int |
     if highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
         raise SolverError("HiGHS did not start on the master MIP (model status 'Not Set'): "
                           "an option set in this process conflicts with it")
+    fits = incumbent and (max_rules is None or len(incumbent) <= max_rules)
     if highs.getInfo().primal_solution_status != highspy.kSolutionStatusFeasible:
-        return ()
+        return tuple(incumbent) if fits else ()
     x = np.asarray(highs.getSolution().col_value)[n:]
-    return tuple(terms[k] for k in np.flatnonzero(x > 0.5))
+    found = tuple(terms[k] for k in np.flatnonzero(x > 0.5))
+    if fits and relaxed_objective(data, incumbent) < relaxed_objective(data, found) - 1e-9:
+        return tuple(incumbent)
+    return found
 
 
 def _prune(A, y, terms, theta, form, max_rules, sample_weight, disable_cost):
@@ -906,36 +1013,81 @@ def _prune(A, y, terms, theta, form, max_rules, sample_weight, disable_cost):
     return tuple(terms), value
 
 
+class ColumnPath:
+    """The columns of :func:`learn_cg` kept from one θ to the next on the same data (a θ
+    path: the inner CV's and the refit's), with the master LP that holds them.
+
+    At the next θ the master starts from every column generated so far, re-costed (the
+    HiGHS model and its basis are kept), and the rule learned last is the master MIP's first
+    incumbent. A rule learned on a path thus depends on the θ values before it; one
+    :class:`ColumnPath` per data set, form and ``max_rules``.
+    """
+
+    def __init__(self) -> None:
+        self.master: _Master | None = None
+        self.rule: tuple[tuple[int, ...], ...] = ()  # the last rule learned
+        self.fits = 0
+
+
 def learn_cg(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
              sample_weight=None, disable_cost: float = 0.0, seed_terms=(),
              exact_pricing: bool = False, master_nodes: int = MASTER_NODES,
-             master_columns: int = MASTER_COLUMNS, **options) -> CGRule:
+             master_columns: int = MASTER_COLUMNS, path: ColumnPath | None = None,
+             **options) -> CGRule:
     """Column generation, then the restricted master as a MIP over the generated columns.
 
     The columns of :func:`lower_bound` (seeded with ``seed_terms``, e.g. a set-covering rule;
     priced by the beam search only unless ``exact_pricing``, as AIX360's BRCG does) form the
-    pool; the master MIP (``master_nodes`` nodes at most, over the ``master_columns`` columns of
-    least reduced cost at the final duals) picks at most ``max_rules`` of them
-    minimizing the relaxed objective G; terms are then dropped while that lowers the
-    project's objective. The seed rule is returned instead when its objective is lower, so
-    the result is never worse than the seed. ``options`` (``max_iterations``,
-    ``pricing_nodes``, ``max_columns``, ``time_limit``) go to :func:`lower_bound`; every
-    default limit is a count, so the rule is the same on any machine. With
-    ``exact_pricing`` the certificate's bound is valid (≤ the objective); without, it is 0.
+    pool. When the master LP's optimum is integral its terms are the rule (the MIP's optimum
+    over the pool); otherwise the master MIP (``master_nodes`` nodes at most) picks at most
+    ``max_rules`` columns minimizing the relaxed objective G, among the ``master_columns``
+    of least reduced cost at the final duals that can be in a rule better than the
+    incumbent (reduced cost at most the incumbent's G less the LP value: the LP bound
+    excludes the others), the incumbent being the better of the seed and the path's last
+    rule. Terms are then dropped while that lowers the project's objective. The seed rule
+    is returned instead when its objective is lower, so the result is never worse than the
+    seed. ``path``: a :class:`ColumnPath` to continue from and update. ``options``
+    (``max_iterations``, ``pricing_nodes``, ``max_columns``, ``time_limit``) go to
+    :func:`lower_bound`; every default limit is a count, so the rule is the same on any
+    machine. With ``exact_pricing`` the certificate's bound is valid (≤ the objective);
+    without, it is 0.
     """
-    certificate, pool, reduced = _generate(A, y, theta, form=form, max_rules=max_rules,
-                                           sample_weight=sample_weight, initial_terms=seed_terms,
-                                           exact_pricing=exact_pricing, **options)
-    # the MIP picks among the columns of least reduced cost (those the LP uses have 0)
-    pool = [pool[k] for k in np.argsort(reduced, kind="stable")[:master_columns]]
-    chosen = master_mip(A, y, theta, pool, form=form, max_rules=max_rules,
-                        sample_weight=sample_weight, node_limit=master_nodes)
+    seed = tuple(tuple(sorted(t)) for t in seed_terms)
+    kept = path.master if path is not None else None
+    last: tuple[tuple[int, ...], ...] = path.rule if kept is not None and path else ()
+    if kept is not None and (kept.max_rules != max_rules
+                             or kept.data.d != np.asarray(A).shape[1]):
+        raise ParameterError("a ColumnPath serves one data set, form and max_rules")
+    certificate, master, reduced = _generate(
+        A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
+        initial_terms=seed + last, exact_pricing=exact_pricing, master=kept, **options)
+    if master is None:  # no positive or no negative: the empty rule or the empty term
+        pool = [()] + list(seed)
+        chosen = master_mip(A, y, theta, pool, form=form, max_rules=max_rules,
+                            sample_weight=sample_weight, node_limit=master_nodes)
+    elif certificate.integral:  # the LP's optimum is a rule: the best over the pool
+        chosen = certificate.terms
+    else:
+        data = master.data
+        fits = [t for t in (seed, last)
+                if t and (max_rules is None or len(t) <= max_rules)]
+        incumbent = min(fits, key=lambda t: relaxed_objective(data, t), default=())
+        slack = (relaxed_objective(data, incumbent) - certificate.lp_value if incumbent
+                 else np.inf)
+        order = np.argsort(reduced, kind="stable")[:master_columns]
+        pool = [master.terms[k] for k in order if reduced[k] <= slack + 1e-9]
+        chosen = master_mip(A, y, theta, pool, form=form, max_rules=max_rules,
+                            node_limit=master_nodes, incumbent=incumbent, data=data)
+    if path is not None and master is not None:
+        path.master = master
+        path.fits += 1
     terms, value = _prune(A, y, chosen, theta, form, max_rules, sample_weight, disable_cost)
     source = "master MIP"
-    seed = tuple(tuple(sorted(t)) for t in seed_terms)
     if seed and (max_rules is None or len(seed) <= max_rules):
         seed_value = rule_objective(A, y, seed, theta, form=form, max_rules=max_rules,
                                     sample_weight=sample_weight, disable_cost=disable_cost)
         if seed_value < value - 1e-12:
             terms, value, source = seed, seed_value, "seed"
+    if path is not None:
+        path.rule = terms
     return CGRule(terms, value, certificate, source)

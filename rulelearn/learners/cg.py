@@ -5,6 +5,13 @@ before this point), so the rule is learned here as a CNF over the problem's feat
 :func:`rulelearn.certify.learn_cg` with ``form="cnf"``, seeded with the set-covering rule, so
 its objective is never above SC's. Columns are priced by a beam search (as AIX360's BRCG
 does); every limit is a count, so the same data give the same rule on any machine.
+
+On a θ path (``fit_path``, the solver's ``warm_across_theta``) the columns priced at one θ
+seed the master at the next and the rule learned last is the master MIP's first incumbent
+(a :class:`~rulelearn.certify.ColumnPath` kept with the solver): a rule then depends on the
+θ values fitted before it on the same data, unlike BCD's. Measured on Pima's first outer
+fold (8-θ path, R = 5): objectives 121.0-143.4 below θ = 7.7 where each θ alone reached
+125.0-147.0, and a brcg-protocol unit (88 fits) in 10.4 CPU s instead of 21.1.
 """
 
 from __future__ import annotations
@@ -18,10 +25,12 @@ from rulelearn.learners.sc import set_cover
 
 #: Master LP solves of the column generation (each adds the beam search's columns).
 ITERATIONS = 10
-#: Columns at most, and branch-and-bound nodes of the master MIP that picks the rule.
+#: Columns added per θ at most, and branch-and-bound nodes of the master MIP that picks the
+#: rule among the MASTER_COLUMNS of least reduced cost (30: as good a rule as 100 on Pima's
+#: path at a fifth of the MIP time; HiGHS's root work grows fast with the columns).
 MAX_COLUMNS = 1000
 MASTER_NODES = 100
-MASTER_COLUMNS = 100
+MASTER_COLUMNS = 30
 
 
 def cg(solver: ClauseSolver, theta: float, max_rules: int) -> LearnResult:
@@ -31,7 +40,7 @@ def cg(solver: ClauseSolver, theta: float, max_rules: int) -> LearnResult:
     Takes only ``max_rules`` after θ, so that :func:`rulelearn.learners.run_learner` can call
     it as it is (its options are read from the signature)."""
     # imported here: rulelearn.certify imports rulelearn.learners, which registers this
-    from rulelearn.certify import learn_cg, terms_matrix
+    from rulelearn.certify import ColumnPath, learn_cg, terms_matrix
 
     problem = solver.problem
     n = problem.n_features
@@ -40,10 +49,13 @@ def cg(solver: ClauseSolver, theta: float, max_rules: int) -> LearnResult:
     weight = np.concatenate([problem.w_pos, problem.w_neg])
     seed = set_cover(solver, theta, max_rules)
     seed_terms = [tuple(np.flatnonzero(c[:n]).tolist()) for c in seed.W if not c[-1]]
+    path = None
+    if solver.warm_across_theta:  # one column path per solver (its data) and max_rules
+        path = solver.starts.setdefault(("cg columns", max_rules), ColumnPath())
     learned = learn_cg(A, y, theta, form="cnf", max_rules=max_rules, sample_weight=weight,
                        disable_cost=solver.disable_cost, seed_terms=seed_terms,
                        max_iterations=ITERATIONS, max_columns=MAX_COLUMNS,
-                       master_nodes=MASTER_NODES, master_columns=MASTER_COLUMNS)
+                       master_nodes=MASTER_NODES, master_columns=MASTER_COLUMNS, path=path)
     W = terms_matrix(learned.terms, n, max_rules)
     objective = cnf_objective(problem, W, theta, solver.disable_cost)
     return LearnResult(W, objective, n_iter=learned.certificate.iterations,
