@@ -22,6 +22,12 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+#: Every property test draws the same examples on every run and machine (a failure in CI is
+#: one you can rerun here); a test's own settings change only what they name.
+settings.register_profile("rulelearn", derandomize=True, database=None, print_blob=True)
+settings.load_profile("rulelearn")
 
 #: Read once at import: ``data_env`` removes the variable from the tests' environment.
 RULELEARN_MIRROR = os.environ.get("RULELEARN_MIRROR")

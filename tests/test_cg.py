@@ -15,7 +15,8 @@ from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
 from rulelearn.learners.sc import set_cover
 
-SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOME = settings(max_examples=25, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 
 def best_over(data, pool, R):
@@ -87,8 +88,9 @@ def test_the_reduced_cost_filter_keeps_every_column_a_better_rule_needs(problem,
     certificate, master, reduced = cert._generate(A, y, theta, form=form, max_rules=R,
                                                   sample_weight=w, exact_pricing=False)
     pool = master.terms
-    assume(len(pool) <= 14)
-    incumbent = tuple(pool[k] for k in rng.choice(len(pool), size=min(R, 2), replace=False))
+    assume(1 <= len(pool) <= 14)
+    incumbent = tuple(pool[k] for k in rng.choice(len(pool), size=min(R, 2, len(pool)),
+                                                  replace=False))
     slack = cert.relaxed_objective(master.data, incumbent) - certificate.lp_value
     kept = [t for t, rc in zip(pool, reduced) if rc <= slack + 1e-9]
     assert best_over(master.data, list(dict.fromkeys(kept + list(incumbent))), R) \
@@ -106,7 +108,8 @@ def cnf_view(problem):
     return CNFProblem.from_data(A, y, w) if form == "cnf" else CNFProblem.from_data(1 - A, ~y, w)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(problems(max_d=5))
 def test_cg_along_a_theta_path_keeps_its_columns_and_every_rule_is_valid(problem):
     A, y, theta, R, form, w = problem
