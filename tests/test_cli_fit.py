@@ -727,3 +727,32 @@ def test_fit_says_how_many_literals_pruning_dropped(run, data, monkeypatch):
         line.endswith(" literal (2 more before pruning)")
     doc = json.loads(run(*args, "-q", "--json").stdout)
     assert doc["pruned_literals"] == 2
+
+
+def test_fit_no_prune_keeps_the_rule_the_learner_found(run, data, monkeypatch):
+    """By default the refit is pruned once; --no-prune never prunes (the same CV and setting),
+    and --json says which (the literal counts themselves: test_selection.py)."""
+    import rulelearn.prune
+
+    real, calls = rulelearn.prune.prune_model, []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rulelearn.prune, "prune_model", counted)
+    args = ("fit", data, "--form", "dnf", "-R", "2", "--cv", "3", "-j", "1", "-q", "--json")
+    pruned = json.loads(run(*args).stdout)
+    assert calls == [1] and pruned["setting"]["pruned"] is True
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("pruned")
+
+    monkeypatch.setattr(rulelearn.prune, "prune_model", refuse)
+    r = run(*args, "--no-prune")
+    assert r.exit_code == 0, r.output
+    kept = json.loads(r.stdout)
+    assert kept["setting"]["pruned"] is False and kept["pruned_literals"] == 0
+    assert kept["setting"]["theta"] == pruned["setting"]["theta"]
+    assert kept["literals"] == pruned["literals"] + pruned["pruned_literals"]
+    assert "--no-prune" in run("fit", "--help").stdout

@@ -103,3 +103,14 @@ def test_a_certified_fit_is_not_pruned(monkeypatch):
     assert "gap" in model.fit_stats_  # certified, and not pruned (refuse was not called)
     with pytest.raises(AssertionError, match="pruned"):  # the same fit uncertified is
         fit_select(BooleanRuleClassifier(pos_label=1, n_thresholds=3), X, y, **grid)
+
+
+def test_the_cv_estimator_prunes_unless_told_not_to():
+    from rulelearn.cv_estimator import BooleanRuleClassifierCV
+
+    X, y = planted()  # as above: 9 literals at θ = 0.5, 3 of them pruned
+    grid = dict(thetas=(0.5,), rules=(3,), forms=("dnf",), cv=2, theta_scale="errors",
+                pos_label=1)
+    assert BooleanRuleClassifierCV(**grid).fit(X, y).rule_.n_literals == 6
+    kept = BooleanRuleClassifierCV(**grid, prune=False).fit(X, y)
+    assert kept.rule_.n_literals == 9 and kept.get_params()["prune"] is False

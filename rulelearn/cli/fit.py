@@ -160,6 +160,10 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "plus 0.1 point per literal (0.1pt), or the simplest setting within one "
                    "standard error of the lowest (1se). The rule refitted then drops each "
                    "literal whose removal does not raise its training objective.")
+@click.option("--prune/--no-prune", default=True, show_default=True,
+              help="Whether the rule refitted after the CV drops each literal or clause whose "
+                   "removal does not raise its training objective (--no-prune: the rule as the "
+                   "learner found it).")
 @click.option("--path", "show_path", is_flag=True,
               help="Print the CV error of every theta tried, not only the best per form and R.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
@@ -190,7 +194,7 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
         thresholds, class_weight, cut_points, cv, seed, jobs, executor, scheduler, select,
-        show_path, plot_file, save, as_json, quiet, sep, decimal, certify):
+        prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -232,7 +236,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
                       jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
                       plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
-                      missing=missing, method=method, scheduler=scheduler)
+                      missing=missing, method=method, scheduler=scheduler, prune=prune)
         return
     if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
@@ -246,6 +250,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                 theta_scale="rows" if theta is None else "errors",
                 thresholds=thresholds if len(thresholds) > 1 else None,
                 n_jobs=-1 if jobs is None else jobs, scheduler=scheduler, select=select,
+                prune=prune,
             ).fit(dataset.X, dataset.y, progress=progress)
             model, selection = search.best_estimator_, search.selection_
         finally:
@@ -397,7 +402,8 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "theta": float(model.theta), **_theta_per_row(selection),
                     "thresholds": int(model.n_thresholds),
                     "class_weight": model.class_weight, "cut_points": model.cut_points,
-                    "chosen_by": "cv" if selection is not None else "given"},
+                    "chosen_by": "cv" if selection is not None else "given",
+                    "pruned": "pruned_literals" in getattr(model, "fit_stats_", {})},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
         "pruned_literals": int(getattr(model, "fit_stats_", {}).get("pruned_literals", 0)),
