@@ -37,6 +37,9 @@ FIT_THETAS = log_grid(*FIT_THETA_RANGE, N_THETAS)
 #: ``rulelearn fit``); ``"errors"``, as the estimator's θ itself (one literal costs θ errors,
 #: the paper's scale, the benchmark's).
 THETA_SCALES = ("rows", "errors")
+#: Cut points ``rulelearn fit`` also tries at the (form, R) its CV chose, besides the
+#: estimator's own (quantiles by default): see ``fit_select``'s ``more_cut_points``.
+FIT_MORE_CUT_POINTS: tuple[str, ...] = ()
 #: Default numbers of clauses. Unused clauses are disabled, so a larger R only adds capacity.
 DEFAULT_RULES = (1, 3, 5, 10)
 #: Default forms, the simpler first (DNF wins ties).

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from rulelearn._defaults import DEFAULT_SELECT, SELECT_RULES
+from rulelearn.errors import ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.model_selection import CVRow, Selection, _choose_row, fit_select
 
@@ -114,3 +115,45 @@ def test_the_cv_estimator_prunes_unless_told_not_to():
     assert BooleanRuleClassifierCV(**grid).fit(X, y).rule_.n_literals == 6
     kept = BooleanRuleClassifierCV(**grid, prune=False).fit(X, y)
     assert kept.rule_.n_literals == 9 and kept.get_params()["prune"] is False
+
+
+def tail(n=400):
+    """The positive class in the top 3 % of x: no quantile cut lies there, a tree's does."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=n)
+    X = pd.DataFrame({"x": x.round(4), "noise": rng.normal(size=n).round(4)})
+    return X, np.where(x > np.quantile(x, 0.97), 1, 0)
+
+
+def test_more_cut_points_are_tried_at_the_chosen_form_and_r_and_can_win():
+    X, y = tail()
+    grid = dict(rules=(1, 3), cv=3, halving=None)
+    plain, before = fit_select(BooleanRuleClassifier(pos_label=1), X, y,
+                               more_cut_points=(), **grid)
+    model, selection = fit_select(BooleanRuleClassifier(pos_label=1), X, y,
+                                  more_cut_points=("tree",), **grid)
+    assert plain.rule_.n_literals == 0 and before.best.cut_points is None
+    extra = selection.rows[len(before.rows):]
+    assert selection.rows[:len(before.rows)] == before.rows
+    assert len(extra) == len(before.thetas)  # one θ path at one (form, R)
+    assert {(r.form, r.max_rules, r.cut_points) for r in extra} == \
+        {(before.best.form, before.best.max_rules, "tree")}
+    assert selection.best.cut_points == "tree" and model.cut_points == "tree"
+    assert np.mean(model.predict(X) == y) > np.mean(plain.predict(X) == y)
+    assert "then tree cut points at the best form and R" in selection.describe()
+    assert selection.to_dict()["rows"][selection.chosen]["cut_points"] == "tree"
+
+
+def test_more_cut_points_skips_the_estimators_own_and_01_columns():
+    X, y = tail()
+    grid = dict(rules=(1,), forms=("dnf",), cv=3)
+    tree = BooleanRuleClassifier(pos_label=1, cut_points="tree")
+    _, own = fit_select(tree, X, y, more_cut_points=("tree",), **grid)
+    assert all(r.cut_points is None for r in own.rows)
+    B = pd.DataFrame({"a": (X.x > 1).astype(int), "b": (X.noise > 0).astype(int)})
+    _, binary = fit_select(BooleanRuleClassifier(pos_label=1), B, y,
+                           more_cut_points=("tree",), **grid)
+    assert all(r.cut_points is None for r in binary.rows)
+    with pytest.raises(ParameterError, match="cut points"):
+        fit_select(BooleanRuleClassifier(pos_label=1), X, y, more_cut_points=("trees",),
+                   **grid)
