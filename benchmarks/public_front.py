@@ -34,13 +34,13 @@ OWN = ("fit", "bcd", "am", "ocrl", "sc", "cg")
 
 def select_cells(raw_file: str, rule: str) -> dict[str, tuple[float, float]]:
     """Per table of a ``select_rule.py --raw`` file: rule ``rule``'s mean test error % and mean
-    literals over the folds (tables with all 5 folds only)."""
+    literals over the folds (tables with all 5 folds of that rule only)."""
     with open(raw_file) as f:
         rows = json.load(f)
     cells = {}
     for name in dict.fromkeys(r["name"] for r in rows):
         part = [r for r in rows if r["name"] == name]
-        if len(part) == 5:
+        if len(part) == 5 and all(f"{rule}_error" in r for r in part):
             cells[name] = (float(np.mean([r[f"{rule}_error"] for r in part])),
                            float(np.mean([r[f"{rule}_literals"] for r in part])))
     return cells

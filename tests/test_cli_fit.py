@@ -614,7 +614,7 @@ def test_fit_json_with_every_setting_given(run, data):
     assert doc["cv"] is None and doc["setting"] == {"form": "dnf", "R": 3, "theta": 0.5,
                                                     "thresholds": 10, "class_weight": None,
                                                     "cut_points": "quantile",
-                                                    "chosen_by": "given"}
+                                                    "chosen_by": "given", "pruned": False}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -82,16 +82,25 @@ def _separator(ctx, param, value):
     return sep
 
 
-def _cut_point_kinds(ctx, param, value):
-    """``--cut-points``: one kind (``tree``), or several (``quantile,tree``)."""
-    kinds = tuple(p.strip() for p in str(value).split(","))
-    unknown = [k for k in kinds if k not in CUT_POINTS]
-    if unknown:
-        raise click.BadParameter(f"every kind must be one of {', '.join(CUT_POINTS)}; got "
-                                 f"{value!r}")
-    if len(set(kinds)) != len(kinds):
-        raise click.BadParameter(f"a kind is repeated in {value!r}")
-    return kinds
+class _Kinds(click.ParamType):
+    """``--cut-points``: one of ``choices`` (``tree``), or several (``quantile,tree``), as a
+    tuple."""
+
+    name = "kinds"
+
+    def __init__(self, choices):
+        self.choices = tuple(choices)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        kinds = tuple(p.strip() for p in str(value).split(","))
+        if any(k not in self.choices for k in kinds):
+            self.fail(f"every kind must be one of {', '.join(self.choices)}; got {value!r}",
+                      param, ctx)
+        if len(set(kinds)) != len(kinds):
+            self.fail(f"a kind is repeated in {value!r}", param, ctx)
+        return kinds
 
 
 def _threshold_counts(ctx, param, value):
@@ -161,9 +170,8 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
               help="balanced: each class weighs as much as the other in the rule's loss and "
                    "the CV error (for a rare positive class that the rule would otherwise "
                    "never predict); none: every row weighs 1.")
-@click.option("--cut-points", metavar="KIND[,KIND...]",
+@click.option("--cut-points", metavar="KIND[,KIND...]", type=_Kinds(CUT_POINTS),
               default=",".join(("quantile",) + FIT_MORE_CUT_POINTS), show_default=True,
-              callback=_cut_point_kinds,
               help=f"Where numeric columns are cut ({', '.join(CUT_POINTS)}): the quantiles "
                    f"(--thresholds); tree: each column's splits in a shallow tree (finds a rare "
                    f"class in a tail); both. Several (e.g. quantile,tree): the first is used "
