@@ -10,7 +10,8 @@ outer folds) replaces ``fit``'s cells by what selection rule NAME (e.g. ``min``,
 on those folds, for the tables it covers; the peers' cells stay the records'. ``--compare``
 prints one table for all the rules given instead: per table, each rule's error / literals and
 whether it is on the front (``**``: within 1 point of the most accurate peer and at no more
-literals than the sparsest peer near it; ``*``: within 1 point only), then each rule's score.
+literals than the sparsest peer near it; ``*``: within 1 point only), then each rule's score
+(and the first rule's on the same tables).
 
 Per table, from the records (test error %, mean over the outer folds; size as Table 2 counts it):
 the most accurate peer rule learner, the sparsest peer within 1 point of it, and whether ``fit``
@@ -96,7 +97,8 @@ def main(argv=None) -> None:
 
 def compare(folder: str, raw_file: str, rules) -> str:
     """Markdown: per table, each rule's error % / literals with ``**`` (on the front) or ``*``
-    (within 1 point only), then per rule the tables on the front and the mean error."""
+    (within 1 point only), then per rule the tables on the front and the mean error / literals
+    over the tables it has, with the first rule's on the same tables in brackets."""
     fronts = {rule: {r[0]: r for r in front(folder, select_cells(raw_file, rule))}
               for rule in rules}
     names = list(dict.fromkeys(t for rows in fronts.values() for t in rows))
@@ -112,10 +114,18 @@ def compare(folder: str, raw_file: str, rules) -> str:
                          + ("**" if row[8] else "*" if row[7] else ""))
         lines.append(f"| {name} | {best} {best_err:.1f} | {sparse} {size:.1f} | "
                      + " | ".join(cells) + " |")
-    score = [f"{sum(r[8] for r in fronts[rule].values())} of {len(fronts[rule])} "
-             f"({sum(r[7] for r in fronts[rule].values())} within 1 pt)" for rule in rules]
-    mean = [f"{np.mean([r[1] for r in fronts[rule].values()]):.2f} / "
-            f"{np.mean([r[2] for r in fronts[rule].values()]):.1f}" for rule in rules]
+    ref = fronts[rules[0]]
+    score, mean = [], []
+    for rule in rules:  # and the first rule's, on the same tables
+        rows = fronts[rule]
+        both = [t for t in rows if t in ref]
+        score.append(f"{sum(r[8] for r in rows.values())} of {len(rows)}"
+                     + (f" ({rules[0]}: {sum(ref[t][8] for t in both)})" if rule != rules[0]
+                        else ""))
+        mean.append(f"{np.mean([r[1] for r in rows.values()]):.2f} / "
+                    f"{np.mean([r[2] for r in rows.values()]):.1f}"
+                    + (f" ({np.mean([ref[t][1] for t in both]):.2f} / "
+                       f"{np.mean([ref[t][2] for t in both]):.1f})" if rule != rules[0] else ""))
     lines.append("| **on the front** | | | " + " | ".join(score) + " |")
     lines.append("| **mean error / literals** | | | " + " | ".join(mean) + " |")
     return "\n".join(lines)
