@@ -40,6 +40,7 @@ from rulelearn._defaults import (
     SELECT_RULES,
     THETA_SCALES,
     TIE_ORDERS,
+    WITHIN_ONE_SEM,
     log_grid,
 )
 from rulelearn._params import check_value
@@ -417,7 +418,9 @@ class Selection:
 
 
 _RULE_WORDS = {"1se": " (the simplest within one SEM of the lowest CV error)",
-               "0.1pt": " (the lowest CV error plus 0.1 point per literal)"}
+               "0.1pt": " (the lowest CV error plus 0.1 point per literal)",
+               "0.1pt1se": " (the lowest CV error plus 0.1 point per literal, within one SEM "
+                           "of the lowest)"}
 
 
 def _groups(rows) -> dict[tuple, list[int]]:
@@ -444,8 +447,13 @@ def _choose_row(rows, index, select: str = "min", ties: str = "literals") -> int
     (:func:`lowest`, in the order ``ties``); with ``select="1se"`` the simplest whose mean
     error is at most that row's mean error plus its standard error; with a cost rule
     (``"0.1pt"``, :data:`LITERAL_COSTS`) the lowest mean error plus that cost per mean
-    literal, ties going to the simplest."""
+    literal, ties going to the simplest; with ``"0.1pt1se"`` that among the rows within one
+    standard error of the lowest mean error."""
     index = list(index)
+    if select in WITHIN_ONE_SEM:
+        low = _choose_row(rows, index, "min", ties)
+        bound = rows[low].mean_error + rows[low].sem + TIE_TOLERANCE
+        index = [i for i in index if rows[i].mean_error <= bound]
     cost = LITERAL_COSTS.get(select, 0.0)
     errors = {i: rows[i].mean_error + cost * rows[i].mean_literals for i in index}
     chosen = lowest(errors, index, lambda i: _simplicity(rows[i], ties))

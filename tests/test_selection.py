@@ -157,3 +157,16 @@ def test_more_cut_points_skips_the_estimators_own_and_01_columns():
     with pytest.raises(ParameterError, match="cut points"):
         fit_select(BooleanRuleClassifier(pos_label=1), X, y, more_cut_points=("trees",),
                    **grid)
+
+
+def test_0_1pt1se_is_0_1pt_within_one_sem_of_the_lowest():
+    # a narrow SEM (many rows): 0.1pt takes 2 literals at 1.5 points more error (costs 0.125,
+    # 0.121, 0.117); the rows within one SEM (0.100 + 0.002) are 0 and 1: 0.1pt there, row 1
+    rows = [row("dnf", 3, 0.1, 0.100, 0.002, 25.0), row("dnf", 3, 1.0, 0.101, 0.002, 20.0),
+            row("dnf", 1, 9.0, 0.115, 0.002, 2.0)]
+    assert _choose_row(rows, range(3), "0.1pt") == 2
+    assert _choose_row(rows, range(3), "0.1pt1se") == 1
+    # a wide SEM lets every row in: the same choice as 0.1pt (ROWS above: 1se bound 0.120)
+    assert _choose_row(ROWS, range(5), "0.1pt1se") == _choose_row(ROWS, range(5), "0.1pt") == 1
+    assert "within one SEM" in Selection(tuple(rows), 0, 3, 0, ("dnf",), (1, 3), (0.1,)
+                                         ).chosen_by("0.1pt1se").describe()

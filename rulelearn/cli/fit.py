@@ -182,8 +182,9 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @click.option("--select", type=click.Choice(SELECT_RULES), default=DEFAULT_SELECT,
               show_default=True,
               help="How the CV chooses: the lowest mean CV error (min), the lowest CV error "
-                   "plus 0.1 point per literal (0.1pt), or the simplest setting within one "
-                   "standard error of the lowest (1se). The rule refitted then drops each "
+                   "plus 0.1 point per literal (0.1pt), the simplest setting within one "
+                   "standard error of the lowest (1se), or 0.1pt among the settings within one "
+                   "standard error of the lowest (0.1pt1se). The rule refitted then drops each "
                    "literal whose removal does not raise its training objective.")
 @click.option("--prune/--no-prune", default=True, show_default=True,
               help="Whether the rule refitted after the CV drops each literal or clause whose "
