@@ -3,9 +3,15 @@
     python benchmarks/public_front.py [RESULTS_DIR]      (default: results/public)
     python benchmarks/public_front.py --select-raw FILE.json --rule NAME [...]
 
+    python benchmarks/public_front.py --select-raw FILE.json --rule NAME --rule NAME2 --compare
+
 ``--select-raw`` (the ``--raw`` file of ``benchmarks/select_rule.py``, run on the benchmark's own
 outer folds) replaces ``fit``'s cells by what selection rule NAME (e.g. ``min``, ``1se+p``) did
-on those folds, for the tables it covers; the peers' cells stay the records'.
+on those folds, for the tables it covers; the peers' cells stay the records'. ``--compare``
+prints one table for all the rules given instead: per table, each rule's error / literals and
+whether it is on the front (``**``: within 1 point of the most accurate peer and at no more
+literals than the sparsest peer near it; ``*``: within 1 point only), then each rule's score
+(and the first rule's on the same tables).
 
 Per table, from the records (test error %, mean over the outer folds; size as Table 2 counts it):
 the most accurate peer rule learner, the sparsest peer within 1 point of it, and whether ``fit``
@@ -29,13 +35,13 @@ OWN = ("fit", "bcd", "am", "ocrl", "sc", "cg")
 
 def select_cells(raw_file: str, rule: str) -> dict[str, tuple[float, float]]:
     """Per table of a ``select_rule.py --raw`` file: rule ``rule``'s mean test error % and mean
-    literals over the folds (tables with all 5 folds only)."""
+    literals over the folds (tables with all 5 folds of that rule only)."""
     with open(raw_file) as f:
         rows = json.load(f)
     cells = {}
     for name in dict.fromkeys(r["name"] for r in rows):
         part = [r for r in rows if r["name"] == name]
-        if len(part) == 5:
+        if len(part) == 5 and all(f"{rule}_error" in r for r in part):
             cells[name] = (float(np.mean([r[f"{rule}_error"] for r in part])),
                            float(np.mean([r[f"{rule}_literals"] for r in part])))
     return cells
@@ -75,13 +81,54 @@ def main(argv=None) -> None:
     parser.add_argument("--select-raw", help="a benchmarks/select_rule.py --raw file")
     parser.add_argument("--rule", action="append",
                         help="a selection rule of that file (repeat for several)")
+    parser.add_argument("--compare", action="store_true",
+                        help="one table of every --rule side by side")
     args = parser.parse_args(argv)
     if args.select_raw is None:
         show(front(args.folder))
         return
+    if args.compare:
+        print(compare(args.folder, args.select_raw, args.rule or ["min"]))
+        return
     for rule in args.rule or ["min"]:
         print(f"\n### fit's cells: rule {rule} of {args.select_raw}\n")
         show(front(args.folder, select_cells(args.select_raw, rule)))
+
+
+def compare(folder: str, raw_file: str, rules) -> str:
+    """Markdown: per table, each rule's error % / literals with ``**`` (on the front) or ``*``
+    (within 1 point only), then per rule the tables on the front and the mean error / literals
+    over the tables it has, with the first rule's on the same tables in brackets."""
+    fronts = {rule: {r[0]: r for r in front(folder, select_cells(raw_file, rule))}
+              for rule in rules}
+    names = list(dict.fromkeys(t for rows in fronts.values() for t in rows))
+    lines = ["| table | best peer | sparsest near | " + " | ".join(rules) + " |",
+             "|---" * (len(rules) + 3) + "|"]
+    for name in names:
+        _, _, _, best, best_err, sparse, size, _, _ = next(
+            rows[name] for rows in fronts.values() if name in rows)
+        cells = []
+        for rule in rules:
+            row = fronts[rule].get(name)
+            cells.append("" if row is None else f"{row[1]:.1f} / {row[2]:.1f}"
+                         + ("**" if row[8] else "*" if row[7] else ""))
+        lines.append(f"| {name} | {best} {best_err:.1f} | {sparse} {size:.1f} | "
+                     + " | ".join(cells) + " |")
+    ref = fronts[rules[0]]
+    score, mean = [], []
+    for rule in rules:  # and the first rule's, on the same tables
+        rows = fronts[rule]
+        both = [t for t in rows if t in ref]
+        score.append(f"{sum(r[8] for r in rows.values())} of {len(rows)}"
+                     + (f" ({rules[0]}: {sum(ref[t][8] for t in both)})" if rule != rules[0]
+                        else ""))
+        mean.append(f"{np.mean([r[1] for r in rows.values()]):.2f} / "
+                    f"{np.mean([r[2] for r in rows.values()]):.1f}"
+                    + (f" ({np.mean([ref[t][1] for t in both]):.2f} / "
+                       f"{np.mean([ref[t][2] for t in both]):.1f})" if rule != rules[0] else ""))
+    lines.append("| **on the front** | | | " + " | ".join(score) + " |")
+    lines.append("| **mean error / literals** | | | " + " | ".join(mean) + " |")
+    return "\n".join(lines)
 
 
 def show(rows) -> None:

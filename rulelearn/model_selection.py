@@ -34,11 +34,13 @@ from rulelearn._defaults import (
     DEFAULT_RULES,
     DEFAULT_SELECT,
     DEFAULT_THETAS,
+    FIT_MORE_CUT_POINTS,
     FIT_THETAS,
     LITERAL_COSTS,
     SELECT_RULES,
     THETA_SCALES,
     TIE_ORDERS,
+    WITHIN_ONE_SEM,
     log_grid,
 )
 from rulelearn._params import check_value
@@ -52,7 +54,7 @@ __all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "FIT_THETAS", "SE
            "take_rows", "choose", "fit_candidates", "cv_folds", "resolve_folds", "cv_scores",
            "error_rate",
            "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused",
-           "refine_thresholds", "cv_sample"]
+           "refine_thresholds", "try_cut_points", "cv_sample"]
 
 #: Two mean errors closer than this are a tie (they are ratios of small integers).
 TIE_TOLERANCE = 1e-12
@@ -275,6 +277,7 @@ class CVRow:
     fold_errors: tuple[float, ...]
     max_clauses: int = 0  #: most clauses any fold model used
     n_thresholds: int | None = None  #: quantile thresholds per numeric column (None: not set)
+    cut_points: str | None = None  #: where numeric columns are cut (None: the estimator's)
     #: the start the later folds ran from ("": the estimator's own; see ``pick_start``)
     start: str = ""
 
@@ -284,6 +287,8 @@ class CVRow:
         setting = {"form": self.form, "max_rules": self.max_rules, "theta": self.theta}
         if self.n_thresholds is not None:
             setting["n_thresholds"] = self.n_thresholds
+        if self.cut_points is not None:
+            setting["cut_points"] = self.cut_points
         return setting
 
 
@@ -361,6 +366,9 @@ class Selection:
             others = ", ".join(map(str, self.thresholds[1:]))
             size += (f" with {self.thresholds[0]} thresholds, then {others} thresholds at the "
                      f"best form and R")
+        kinds = list(dict.fromkeys(r.cut_points for r in self.rows if r.cut_points))
+        if kinds:
+            size += f", then {' and '.join(kinds)} cut points at the best form and R"
         sample = "" if self.cv_rows is None else f" on a stratified sample of {self.cv_rows:,} rows"
         rule = _RULE_WORDS.get(self.select, "")
         halving = "" if not self.first_folds else (
@@ -385,12 +393,14 @@ class Selection:
         """
         index = range(len(self.rows)) if full else self.best_per_setting()
         several = len(self.thresholds) > 1  # then a column for the number of thresholds
-        lines = ["  form   R" + (" thresholds" if several else "")
+        cuts = any(row.cut_points for row in self.rows)  # then a column for the cut points
+        lines = ["  form   R" + (" thresholds" if several else "") + ("     cuts" if cuts else "")
                  + "      theta  literals  CV error %"]
         for i in index:
             row = self.rows[i]
             lines.append(f"{'*' if i == self.chosen else ' '} {row.form.upper():4} "
                          f"{row.max_rules:3d}" + (f" {row.n_thresholds:10d}" if several else "")
+                         + (f" {row.cut_points or 'quantile':>8}" if cuts else "")
                          + f" {row.theta:10.4g} {row.mean_literals:9.1f}  "
                          f"{100 * row.mean_error:5.1f} ± {100 * row.sem:.1f}")
         if self.skipped:
@@ -417,29 +427,35 @@ class Selection:
                 **({"splitter": self.splitter} if self.splitter else {}),
                 **({"ties": self.ties} if self.ties != "literals" else {}),
                 "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
-                          "n_thresholds": r.n_thresholds, "mean_error": r.mean_error,
+                          "n_thresholds": r.n_thresholds,
+                          **({"cut_points": r.cut_points} if r.cut_points else {}),
+                          "mean_error": r.mean_error,
                           "sem": r.sem, "mean_literals": r.mean_literals,
                           **({"start": r.start} if r.start else {})} for r in self.rows]}
 
 
 _RULE_WORDS = {"1se": " (the simplest within one SEM of the lowest CV error)",
-               "0.1pt": " (the lowest CV error plus 0.1 point per literal)"}
+               "0.1pt": " (the lowest CV error plus 0.1 point per literal)",
+               "0.1pt1se": " (the lowest CV error plus 0.1 point per literal, within one SEM "
+                           "of the lowest)"}
 
 
 def _groups(rows) -> dict[tuple, list[int]]:
-    """Row indices per (form, R, number of thresholds), in the order first met."""
+    """Row indices per (form, R, number of thresholds, cut points), in the order first met."""
     groups: dict[tuple, list[int]] = {}
     for i, row in enumerate(rows):
-        groups.setdefault((row.form, row.max_rules, row.n_thresholds), []).append(i)
+        groups.setdefault((row.form, row.max_rules, row.n_thresholds, row.cut_points),
+                          []).append(i)
     return groups
 
 
 def _simplicity(row: CVRow, ties: str = "literals") -> tuple:
     """Sort key, simplest first (:data:`TIE_ORDERS`): fewer literals, larger θ, smaller R, DNF
-    before CNF, fewer thresholds; with ``ties="theta"`` the larger θ before fewer literals."""
+    before CNF, fewer thresholds, the estimator's own cut points; with ``ties="theta"`` the
+    larger θ before fewer literals."""
     key = (row.mean_literals, -row.theta, row.max_rules, DEFAULT_FORMS.index(row.form)
            if row.form in DEFAULT_FORMS else len(DEFAULT_FORMS),
-           row.n_thresholds if row.n_thresholds is not None else 0)
+           row.n_thresholds if row.n_thresholds is not None else 0, row.cut_points is not None)
     return (key[1], key[0]) + key[2:] if ties == "theta" else key
 
 
@@ -448,8 +464,13 @@ def _choose_row(rows, index, select: str = "min", ties: str = "literals") -> int
     (:func:`lowest`, in the order ``ties``); with ``select="1se"`` the simplest whose mean
     error is at most that row's mean error plus its standard error; with a cost rule
     (``"0.1pt"``, :data:`LITERAL_COSTS`) the lowest mean error plus that cost per mean
-    literal, ties going to the simplest."""
+    literal, ties going to the simplest; with ``"0.1pt1se"`` that among the rows within one
+    standard error of the lowest mean error."""
     index = list(index)
+    if select in WITHIN_ONE_SEM:
+        low = _choose_row(rows, index, "min", ties)
+        bound = rows[low].mean_error + rows[low].sem + TIE_TOLERANCE
+        index = [i for i in index if rows[i].mean_error <= bound]
     cost = LITERAL_COSTS.get(select, 0.0)
     errors = {i: rows[i].mean_error + cost * rows[i].mean_literals for i in index}
     chosen = lowest(errors, index, lambda i: _simplicity(rows[i], ties))
@@ -917,6 +938,54 @@ def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv=5
     return _refine(dataclasses.replace(selection, thresholds=first), evaluate, counts, changes)
 
 
+def try_cut_points(estimator, X, y, selection: Selection, kinds, *, cv=5, groups=None,
+                   progress=None, n_jobs: int = 1, client=None) -> Selection:
+    """``selection`` with the rows of each cut points of ``kinds`` (the binarizer's
+    ``cut_points``) at its chosen (form, R), on its folds (the same ``cv`` and seed) and θ
+    grid, and the choice made again over every row. Kinds equal to the estimator's own are not
+    tried, nor any where the estimator takes the columns as 0/1 features or none is numeric
+    (the literals would be the same)."""
+    from rulelearn.binarize import CUT_POINTS, as_frame
+    from rulelearn.estimator import is_binary
+
+    own = estimator.get_params().get("cut_points", "quantile")
+    kinds = tuple(k for k in dict.fromkeys(kinds) if k != own)
+    for kind in kinds:
+        if kind not in CUT_POINTS:
+            raise ParameterError(f"every cut points kind must be one of "
+                                 f"{', '.join(CUT_POINTS)}; got {kind!r}")
+    frame = as_frame(X)
+    binarize = estimator.get_params()["binarize"]
+    numeric = any(_cut_at_thresholds(frame[c]) for c in frame.columns)
+    if not kinds or not numeric or binarize is True or (binarize == "auto" and is_binary(frame)):
+        return selection
+    best = selection.best
+    template = clone(estimator)
+    if best.n_thresholds is not None:
+        template.set_params(n_thresholds=best.n_thresholds)
+    rows = list(selection.rows)
+    for kind in kinds:
+        extra = select_setting(template.set_params(cut_points=kind), X, y,
+                               thetas=selection.thetas, rules=(best.max_rules,),
+                               forms=(best.form,), cv=cv, seed=selection.seed,
+                               progress=progress, n_jobs=n_jobs,
+                               theta_scale=selection.theta_scale, groups=groups,
+                               client=client, ties=selection.ties)
+        rows += [dataclasses.replace(row, cut_points=kind) for row in extra.rows]
+    found = tuple(rows)
+    return dataclasses.replace(selection, rows=found,
+                               chosen=_choose_row(found, range(len(found)), ties=selection.ties))
+
+
+def _cut_at_thresholds(column) -> bool:
+    """Whether a column is cut at thresholds (numeric, and not only 0 and 1)."""
+    import pandas as pd
+
+    if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+        return False
+    return not set(pd.unique(column.dropna())) <= {0, 1}
+
+
 def _error_and_size(model, X, y) -> tuple[float, int, int]:
     """Validation error (weighted by the model's ``class_weight``: with "balanced", the mean
     of the two classes' error rates), literals and clauses of a fold model."""
@@ -966,7 +1035,8 @@ def walk_unused(selection: Selection) -> Selection:
     (its rows of the first number of thresholds)."""
     first = selection.thresholds[0] if selection.thresholds else selection.rows[0].n_thresholds
     table = {(form, r): [selection.rows[i] for i in index]
-             for (form, r, n), index in _groups(selection.rows).items() if n == first}
+             for (form, r, n, cuts), index in _groups(selection.rows).items()
+             if n == first and cuts is None}
     return _walk(lambda form, r: table[(form, r)], selection.forms, selection.rules,
                  selection.thetas, selection.n_folds, selection.seed, True,
                  selection.thresholds[:1], ties=selection.ties)
@@ -1025,7 +1095,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
                cv_rows="auto", cv_params="auto", select: str = DEFAULT_SELECT,
                theta_scale: str = "rows", halving="auto", groups=None, client=None,
                prune: bool = True, ties: str = "literals", pick_start="auto",
-               theta_span="auto"):
+               theta_span="auto", more_cut_points=FIT_MORE_CUT_POINTS):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
@@ -1059,6 +1129,10 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     ``prune``: the refit's rule then loses each literal or clause whose removal does not raise
     its training objective at its θ (errors + θ x literals; :func:`rulelearn.prune.prune`;
     not with ``certify``, whose bound is about the rule the learner found).
+
+    ``more_cut_points``: other cut points (``"tree"``, ``"both"``, ``"quantile"``) tried at
+    the chosen (form, R) on the same folds and θ grid (:func:`try_cut_points`); the choice is
+    then made over every row. Default :data:`FIT_MORE_CUT_POINTS`.
     """
     _check_select("select", select)
     large = len(np.asarray(y)) > CV_SAMPLE_ABOVE
@@ -1086,6 +1160,8 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
                                theta_scale=theta_scale, halving=halving, groups=groups,
                                client=client, ties=ties, pick_start=pick_start,
                                theta_span=theta_span)
+    selection = try_cut_points(cv_estimator, X_cv, y_cv, selection, more_cut_points, cv=cv,
+                               groups=groups, progress=progress, n_jobs=n_jobs, client=client)
     if rows is not None:
         selection = dataclasses.replace(selection, cv_rows=len(rows))
     if select != "min":

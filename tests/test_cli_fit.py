@@ -614,7 +614,7 @@ def test_fit_json_with_every_setting_given(run, data):
     assert doc["cv"] is None and doc["setting"] == {"form": "dnf", "R": 3, "theta": 0.5,
                                                     "thresholds": 10, "class_weight": None,
                                                     "cut_points": "quantile",
-                                                    "chosen_by": "given"}
+                                                    "chosen_by": "given", "pruned": False}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -727,3 +727,55 @@ def test_fit_says_how_many_literals_pruning_dropped(run, data, monkeypatch):
         line.endswith(" literal (2 more before pruning)")
     doc = json.loads(run(*args, "-q", "--json").stdout)
     assert doc["pruned_literals"] == 2
+
+
+def test_fit_no_prune_keeps_the_rule_the_learner_found(run, data, monkeypatch):
+    """By default the refit is pruned once; --no-prune never prunes (the same CV and setting),
+    and --json says which (the literal counts themselves: test_selection.py)."""
+    import rulelearn.prune
+
+    real, calls = rulelearn.prune.prune_model, []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rulelearn.prune, "prune_model", counted)
+    args = ("fit", data, "--form", "dnf", "-R", "2", "--cv", "3", "-j", "1", "-q", "--json")
+    pruned = json.loads(run(*args).stdout)
+    assert calls == [1] and pruned["setting"]["pruned"] is True
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("pruned")
+
+    monkeypatch.setattr(rulelearn.prune, "prune_model", refuse)
+    r = run(*args, "--no-prune")
+    assert r.exit_code == 0, r.output
+    kept = json.loads(r.stdout)
+    assert kept["setting"]["pruned"] is False and kept["pruned_literals"] == 0
+    assert kept["setting"]["theta"] == pruned["setting"]["theta"]
+    assert kept["literals"] == pruned["literals"] + pruned["pruned_literals"]
+    assert "--no-prune" in run("fit", "--help").stdout
+
+
+def test_fit_tries_more_cut_points_at_the_chosen_form_and_r(run, tmp_path):
+    """--cut-points quantile,tree: the grid on the quantiles, the tree's cuts at the chosen
+    form and R, and the CV picks the tree's (the positive class is the top 3 % of x)."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=400)
+    y = np.where(x > np.quantile(x, 0.97), "yes", "no")
+    pd.DataFrame({"x": x.round(4), "noise": rng.normal(size=400).round(4), "y": y}).to_csv(
+        tmp_path / "tail.csv", index=False)
+    args = ("fit", "tail.csv", "-R", "1", "--cv", "3", "-j", "1", "-q")
+    doc = json.loads(run(*args, "--cut-points", "quantile,tree", "--json").stdout)
+    assert doc["setting"]["cut_points"] == "tree" and doc["train_accuracy_percent"] == 100.0
+    tree = [row for row in doc["cv"]["grid"] if row.get("cut_points") == "tree"]
+    assert len(tree) == len(FIT_THETAS) and doc["cv"]["grid"][-len(tree):] == tree
+    assert {(row["form"], row["R"]) for row in tree} == {(doc["setting"]["form"], 1)}
+    assert [row["chosen"] for row in tree].count(True) == 1
+    r = run(*args, "--cut-points", "quantile,tree")
+    assert "then tree cut points at the best form and R" in r.stdout
+    assert " tree " in r.stdout.split("\n* ")[1].split("\n")[0]  # the chosen row's cut points
+    assert_one_line_error(run(*args, "--cut-points", "quantile,trees"), "every kind must be",
+                          usage=True)
+    assert_one_line_error(run(*args, "--cut-points", "tree,tree"), "repeated", usage=True)

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from rulelearn._defaults import DEFAULT_SELECT, SELECT_RULES
+from rulelearn.errors import ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.model_selection import CVRow, Selection, _choose_row, fit_select
 
@@ -103,3 +104,69 @@ def test_a_certified_fit_is_not_pruned(monkeypatch):
     assert "gap" in model.fit_stats_  # certified, and not pruned (refuse was not called)
     with pytest.raises(AssertionError, match="pruned"):  # the same fit uncertified is
         fit_select(BooleanRuleClassifier(pos_label=1, n_thresholds=3), X, y, **grid)
+
+
+def test_the_cv_estimator_prunes_unless_told_not_to():
+    from rulelearn.cv_estimator import BooleanRuleClassifierCV
+
+    X, y = planted()  # as above: 9 literals at θ = 0.5, 3 of them pruned
+    grid = dict(thetas=(0.5,), rules=(3,), forms=("dnf",), cv=2, theta_scale="errors",
+                pos_label=1)
+    assert BooleanRuleClassifierCV(**grid).fit(X, y).rule_.n_literals == 6
+    kept = BooleanRuleClassifierCV(**grid, prune=False).fit(X, y)
+    assert kept.rule_.n_literals == 9 and kept.get_params()["prune"] is False
+
+
+def tail(n=400):
+    """The positive class in the top 3 % of x: no quantile cut lies there, a tree's does."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=n)
+    X = pd.DataFrame({"x": x.round(4), "noise": rng.normal(size=n).round(4)})
+    return X, np.where(x > np.quantile(x, 0.97), 1, 0)
+
+
+def test_more_cut_points_are_tried_at_the_chosen_form_and_r_and_can_win():
+    X, y = tail()
+    grid = dict(rules=(1, 3), cv=3, halving=None)
+    plain, before = fit_select(BooleanRuleClassifier(pos_label=1), X, y,
+                               more_cut_points=(), **grid)
+    model, selection = fit_select(BooleanRuleClassifier(pos_label=1), X, y,
+                                  more_cut_points=("tree",), **grid)
+    assert plain.rule_.n_literals == 0 and before.best.cut_points is None
+    extra = selection.rows[len(before.rows):]
+    assert selection.rows[:len(before.rows)] == before.rows
+    assert len(extra) == len(before.thetas)  # one θ path at one (form, R)
+    assert {(r.form, r.max_rules, r.cut_points) for r in extra} == \
+        {(before.best.form, before.best.max_rules, "tree")}
+    assert selection.best.cut_points == "tree" and model.cut_points == "tree"
+    assert np.mean(model.predict(X) == y) > np.mean(plain.predict(X) == y)
+    assert "then tree cut points at the best form and R" in selection.describe()
+    assert selection.to_dict()["rows"][selection.chosen]["cut_points"] == "tree"
+
+
+def test_more_cut_points_skips_the_estimators_own_and_01_columns():
+    X, y = tail()
+    grid = dict(rules=(1,), forms=("dnf",), cv=3)
+    tree = BooleanRuleClassifier(pos_label=1, cut_points="tree")
+    _, own = fit_select(tree, X, y, more_cut_points=("tree",), **grid)
+    assert all(r.cut_points is None for r in own.rows)
+    B = pd.DataFrame({"a": (X.x > 1).astype(int), "b": (X.noise > 0).astype(int)})
+    _, binary = fit_select(BooleanRuleClassifier(pos_label=1), B, y,
+                           more_cut_points=("tree",), **grid)
+    assert all(r.cut_points is None for r in binary.rows)
+    with pytest.raises(ParameterError, match="cut points"):
+        fit_select(BooleanRuleClassifier(pos_label=1), X, y, more_cut_points=("trees",),
+                   **grid)
+
+
+def test_0_1pt1se_is_0_1pt_within_one_sem_of_the_lowest():
+    # a narrow SEM (many rows): 0.1pt takes 2 literals at 1.5 points more error (costs 0.125,
+    # 0.121, 0.117); the rows within one SEM (0.100 + 0.002) are 0 and 1: 0.1pt there, row 1
+    rows = [row("dnf", 3, 0.1, 0.100, 0.002, 25.0), row("dnf", 3, 1.0, 0.101, 0.002, 20.0),
+            row("dnf", 1, 9.0, 0.115, 0.002, 2.0)]
+    assert _choose_row(rows, range(3), "0.1pt") == 2
+    assert _choose_row(rows, range(3), "0.1pt1se") == 1
+    # a wide SEM lets every row in: the same choice as 0.1pt (ROWS above: 1se bound 0.120)
+    assert _choose_row(ROWS, range(5), "0.1pt1se") == _choose_row(ROWS, range(5), "0.1pt") == 1
+    assert "within one SEM" in Selection(tuple(rows), 0, 3, 0, ("dnf",), (1, 3), (0.1,)
+                                         ).chosen_by("0.1pt1se").describe()

@@ -16,6 +16,7 @@ from rulelearn._defaults import (
     DEFAULT_FORMS,
     DEFAULT_RULES,
     DEFAULT_SELECT,
+    FIT_MORE_CUT_POINTS,
     FIT_THETAS,
     SELECT_RULES,
 )
@@ -79,6 +80,27 @@ def _separator(ctx, param, value):
         raise click.BadParameter(f"expected one character or one of {', '.join(_SEP_NAMES)}; "
                                  f"got {value!r}")
     return sep
+
+
+class _Kinds(click.ParamType):
+    """``--cut-points``: one of ``choices`` (``tree``), or several (``quantile,tree``), as a
+    tuple."""
+
+    name = "kinds"
+
+    def __init__(self, choices):
+        self.choices = tuple(choices)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        kinds = tuple(p.strip() for p in str(value).split(","))
+        if any(k not in self.choices for k in kinds):
+            self.fail(f"every kind must be one of {', '.join(self.choices)}; got {value!r}",
+                      param, ctx)
+        if len(set(kinds)) != len(kinds):
+            self.fail(f"a kind is repeated in {value!r}", param, ctx)
+        return kinds
 
 
 def _threshold_counts(ctx, param, value):
@@ -148,18 +170,26 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
               help="balanced: each class weighs as much as the other in the rule's loss and "
                    "the CV error (for a rare positive class that the rule would otherwise "
                    "never predict); none: every row weighs 1.")
-@click.option("--cut-points", type=click.Choice(CUT_POINTS), default="quantile",
-              show_default=True,
-              help="Where numeric columns are cut: the quantiles (--thresholds); tree: each "
-                   "column's splits in a shallow tree (finds a rare class in a tail); both.")
+@click.option("--cut-points", metavar="KIND[,KIND...]", type=_Kinds(CUT_POINTS),
+              default=",".join(("quantile",) + FIT_MORE_CUT_POINTS), show_default=True,
+              help=f"Where numeric columns are cut ({', '.join(CUT_POINTS)}): the quantiles "
+                   f"(--thresholds); tree: each column's splits in a shallow tree (finds a rare "
+                   f"class in a tail); both. Several (e.g. quantile,tree): the first is used "
+                   f"for the whole grid, the others are also tried at the chosen form and R, "
+                   f"and the CV picks.")
 @click.option("--cv", type=click_type(CV_FOLDS), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--select", type=click.Choice(SELECT_RULES), default=DEFAULT_SELECT,
               show_default=True,
               help="How the CV chooses: the lowest mean CV error (min), the lowest CV error "
-                   "plus 0.1 point per literal (0.1pt), or the simplest setting within one "
-                   "standard error of the lowest (1se). The rule refitted then drops each "
+                   "plus 0.1 point per literal (0.1pt), the simplest setting within one "
+                   "standard error of the lowest (1se), or 0.1pt among the settings within one "
+                   "standard error of the lowest (0.1pt1se). The rule refitted then drops each "
                    "literal whose removal does not raise its training objective.")
+@click.option("--prune/--no-prune", default=True, show_default=True,
+              help="Whether the rule refitted after the CV drops each literal or clause whose "
+                   "removal does not raise its training objective (--no-prune: the rule as the "
+                   "learner found it).")
 @click.option("--path", "show_path", is_flag=True,
               help="Print the CV error of every theta tried, not only the best per form and R.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
@@ -190,7 +220,7 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
         thresholds, class_weight, cut_points, cv, seed, jobs, executor, scheduler, select,
-        show_path, plot_file, save, as_json, quiet, sep, decimal, certify):
+        prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -211,6 +241,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     if save is not None:
         refuse_overwrite("--save", save, [("input data file", data)])
     cv_runs = None in (form, rules, theta) or len(thresholds) > 1  # several counts: an axis
+    if len(cut_points) > 1 and not cv_runs:
+        cut_points = cut_points[:1]  # nothing to choose among: the first
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
@@ -224,7 +256,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start, cut_points=cut_points,
+                                      start=start, cut_points=cut_points[0],
                                       class_weight=None if class_weight == "none" else class_weight)
     if dataset.positive is None:  # three or more classes: an ordered rule list
         from rulelearn.cli.rule_list import fit_rule_list
@@ -232,7 +264,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
         fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
                       jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
                       plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
-                      missing=missing, method=method, scheduler=scheduler)
+                      missing=missing, method=method, scheduler=scheduler, prune=prune,
+                      more_cut_points=cut_points[1:])
         return
     if cv_runs:  # each option given fixes its axis of the grid
         progress = None if quiet else CVProgress()
@@ -246,6 +279,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                 theta_scale="rows" if theta is None else "errors",
                 thresholds=thresholds if len(thresholds) > 1 else None,
                 n_jobs=-1 if jobs is None else jobs, scheduler=scheduler, select=select,
+                prune=prune, more_cut_points=cut_points[1:],
             ).fit(dataset.X, dataset.y, progress=progress)
             model, selection = search.best_estimator_, search.selection_
         finally:
@@ -397,7 +431,8 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "theta": float(model.theta), **_theta_per_row(selection),
                     "thresholds": int(model.n_thresholds),
                     "class_weight": model.class_weight, "cut_points": model.cut_points,
-                    "chosen_by": "cv" if selection is not None else "given"},
+                    "chosen_by": "cv" if selection is not None else "given",
+                    "pruned": "pruned_literals" in getattr(model, "fit_stats_", {})},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
         "rule_json": rule.to_dict(), "literals": int(rule.n_literals),
         "pruned_literals": int(getattr(model, "fit_stats_", {}).get("pruned_literals", 0)),
@@ -412,6 +447,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
             "grid": [{"form": row.form, "R": int(row.max_rules), "theta": float(row.theta),
                       "thresholds": int(model.n_thresholds if row.n_thresholds is None
                                         else row.n_thresholds),
+                      **({"cut_points": row.cut_points} if row.cut_points else {}),
                       "chosen": row is selection.best,
                       "error_percent": 100 * float(row.mean_error),
                       "sem_percent": 100 * float(row.sem),

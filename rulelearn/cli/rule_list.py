@@ -9,7 +9,8 @@ from rulelearn.rule_list import label_text
 
 
 def fit_rule_list(data, dataset, estimator, *, fixed, cv, seed, jobs, select, thresholds,
-                  show_path, plot_file, save, as_json, quiet, missing, method, scheduler=None):
+                  show_path, plot_file, save, as_json, quiet, missing, method, scheduler=None,
+                  prune=True, more_cut_points=()):
     """Learn, print and save the rule list of ``dataset`` (``fixed``: the given form, R, θ).
 
     Each rule's setting not given is chosen by the CV of a binary ``fit``
@@ -36,7 +37,8 @@ def fit_rule_list(data, dataset, estimator, *, fixed, cv, seed, jobs, select, th
                     rules=DEFAULT_RULES if rules is None else (rules,),
                     thetas=DEFAULT_THETAS if theta is None else (theta,),
                     thresholds=thresholds if len(thresholds) > 1 else None, progress=progress,
-                    n_jobs=-1 if jobs is None else jobs, select=select)
+                    n_jobs=-1 if jobs is None else jobs, select=select, prune=prune,
+                    more_cut_points=more_cut_points)
         finally:
             if progress is not None:
                 progress.close()
