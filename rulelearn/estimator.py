@@ -166,6 +166,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         every LP's optimum unique, so each model equals a separate ``fit`` with
         its θ (up to ties closer than the solver's tolerance; none seen in
         ``make perf``). ``warm_across_theta=False`` solves every LP from scratch.
+        Method ``"cg"`` is the exception: on a path it keeps the columns priced at
+        the larger θ values, so its rule at one θ can differ from a separate
+        ``fit`` (see :mod:`rulelearn.learners.cg`).
         """
         self._validate_params()
         thetas = [float(t) for t in np.atleast_1d(thetas)]
