@@ -4,6 +4,7 @@
     python benchmarks/public_front.py --select-raw FILE.json --rule NAME [...]
 
     python benchmarks/public_front.py --select-raw FILE.json --rule NAME --rule NAME2 --compare
+    python benchmarks/public_front.py --select-raw FILE.json --rule NAME --rule NAME2 --paired
 
 ``--select-raw`` (the ``--raw`` file of ``benchmarks/select_rule.py``, run on the benchmark's own
 outer folds) replaces ``fit``'s cells by what selection rule NAME (e.g. ``min``, ``1se+p``) did
@@ -11,7 +12,9 @@ on those folds, for the tables it covers; the peers' cells stay the records'. ``
 prints one table for all the rules given instead: per table, each rule's error / literals and
 whether it is on the front (``**``: within 1 point of the most accurate peer and at no more
 literals than the sparsest peer near it; ``*``: within 1 point only), then each rule's score
-(and the first rule's on the same tables).
+(and the first rule's on the same tables). ``--paired`` prints, per table, each rule's test error
+minus the first rule's, paired over the outer folds (mean and its standard error): whether a
+rule's move is larger than the folds' noise.
 
 Per table, from the records (test error %, mean over the outer folds; size as Table 2 counts it):
 the most accurate peer rule learner, the sparsest peer within 1 point of it, and whether ``fit``
@@ -83,9 +86,14 @@ def main(argv=None) -> None:
                         help="a selection rule of that file (repeat for several)")
     parser.add_argument("--compare", action="store_true",
                         help="one table of every --rule side by side")
+    parser.add_argument("--paired", action="store_true",
+                        help="each --rule's error minus the first's, paired over the folds")
     args = parser.parse_args(argv)
     if args.select_raw is None:
         show(front(args.folder))
+        return
+    if args.paired:
+        print(paired(args.select_raw, args.rule or ["min"]))
         return
     if args.compare:
         print(compare(args.folder, args.select_raw, args.rule or ["min"]))
@@ -128,6 +136,29 @@ def compare(folder: str, raw_file: str, rules) -> str:
                        f"{np.mean([ref[t][2] for t in both]):.1f})" if rule != rules[0] else ""))
     lines.append("| **on the front** | | | " + " | ".join(score) + " |")
     lines.append("| **mean error / literals** | | | " + " | ".join(mean) + " |")
+    return "\n".join(lines)
+
+
+def paired(raw_file: str, rules) -> str:
+    """Markdown: per table (all 5 folds of every rule), each rule's test error minus the first
+    rule's, mean over the folds (standard error of that mean), then the mean over the tables."""
+    with open(raw_file) as f:
+        rows = json.load(f)
+    lines = ["| table | " + " | ".join(f"{r} - {rules[0]}" for r in rules[1:]) + " |",
+             "|---" * len(rules) + "|"]
+    means: dict = {rule: [] for rule in rules[1:]}
+    for name in dict.fromkeys(r["name"] for r in rows):
+        part = [r for r in rows if r["name"] == name]
+        if len(part) != 5 or not all(f"{rule}_error" in r for r in part for rule in rules):
+            continue
+        cells = []
+        for rule in rules[1:]:
+            d = np.array([r[f"{rule}_error"] - r[f"{rules[0]}_error"] for r in part])
+            means[rule].append(d.mean())
+            cells.append(f"{d.mean():+.1f} ({d.std(ddof=1) / np.sqrt(len(d)):.1f})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("| **mean** | " + " | ".join(f"**{np.mean(means[r]):+.2f}**" if means[r] else ""
+                                             for r in rules[1:]) + " |")
     return "\n".join(lines)
 
 

@@ -119,6 +119,7 @@ def penalty_within_sem(per_literal, share=1.0):
 
 RULES = {"min": within_sem(0.0), "0.1pt": penalty(0.001), "1se": within_sem(1.0),
          "0.1pt1se": penalty_within_sem(0.001),
+         "0.1pt1.5se": penalty_within_sem(0.001, 1.5), "0.1pt2se": penalty_within_sem(0.001, 2.0),
          "0.5se": within_sem(0.5), "0.25se": within_sem(0.25), "1se-cell": same_cell_1se,
          "pen0.05": penalty(0.0005), "pen0.2": penalty(0.002)}
 
