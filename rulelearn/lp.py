@@ -232,6 +232,26 @@ class LinearProgram:
                         status="optimal" if optimal else "time limit", row_dual=row_dual,
                         row_value=row_value, basis=basis)
 
+    def basis_with(self, basic_columns, basic_rows):
+        """A basis of this model for ``solve(start=...)``: ``basic_columns`` and ``basic_rows``
+        (their slacks) basic, every other column and row nonbasic at its lower bound (they
+        must number the rows together, and those columns with those rows' slacks must make a
+        nonsingular basis matrix)."""
+        status = highspy.HighsBasisStatus
+        basis = highspy.HighsBasis()
+        columns = np.full(self.n_cols, status.kLower)
+        columns[np.asarray(basic_columns, dtype=np.int64)] = status.kBasic
+        rows = np.full(self.n_rows, status.kLower)
+        rows[np.asarray(basic_rows, dtype=np.int64)] = status.kBasic
+        if np.count_nonzero(columns == status.kBasic) + np.count_nonzero(
+                rows == status.kBasic) != self.n_rows:
+            raise ParameterError(f"a basis of an LP of {self._size()} needs {self.n_rows} "
+                                 f"basic variables")
+        basis.col_status = list(columns)
+        basis.row_status = list(rows)
+        basis.valid = True
+        return basis
+
     def basic_variables(self) -> tuple[np.ndarray, np.ndarray]:
         """The basic columns and the basic rows (slacks) of the last solve's final basis."""
         basic = np.asarray(self._highs.getBasicVariables()[1],  # type: ignore[attr-defined]

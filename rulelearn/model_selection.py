@@ -1073,6 +1073,12 @@ THETA_SPAN: int | None = 2
 # 127 s (2,736 HiGHS runs instead of 957: the sampled LPs' clauses took BCD twice the
 # iterations); each BCD step's LP started from the same clause's previous basis: one fold's
 # DNF R = 5 path 5.3 -> 7.6 s (16,838 -> 23,887 simplex iterations).
+# Also measured and not kept: 3 CV folds instead of 5 for rulelearn fit (the benchmark's fit
+# already uses 3): on the 5,000-row table 59.2 s against 54.6 (one process; fold 1's walk
+# then went on to CNF R = 10 and kept it); on the 14 tables (benchmarks/select_rule.py,
+# --variants base,cv5) 0.1pt+p 20.09 % / 5.1 literals with 5 folds, 20.25 % / 4.5 with 3.
+# HiGHS options on the clause LPs (dual edge weights, scaling, crash, price strategy,
+# presolve, primal simplex): the same or more simplex iterations, none above noise.
 
 
 def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:

@@ -378,3 +378,74 @@ def test_a_kept_dual_basis_is_not_used_where_the_optimum_moved(seed):
             assert np.array_equal(np.round(lp.solve(costs, start=first.basis).w, 6),
                                   np.round(cold.w, 6))
     assert moved > 0
+
+
+def thresholded_problem(seed, n=400, n_numeric=3, n_thresholds=5, levels=4):
+    """A clause problem as the binarizer lays it out: per numeric column its thresholds
+    ``x <= t`` then ``x > t``; per categorical column ``c == v`` then ``c != v``."""
+    rng = np.random.default_rng(seed)
+    blocks = []
+    for _ in range(n_numeric):
+        x = rng.normal(size=n).round(1)
+        cuts = np.quantile(x, np.linspace(0.1, 0.9, n_thresholds))
+        below = x[:, None] <= cuts[None, :]
+        blocks += [below, ~below]
+    c = rng.integers(0, levels, n)
+    equal = c[:, None] == np.arange(levels)[None, :]
+    blocks += [equal, ~equal]
+    A = np.concatenate(blocks, axis=1).astype(np.uint8)
+    y = (A[:, 0] & A[:, 2 * n_thresholds + 3]).astype(bool) ^ (rng.random(n) < 0.1)
+    return CNFProblem.from_data(A, ~y)
+
+
+def test_feature_groups_follow_the_columns_of_the_binarizer():
+    from rulelearn.learners.formulation import feature_groups
+
+    x = np.array([0, 1, 2, 3, 0, 1, 2, 3, 0])
+    below = x[:, None] <= np.array([0, 1, 2])[None, :]  # 3 thresholds: 4 patterns
+    c = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1])  # every (x, c): 8 patterns with x's
+    other = np.stack([c == 0, c == 1], axis=1)  # 2 features, 2 patterns
+    A = np.concatenate([below, ~below, other, np.ones((9, 1), bool)], axis=1)
+    groups = feature_groups(A)
+    assert [g.tolist() for g, _ in groups] == [[0, 1, 2, 3, 4, 5], [6, 7]]
+    ids = groups[0][1]
+    assert len(set(ids.tolist())) == 4 and ids[0] == ids[4] == ids[8]  # x = 0: one bin
+    assert len(set(groups[1][1].tolist())) == 2
+
+
+def test_random_binary_features_keep_the_full_dual():
+    from rulelearn.learners.formulation import binned_dual_clause_model
+
+    assert binned_dual_clause_model(random_clause_problem(0, n=400, d=20)) is None
+    assert binned_dual_clause_model(thresholded_problem(0)) is not None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_binned_dual_gives_the_primal_w_cold_and_from_kept_bases(seed):
+    # the positives summed per bin: the same LP, so the same (unique) w as the primal,
+    # from the crash basis and along a θ path from kept bases
+    from rulelearn.learners.clause import tie_break_costs
+
+    problem = thresholded_problem(seed)
+    rng = np.random.default_rng(seed)
+    tie = tie_break_costs(problem)
+    binned = ClauseLP(problem, "dual")
+    assert binned._crash is not None  # the binned model
+    assert binned.model.n_rows > problem.A_pos.shape[1] + 1
+    for weights in (problem.w_neg, problem.w_neg * (rng.random(len(problem.w_neg)) < 0.5)):
+        kept = None
+        for theta in (20.0, 2.0, 0.5, 0.05, 1e-3):
+            costs = ClauseSolver(problem).column_costs(weights, theta) + tie
+            primal = ClauseLP(problem, "primal").solve(costs)
+            for got in (ClauseLP(problem, "dual").solve(costs), binned.solve(costs, start=kept)):
+                assert np.array_equal(np.round(got.w, 6), np.round(primal.w, 6)), theta
+                assert got.value == pytest.approx(primal.value, rel=1e-9, abs=1e-7)
+            kept = got.basis
+
+
+def test_a_basis_needs_one_basic_variable_per_row():
+    lp = small_lp()
+    assert lp.solve(start=lp.basis_with(basic_columns=[1], basic_rows=[])).x.tolist() == \
+        pytest.approx([1.0, 0.0])
+    with pytest.raises(ValueError, match="needs 1 basic"):
+        lp.basis_with(basic_columns=[0, 1], basic_rows=[])
