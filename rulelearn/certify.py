@@ -377,11 +377,22 @@ def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: in
 def _first_children(values: np.ndarray, terms, limit: int) -> dict:
     """The first ``limit`` distinct finite children in the order of ``values`` (parents ×
     literals; ties: the parent's order, then the literal's): child -> (parent, literal)."""
+    flat = values.ravel()
+    finite = int(np.count_nonzero(flat < np.inf))
+    # a child is reached from at most as many parents as it has literals: the least
+    # ``limit`` × that many values (and their ties) hold the first ``limit`` distinct children
+    reach = limit * (len(terms[0]) + 1 if terms else 1)
+    if finite > reach:
+        cut = np.partition(flat, reach - 1)[reach - 1]
+        candidates = np.flatnonzero(flat <= cut)
+    else:
+        candidates = np.flatnonzero(flat < np.inf)
+    order = candidates[np.lexsort((candidates, flat[candidates]))].tolist()
     out: dict[tuple[int, ...], tuple[int, int]] = {}
-    for flat in np.argsort(values, axis=None, kind="stable"):
-        parent, j = divmod(int(flat), values.shape[1])
-        if len(out) == limit or not values[parent, j] < np.inf:
+    for index in order:
+        if len(out) == limit:
             break
+        parent, j = divmod(index, values.shape[1])
         out.setdefault(tuple(sorted(terms[parent] + (j,))), (parent, j))
     return out
 
