@@ -4,7 +4,8 @@
 
 Test error of cg minus BRCG's, paired over the outer folds both finished (mean and its standard
 error), and the mean literals of each; then the CPU seconds per unit measured apart
-(benchmarks/cg_unit_cpu.json: the records' wall seconds depend on the machine's load).
+(benchmarks/cg_unit_cpu.json: the records' wall seconds depend on the machine's load; its
+"cg_before" holds the previous cg's, measured in the same session).
 """
 
 from __future__ import annotations
@@ -44,13 +45,15 @@ def main(cg_folder: str = "results/cg-brcg", brcg_folder: str = "results/brcg") 
         print(f"| {dataset} | {len(folds)} | {a.mean():.1f} | {b.mean():.1f} | "
               f"{diff.mean():+.1f} ({sem:.1f}) | {lits[0]:.1f} / {lits[1]:.1f} |")
     cpu = json.loads((Path(__file__).parent / "cg_unit_cpu.json").read_text())
+    before = cpu.get("cg_before", {})  # the previous cg, measured beside it
     print(f"\nCPU seconds per unit ({cpu['what']}):\n")
-    print("| Dataset | cg | BRCG | BRCG / cg |")
-    print("|---|---|---|---|")
+    print("| Dataset | cg | cg before | BRCG | BRCG / cg |")
+    print("|---|---|---|---|---|")
     for dataset, seconds in cpu["cg"].items():
         other = cpu["brcg"].get(dataset)
         ratio = f"{other / seconds:.1f}x" if other else "not measured"
-        print(f"| {dataset} | {seconds:.1f} | {other if other else '-'} | {ratio} |")
+        earlier = f"{before[dataset]:.1f}" if dataset in before else "-"
+        print(f"| {dataset} | {seconds:.1f} | {earlier} | {other if other else '-'} | {ratio} |")
 
 
 if __name__ == "__main__":

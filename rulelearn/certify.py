@@ -319,41 +319,82 @@ def reduced_costs(data: _Data, terms, mu, rho) -> np.ndarray:
     return np.array([data.cost(t) - float(mu @ data.covers(t, data.P)) - rho for t in terms])
 
 
-def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: int = 20):
-    """Conjunctions of negative reduced cost found by a beam search from the empty term."""
+#: The beam's two rankings of the terms to grow (AIX360's ``wLB``, the weight of a child's
+#: lower bound against its reduced cost): by reduced cost alone, and by their mean.
+BEAM_BOUND_WEIGHTS = (0.0, 0.5)
+
+
+def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: int = 20,
+                 bound_weights=BEAM_BOUND_WEIGHTS):
+    """Conjunctions of negative reduced cost found by a beam search from the empty term: the
+    ``keep`` of least reduced cost among the children (a term of the beam and one literal
+    more) of every level.
+
+    For each weight ``b`` of ``bound_weights`` the next level grows from the ``width``
+    children ranked best by ``(1 − b)`` × their reduced cost + ``b`` × the least reduced cost
+    of any term that contains them (θ for one literal more, every negative dropped), as
+    AIX360's BRCG ranks them with ``b = 0.5``; children no extension of which can reach a
+    negative reduced cost are not grown. Ranked by the reduced cost alone (``b = 0``) the
+    beam grows terms that cover few negatives and misses a conjunction whose literals each
+    cover many (Transfusion, θ = 2: the three-literal column that is the master's optimum
+    was never priced, and cg's rule cost 156 against 147 on fold 0); ranked by the mean
+    alone, cg's objectives summed over the 8-θ paths of 3 folds were 5 % higher on Liver and
+    2 % on Pima. Both rankings: lower than either on 4 of 6 small sets, and than the reduced
+    cost alone on all 6 (Parkinsons −16 %, WDBC −13 %, ILPD −5 %, Transfusion −3 %).
+    """
     Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
-    beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray]] = [
-        ((), np.ones(len(data.wp), bool), np.ones(len(data.wn), bool))]
+    P, N = data.P.astype(bool), data.N.astype(bool)
+    terms: list[tuple[int, ...]] = [()]
+    cov_p, cov_n = np.ones((1, len(data.wp)), bool), np.ones((1, len(data.wn)), bool)
     found: dict[tuple[int, ...], float] = {}
     empty_rc = float(data.wn.sum()) - float(mu.sum()) - rho
     if empty_rc < -_TOL:
         found[()] = empty_rc
     for size in range(1, min(depth, data.d) + 1):
-        candidates = []
-        for term, cov_p, cov_n in beam:
-            gain = (mu * cov_p) @ Pf  # covered positive dual weight kept by adding literal j
-            loss = (data.wn * cov_n) @ Nf
-            rc = data.theta * size + loss - gain - rho
-            rc[list(term)] = np.inf
-            for j in np.argsort(rc)[:width]:
-                candidates.append((float(rc[j]), term, int(j), cov_p, cov_n))
-        candidates.sort(key=lambda c: c[0])
-        beam, names, new = [], set(), 0
-        for rc_j, parent, j, cov_p, cov_n in candidates:
-            # sorted: once the beam is full, a later candidate is found only if negative, and
-            # then ranks behind the ``keep`` of this size already found (ties: found later)
-            if len(beam) >= width and (rc_j >= -_TOL or new >= keep):
-                break
-            term = tuple(sorted(parent + (j,)))
-            if term in names or not np.isfinite(rc_j):
-                continue
-            names.add(term)
-            if rc_j < -_TOL:
-                found[term] = rc_j
-                new += 1
-            if len(beam) < width:
-                beam.append((term, cov_p & (data.P[:, j] == 1), cov_n & (data.N[:, j] == 1)))
+        gain = (cov_p * mu) @ Pf  # [parent, j]: covered positive dual weight of the child
+        rc = data.theta * size + (cov_n * data.wn) @ Nf - gain - rho
+        below = data.theta * (size + 1) - gain - rho  # any term containing the child
+        for parent, term in enumerate(terms):
+            rc[parent, list(term)] = np.inf
+        negative = np.where(rc < -_TOL, rc, np.inf)
+        for child, (parent, j) in _first_children(negative, terms, keep).items():
+            found[child] = float(rc[parent, j])
+        grow: dict[tuple[int, ...], tuple[int, int]] = {}
+        for weight in bound_weights:
+            score = np.where(below < -_TOL, (1 - weight) * rc + weight * below, np.inf)
+            for child, where in _first_children(score, terms, width).items():
+                grow.setdefault(child, where)
+        if not grow:
+            break
+        terms = list(grow)
+        parents = np.array([p for p, _ in grow.values()])
+        literals = np.array([j for _, j in grow.values()])
+        cov_p = cov_p[parents] & P[:, literals].T
+        cov_n = cov_n[parents] & N[:, literals].T
     return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
+
+
+def _first_children(values: np.ndarray, terms, limit: int) -> dict:
+    """The first ``limit`` distinct finite children in the order of ``values`` (parents ×
+    literals; ties: the parent's order, then the literal's): child -> (parent, literal)."""
+    flat = values.ravel()
+    finite = int(np.count_nonzero(flat < np.inf))
+    # a child is reached from at most as many parents as it has literals: the least
+    # ``limit`` × that many values (and their ties) hold the first ``limit`` distinct children
+    reach = limit * (len(terms[0]) + 1 if terms else 1)
+    if finite > reach:
+        cut = np.partition(flat, reach - 1)[reach - 1]
+        candidates = np.flatnonzero(flat <= cut)
+    else:
+        candidates = np.flatnonzero(flat < np.inf)
+    order = candidates[np.lexsort((candidates, flat[candidates]))].tolist()
+    out: dict[tuple[int, ...], tuple[int, int]] = {}
+    for index in order:
+        if len(out) == limit:
+            break
+        parent, j = divmod(index, values.shape[1])
+        out.setdefault(tuple(sorted(terms[parent] + (j,))), (parent, j))
+    return out
 
 
 def literal_conflicts(data: _Data) -> list[tuple[int, int]]:

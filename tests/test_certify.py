@@ -501,57 +501,115 @@ def test_cut_computations_in_small_blocks_give_the_same_bound(monkeypatch):
     assert blocks.exact_pricing and blocks.bound == pytest.approx(whole.bound, abs=TOL)
 
 
-def _beam_without_early_stop(data, mu, rho, width=20, depth=8, keep=20):
-    """The beam search as first written: every candidate of a level is looked at."""
-    Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
-    beam = [((), np.ones(len(data.wp), bool), np.ones(len(data.wn), bool))]
+# ---------------------------------------------------------------------------- the beam search
+def _beam_every_child(data, mu, rho, width=20, depth=8, keep=20, bound_weights=(0.0, 0.5)):
+    """The beam search as specified, each child computed on its own: the ``keep`` children
+    of least reduced cost of all levels; each level grows from the ``width`` distinct
+    children of least score, for each weight, that an extension could still bring below 0
+    (ties: parent, then literal order)."""
+    P, N = data.P.astype(bool), data.N.astype(bool)
+    beam = [()]
     found = {}
     empty_rc = float(data.wn.sum()) - float(mu.sum()) - rho
     if empty_rc < -1e-9:
         found[()] = empty_rc
     for size in range(1, min(depth, data.d) + 1):
-        candidates = []
-        for term, cov_p, cov_n in beam:
-            rc = data.theta * size + (data.wn * cov_n) @ Nf - (mu * cov_p) @ Pf - rho
-            rc[list(term)] = np.inf
-            for j in np.argsort(rc)[:width]:
-                candidates.append((float(rc[j]), term, int(j), cov_p, cov_n))
-        candidates.sort(key=lambda c: c[0])
-        beam, names = [], set()
-        for rc_j, parent, j, cov_p, cov_n in candidates:
-            term = tuple(sorted(parent + (j,)))
-            if term in names or not np.isfinite(rc_j):
-                continue
-            names.add(term)
-            if rc_j < -1e-9:
-                found[term] = rc_j
-            if len(beam) < width:
-                beam.append((term, cov_p & (data.P[:, j] == 1), cov_n & (data.N[:, j] == 1)))
+        children = []  # (child, rc, below) in parent, then literal order
+        for term in beam:
+            for j in range(data.d):
+                if j in term:
+                    continue
+                child = tuple(sorted(term + (j,)))
+                cov_p, cov_n = P[:, list(child)].all(axis=1), N[:, list(child)].all(axis=1)
+                children.append((child, data.theta * size + data.wn @ cov_n - mu @ cov_p - rho,
+                                 data.theta * (size + 1) - mu @ cov_p - rho))
+        level = {}
+        for child, rc, _ in sorted((c for c in children if c[1] < -1e-9), key=lambda c: c[1]):
+            level.setdefault(child, rc)
+        found.update(list(level.items())[:keep])
+        grow = {}
+        for b in bound_weights:
+            ranked = sorted((c for c in children if c[2] < -1e-9),
+                            key=lambda c: (1 - b) * c[1] + b * c[2])
+            for child in list(dict.fromkeys(c[0] for c in ranked))[:width]:
+                grow.setdefault(child)
+        beam = list(grow)
+        if not beam:
+            break
     return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
+
+
+def _duals(data, R, rng):
+    """Duals in multiples of 1/8: every sum is exact, so equal reduced costs are equal however
+    they are summed, and ties break by the order alone."""
+    mu = np.minimum(data.wp * rng.random(len(data.wp)) * rng.choice([0.3, 1.0, 3.0]), data.wp)
+    return np.floor(mu * 8) / 8, (-np.ceil(rng.random() * 8) / 8 if R else 0.0)
 
 
 @settings(max_examples=40, deadline=None)
 @given(problems(), st.integers(0, 2**31 - 1), st.sampled_from([(2, 1), (3, 4), (4, 6), (20, 20)]))
-def test_the_beam_stops_a_level_early_without_changing_its_columns(problem, seed, sizes):
+def test_the_beam_looks_at_fewer_children_without_changing_its_columns(problem, seed, sizes):
     A, y, theta, R, form, w = problem
     data = cert._Data.build(A, y, theta, form, w)
     assume(len(data.wp) and len(data.wn))
-    rng = np.random.default_rng(seed)
-    mu = np.minimum(data.wp * rng.random(len(data.wp)) * rng.choice([0.3, 1.0, 3.0]), data.wp)
-    rho = -rng.random() if R else 0.0
+    mu, rho = _duals(data, R, np.random.default_rng(seed))
     width, keep = sizes
     assert cert.beam_columns(data, mu, rho, width=width, keep=keep) == \
-        _beam_without_early_stop(data, mu, rho, width=width, keep=keep)
+        _beam_every_child(data, mu, rho, width=width, keep=keep)
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_beam_stops_early_without_changing_its_columns_on_wider_data(seed):
-    """(One of these six cases fails if the beam stops a level one column earlier.)"""
+def test_the_beam_looks_at_fewer_children_without_changing_its_columns_on_wider_data(seed):
     rng = np.random.default_rng(seed)
     A = (rng.random((80, 30)) < 0.6).astype(np.uint8)
     y = A[:, :3].all(axis=1) ^ (rng.random(80) < 0.2)
     data = cert._Data.build(A, y, 1.0, "dnf", None)
-    mu = np.minimum(data.wp * rng.random(len(data.wp)) * 2, data.wp)
+    mu = np.floor(np.minimum(data.wp * rng.random(len(data.wp)) * 2, data.wp) * 8) / 8
     for width, keep in ((3, 5), (5, 12), (20, 20)):
         assert cert.beam_columns(data, mu, 0.0, width=width, keep=keep) == \
-            _beam_without_early_stop(data, mu, 0.0, width=width, keep=keep)
+            _beam_every_child(data, mu, 0.0, width=width, keep=keep)
+
+
+@FAST
+@given(problems(max_d=5), st.integers(0, 2**31 - 1))
+def test_a_beam_as_wide_as_every_level_finds_the_least_reduced_cost(problem, seed):
+    """Brute force over every conjunction: each column the beam returns has the reduced cost
+    it was ranked by, below 0; with room for every term of a level the first is the least."""
+    A, y, theta, R, form, w = problem
+    data = cert._Data.build(A, y, theta, form, w)
+    assume(len(data.wp) and len(data.wn))
+    mu, rho = _duals(data, R, np.random.default_rng(seed))
+    conj = conjunctions(data.d)
+    every = cert.reduced_costs(data, conj, mu, rho)
+    found = cert.beam_columns(data, mu, rho, width=len(conj), keep=len(conj))
+    rc = cert.reduced_costs(data, found, mu, rho) if found else np.zeros(0)
+    assert (rc < 0).all() and (np.diff(rc) >= -1e-12).all()
+    assert sorted(found) == sorted(c for c, v in zip(conj, every) if v < -1e-9)
+    if every.min() < -1e-9:
+        assert rc[0] == pytest.approx(every.min(), abs=1e-9)
+
+
+def _decoys():
+    """DNF, θ = 0.5, every positive's dual its weight: literals 0 and 1 each cover the four
+    positives p and three negatives (reduced cost −0.5), together only the p (−3, the least
+    of all); the decoys 2, 3, 4 each cover two other positives (−1.5); four negatives have no
+    literal (the empty term: 0)."""
+    p = [[1, 1, 0, 0, 0]] * 4
+    q = [[0, 0, 1, 0, 0]] * 2 + [[0, 0, 0, 1, 0]] * 2 + [[0, 0, 0, 0, 1]] * 2
+    n = [[1, 0, 0, 0, 0]] * 3 + [[0, 1, 0, 0, 0]] * 3 + [[0, 0, 0, 0, 0]] * 4
+    A = np.array(p + q + n, dtype=np.uint8)
+    y = np.array([True] * 10 + [False] * 10)
+    data = cert._Data.build(A, y, 0.5, "dnf", None)  # equal rows merge into one, weighted
+    return A, y, data, data.wp.copy()
+
+
+def test_the_beam_grows_a_term_whose_literals_each_cover_many_negatives():
+    """Ranked by reduced cost alone, a beam of 2 grows two decoys and never prices {0, 1}
+    (as a beam of 20 never priced Transfusion's optimal three-literal column); ranked also by
+    the mean of the reduced cost and its extensions' bound, it grows 0 and 1."""
+    A, y, data, mu = _decoys()
+    conj = conjunctions(data.d)
+    every = cert.reduced_costs(data, conj, mu, 0.0)
+    assert conj[int(np.argmin(every))] == (0, 1) and every.min() == pytest.approx(-3.0)
+    assert cert.beam_columns(data, mu, 0.0, width=2)[0] == (0, 1)
+    assert (0, 1) not in cert.beam_columns(data, mu, 0.0, width=2, bound_weights=(0.0,))
