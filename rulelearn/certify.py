@@ -148,6 +148,8 @@ class Certificate:
     pricing_mips: int = 0
     #: the LP's bound before :func:`round_up_to_objective` (``bound`` when no rounding applies)
     lp_bound: float | None = None
+    #: ladder rows per positive of the master (1: the relaxation G)
+    levels: int = 1
 
     @property
     def integral(self) -> bool:
@@ -246,22 +248,54 @@ class _Data:
     def cost(self, term) -> float:
         return self.theta * len(term) + float(self.wn @ self.covers(term, self.N))
 
+    def misses(self, term, rows: np.ndarray) -> np.ndarray:
+        """How many literals of ``term`` each row lacks (0: the row is covered)."""
+        term = list(term)
+        if not term:
+            return np.zeros(len(rows), dtype=np.int64)
+        return len(term) - rows[:, term].sum(axis=1, dtype=np.int64)
+
+
+def level_gain(mu, misses) -> np.ndarray:
+    """Per positive, the dual weight ``Σ_{t > d_i} μ_{i,t}`` of the ladder rows a term that
+    misses ``d_i`` of its literals covers; ``mu``: (levels × positives), or one level 1-D."""
+    mu = np.atleast_2d(np.asarray(mu, dtype=np.float64))
+    # suffix sums over levels, and 0 past the last level
+    tail = np.vstack([np.cumsum(mu[::-1], axis=0)[::-1], np.zeros((1, mu.shape[1]))])
+    return tail[np.minimum(misses, len(mu)), np.arange(mu.shape[1])]
+
 
 # ---------------------------------------------------------------------------- master LP
 class _Master:
-    """The restricted master LP: ξ per positive, then one column per conjunction."""
+    """The restricted master LP: ξ per positive and level, the disabled-clause column when
+    there are levels beyond the first, then one column per conjunction.
 
-    def __init__(self, data: _Data, max_rules: int | None):
+    ``levels`` (T): ladder rows per positive (the module docstring; 1 is G, and without
+    ``max_rules`` the ladder adds nothing, so T = 1 there)."""
+
+    def __init__(self, data: _Data, max_rules: int | None, levels: int = 1,
+                 disable_cost: float = 0.0):
         self.data = data
         self.max_rules = max_rules
+        self.levels = levels = 1 if max_rules is None else int(levels)
+        self.disable_cost = float(disable_cost)
         n = len(data.wp)
-        self.n_rows = n + (max_rules is not None)
+        n_xi = n * levels
+        self.n_rows = n_xi + (max_rules is not None)
         row_lower = np.ones(self.n_rows)
         row_upper = np.full(self.n_rows, INF)
         if max_rules is not None:
             row_lower[-1], row_upper[-1] = -INF, float(max_rules)
-        self.lp = LinearProgram(data.wp, np.zeros(n), np.full(n, INF), row_lower, row_upper,
-                                np.arange(n + 1), np.arange(n), np.ones(n))
+        self.lp = LinearProgram(np.tile(data.wp, levels), np.zeros(n_xi), np.full(n_xi, INF),
+                                row_lower, row_upper, np.arange(n_xi + 1), np.arange(n_xi),
+                                np.ones(n_xi))
+        self.offset = n_xi
+        if levels > 1:  # x_dis: covers every row of level ≥ 2, counts in Σ x ≤ R, at most 1
+            rows = np.arange(n, self.n_rows)
+            self.lp.add_columns([self.disable_cost], np.zeros(1), np.ones(1),
+                                np.array([0, len(rows)]), rows.astype(np.int64),
+                                np.ones(len(rows)))
+            self.offset += 1
         self.terms: list[tuple[int, ...]] = []
         self.seen: set[tuple[int, ...]] = set()
         self.negative: list[float] = []  # each column's covered negative weight (θ-free)
@@ -275,9 +309,11 @@ class _Master:
                 new.append(term)
         if not new:
             return 0
+        n = len(self.data.wp)
         indptr, indices, costs = [0], [], []
         for term in new:
-            rows = np.flatnonzero(self.data.covers(term, self.data.P)).tolist()
+            misses = self.data.misses(term, self.data.P)
+            rows = [t * n + i for t in range(self.levels) for i in np.flatnonzero(misses <= t)]
             if self.max_rules is not None:
                 rows.append(self.n_rows - 1)
             indices += rows
@@ -293,53 +329,77 @@ class _Master:
     def reduced_costs(self, mu, rho) -> np.ndarray:
         """Each column's reduced cost at duals ``mu`` and ``rho`` (:func:`reduced_costs`)."""
         lengths = np.array([len(t) for t in self.terms], dtype=np.float64)
-        covered = np.array([float(mu @ self.data.covers(t, self.data.P)) for t in self.terms])
+        if np.ndim(mu) == 1:
+            covered = np.array([float(mu @ self.data.covers(t, self.data.P))
+                                for t in self.terms])
+        else:
+            covered = np.array([float(level_gain(mu, self.data.misses(t, self.data.P)).sum())
+                                for t in self.terms])
         return self.data.theta * lengths + np.asarray(self.negative) - covered - rho
+
+    def disabled_reduced_cost(self, mu, rho) -> float | None:
+        """The disabled-clause column's reduced cost (None without levels beyond the first)."""
+        if self.levels == 1:
+            return None
+        return self.disable_cost - float(np.asarray(mu)[1:].sum()) - rho
 
     def set_theta(self, theta: float) -> None:
         """Every column's cost at ``theta``; the HiGHS model and its basis are kept (the
         costs alone change, so the next solve starts from the last optimal basis)."""
         self.data.theta = float(theta)
         lengths = np.array([len(t) for t in self.terms], dtype=np.float64)
-        self.lp.set_costs(np.concatenate([self.data.wp, theta * lengths + self.negative]))
+        fixed = [np.tile(self.data.wp, self.levels)] + (
+            [np.array([self.disable_cost])] if self.levels > 1 else [])
+        self.lp.set_costs(np.concatenate(fixed + [theta * lengths + self.negative]))
 
     def solve(self):
-        """Value, the conjunction weights, duals μ (clipped to [0, w]) and ρ (≤ 0)."""
+        """Value, the conjunction weights, duals μ (clipped to [0, w]; levels × positives when
+        there are several levels, else one per positive) and ρ (≤ 0)."""
         result = self.lp.solve(warm=True)
         dual = np.asarray(result.row_dual)
         n = len(self.data.wp)
-        mu = np.clip(dual[:n], 0.0, self.data.wp)
-        rho = min(float(dual[n]), 0.0) if self.max_rules is not None else 0.0
-        return result.objective, result.x[n:], mu, rho
+        mu = np.clip(dual[:n * self.levels].reshape(self.levels, n), 0.0, self.data.wp)
+        rho = min(float(dual[-1]), 0.0) if self.max_rules is not None else 0.0
+        return result.objective, result.x[self.offset:], (mu[0] if self.levels == 1 else mu), rho
 
 
 # ---------------------------------------------------------------------------- pricing
 def reduced_costs(data: _Data, terms, mu, rho) -> np.ndarray:
-    """``c_k − Σ_{positives covered} μ_i − ρ`` of each term."""
-    return np.array([data.cost(t) - float(mu @ data.covers(t, data.P)) - rho for t in terms])
+    """``c_k − Σ_{positives covered} μ_i − ρ`` of each term; with levels (``mu``: levels ×
+    positives) ``c_k − Σ_{i, t: d_k(i) < t} μ_{i,t} − ρ``."""
+    if np.ndim(mu) == 1:
+        return np.array([data.cost(t) - float(mu @ data.covers(t, data.P)) - rho
+                         for t in terms])
+    return np.array([data.cost(t) - float(level_gain(mu, data.misses(t, data.P)).sum()) - rho
+                     for t in terms])
 
 
 def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: int = 20):
     """Conjunctions of negative reduced cost found by a beam search from the empty term."""
     Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
+    # per term: its literals, how many of them each positive lacks, the negatives it covers
     beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray]] = [
-        ((), np.ones(len(data.wp), bool), np.ones(len(data.wn), bool))]
+        ((), np.zeros(len(data.wp), np.int64), np.ones(len(data.wn), bool))]
     found: dict[tuple[int, ...], float] = {}
     empty_rc = float(data.wn.sum()) - float(mu.sum()) - rho
     if empty_rc < -_TOL:
         found[()] = empty_rc
     for size in range(1, min(depth, data.d) + 1):
         candidates = []
-        for term, cov_p, cov_n in beam:
-            gain = (mu * cov_p) @ Pf  # covered positive dual weight kept by adding literal j
+        for term, miss, cov_n in beam:
+            if np.ndim(mu) == 1:  # covered positive dual weight kept by adding literal j
+                gain = (mu * (miss == 0)) @ Pf
+            else:  # ladder rows kept: as now where j holds, one level down where it does not
+                has, lacks = level_gain(mu, miss), level_gain(mu, miss + 1)
+                gain = lacks.sum() + (has - lacks) @ Pf
             loss = (data.wn * cov_n) @ Nf
             rc = data.theta * size + loss - gain - rho
             rc[list(term)] = np.inf
             for j in np.argsort(rc)[:width]:
-                candidates.append((float(rc[j]), term, int(j), cov_p, cov_n))
+                candidates.append((float(rc[j]), term, int(j), miss, cov_n))
         candidates.sort(key=lambda c: c[0])
         beam, names, new = [], set(), 0
-        for rc_j, parent, j, cov_p, cov_n in candidates:
+        for rc_j, parent, j, miss, cov_n in candidates:
             # sorted: once the beam is full, a later candidate is found only if negative, and
             # then ranks behind the ``keep`` of this size already found (ties: found later)
             if len(beam) >= width and (rc_j >= -_TOL or new >= keep):
@@ -352,7 +412,7 @@ def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: in
                 found[term] = rc_j
                 new += 1
             if len(beam) < width:
-                beam.append((term, cov_p & (data.P[:, j] == 1), cov_n & (data.N[:, j] == 1)))
+                beam.append((term, miss + (data.P[:, j] == 0), cov_n & (data.N[:, j] == 1)))
     return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
 
 
@@ -425,10 +485,13 @@ class _PricingResult:
 class _PricingMIP:
     """BRCG's pricing MIP over conjunctions, built once; only its costs change."""
 
-    def __init__(self, data: _Data, node_limit: int = 1000, cut_rounds: int = 20):
+    def __init__(self, data: _Data, node_limit: int = 1000, cut_rounds: int = 20,
+                 levels: int = 1):
         self.data = data
+        self.levels = int(levels)
+        self._values: dict[tuple[int, int], float] = {}  # matrix entries other than 1
         d, n_p, n_n = data.d, len(data.wp), len(data.wn)
-        self.n_cols = d + n_p + n_n
+        self.n_cols = d + n_p + n_n + n_p * (self.levels - 1)
         # rows: per negative i, δ_i + Σ_{a_ij=0} z_j ≥ 1; per (positive i, j with a_ij=0),
         # δ_i + z_j ≤ 1.  Built row-wise, passed column-wise.
         rows_r, rows_c = [], []
@@ -449,6 +512,13 @@ class _PricingMIP:
                 lower.append(-INF)
                 upper.append(1.0)
                 r += 1
+        integer = np.zeros(self.n_cols, dtype=bool)
+        integer[:d] = True
+        cliques = conflict_cliques(data)
+        self._cliques = sorted((set(c) for c in cliques), key=len, reverse=True)
+        for t in range(2, self.levels + 1):
+            rows_r, rows_c, lower, upper, r = self._level_rows(
+                t, rows_r, rows_c, lower, upper, r, integer)
         rows_r_a, rows_c_a = np.array(rows_r, dtype=np.int64), np.array(rows_c, dtype=np.int64)
         order = np.lexsort((rows_r_a, rows_c_a))
         indptr = np.searchsorted(rows_c_a[order], np.arange(self.n_cols + 1))
@@ -466,12 +536,15 @@ class _PricingMIP:
         lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
         lp.a_matrix_.start_ = indptr.astype(np.int32)
         lp.a_matrix_.index_ = rows_r_a[order].astype(np.int32)
-        lp.a_matrix_.value_ = np.ones(len(order))
+        values = np.array([self._values.get((int(a), int(b)), 1.0)
+                           for a, b in zip(rows_r_a, rows_c_a)]) if self._values else None
+        lp.a_matrix_.value_ = values[order] if values is not None else np.ones(len(order))
         kinds = highspy.HighsVarType
-        lp.integrality_ = [kinds.kInteger] * d + [kinds.kContinuous] * (n_p + n_n)
+        lp.integrality_ = [kinds.kInteger if i else kinds.kContinuous for i in integer]
         if highs.passModel(lp) == highspy.HighsStatus.kError:
             raise SolverError("HiGHS rejected the pricing MIP")
         self.highs = highs
+        self.integer = integer
         self.columns = np.arange(self.n_cols, dtype=np.int32)
         self.cut_rounds = cut_rounds
         self.cuts: set[tuple[int, int]] = set()
@@ -486,8 +559,63 @@ class _PricingMIP:
                 break
         self.cuts.update(pairs)
         self.add_rows([self.pair_cut(p, i) for p, i in pairs])
-        self.add_rows([(np.array(c), np.ones(len(c))) for c in conflict_cliques(data)],
-                      upper=1.0)
+        self.add_rows([(np.array(c), np.ones(len(c))) for c in cliques], upper=1.0)
+
+    def level_column(self, t: int, i: int) -> int:
+        """The column of ``δ_{i,t}``: positive ``i`` misses fewer than ``t`` literals."""
+        data = self.data
+        if t == 1:
+            return data.d + i
+        return data.d + len(data.wp) + len(data.wn) + (t - 2) * len(data.wp) + i
+
+    def most_selected(self, literals) -> int:
+        """At most how many of ``literals`` a term the MIP admits selects: one per clique
+        of :func:`conflict_cliques` (``Σ z ≤ 1`` there), the cliques taken largest first."""
+        left, count = set(literals), 0
+        for clique in self._cliques:
+            if left & clique:
+                left -= clique
+                count += 1
+        return count + len(left)
+
+    def _level_rows(self, t, rows_r, rows_c, lower, upper, r, integer):
+        """Rows of level ``t ≥ 2`` per positive ``i`` that lacks the literals ``lacks``, of
+        which a term selects at most ``m_i`` (:meth:`most_selected`):
+        ``Σ_{lacks} z_j + M δ_{i,t} ≤ (t − 1) + M`` (``M = m_i − t + 1``; none when
+        ``M ≤ 0``: no term misses ``t`` of them), ``δ_{i,t−1} ≤ δ_{i,t}``, and
+        ``(t − 1)(δ_{i,t} − δ_{i,t−1}) ≤ Σ_{lacks} z_j`` (a term missing exactly ``t − 1``
+        selects that many; this keeps ``δ_{i,t}`` down where ``z`` is spread thinly). ``δ_{i,t}``
+        is binary when the big-M row is there (it is not integral at integral ``z``)."""
+        data = self.data
+        for i in range(len(data.wp)):
+            lacks = np.flatnonzero(data.P[i] == 0).tolist()
+            col, below = self.level_column(t, i), self.level_column(t - 1, i)
+            big_m = self.most_selected(lacks) - t + 1
+            if big_m > 0:
+                rows_r += [r] * (len(lacks) + 1)
+                rows_c += lacks + [col]
+                values = [1.0] * len(lacks) + [float(big_m)]
+                self._values.update({(r, j): v for j, v in zip(lacks + [col], values)})
+                lower.append(-INF)
+                upper.append(float(t - 1 + big_m))
+                r += 1
+                integer[col] = True
+            # δ_{i,t−1} − δ_{i,t} ≤ 0
+            rows_r += [r, r]
+            rows_c += [below, col]
+            self._values.update({(r, below): 1.0, (r, col): -1.0})
+            lower.append(-INF)
+            upper.append(0.0)
+            r += 1
+            # (t−1) δ_{i,t} − (t−1) δ_{i,t−1} − Σ_{lacks} z_j ≤ 0
+            rows_r += [r] * (len(lacks) + 2)
+            rows_c += lacks + [col, below]
+            self._values.update({(r, j): -1.0 for j in lacks})
+            self._values.update({(r, col): float(t - 1), (r, below): -float(t - 1)})
+            lower.append(-INF)
+            upper.append(0.0)
+            r += 1
+        return rows_r, rows_c, lower, upper, r
 
     def add_rows(self, rows, upper: float = 0.0) -> int:
         """Append rows ``Σ coef · var ≤ upper`` given as (indices, coefficients) pairs."""
@@ -512,7 +640,7 @@ class _PricingMIP:
         """Add the pair cuts most violated by the LP point ``x``; return how many."""
         data = self.data
         d, n_p = data.d, len(data.wp)
-        z, dp, dn = x[:d], x[d:d + n_p], x[d + n_p:]
+        z, dp, dn = x[:d], x[d:d + n_p], x[d + n_p:d + n_p + len(data.wn)]
         best: list[tuple[float, int, int]] = []  # (violation, p, i)
         for first, block in _blocks(1 - data.N, z, n_p):
             sep = block @ data.P.T.astype(np.float64)  # negatives of the block x positives
@@ -540,10 +668,10 @@ class _PricingMIP:
     def _relaxation(self, rounds: int, deadline: float | None = None) -> None:
         """Strengthen the model with pair cuts from its LP relaxation (kept for later calls)."""
         kinds = highspy.HighsVarType
-        d = self.data.d
+        columns = np.flatnonzero(self.integer).astype(np.int32)
+        d = len(columns)
         integer = np.array([kinds.kInteger] * d)
         continuous = np.array([kinds.kContinuous] * d)
-        columns = np.arange(d, dtype=np.int32)
         self.highs.changeColsIntegrality(d, columns, continuous)
         try:
             for _ in range(rounds):
@@ -561,7 +689,8 @@ class _PricingMIP:
         """The least reduced cost's bound and a column at duals ``mu``, ``rho``; HiGHS stops
         at ``deadline`` (CPU seconds, :meth:`_limit_time`) with its proven dual bound."""
         data = self.data
-        cost = np.concatenate([np.full(data.d, data.theta), -np.asarray(mu, float), data.wn])
+        mu = np.atleast_2d(np.asarray(mu, float))
+        cost = np.concatenate([np.full(data.d, data.theta), -mu[0], data.wn, -mu[1:].ravel()])
         self.highs.changeColsCost(self.n_cols, self.columns, cost)
         if self.cut_rounds:
             self._relaxation(self.cut_rounds, deadline)
@@ -583,7 +712,7 @@ class _PricingMIP:
         if info.primal_solution_status == highspy.kSolutionStatusFeasible:
             z = np.asarray(self.highs.getSolution().col_value[: data.d])
             term = tuple(int(j) for j in np.flatnonzero(z > 0.5))
-            value = float(reduced_costs(data, [term], mu, rho)[0])
+            value = float(reduced_costs(data, [term], mu if len(mu) > 1 else mu[0], rho)[0])
         return _PricingResult(term, value, dual - rho, optimal)
 
 
@@ -603,13 +732,16 @@ MAX_ITERATIONS = 200
 PRICING_NODES = 1000
 MAX_COLUMNS = 2000
 CUT_ROUNDS = 20
+#: Ladder levels of :func:`lower_bound` (1: the relaxation G; see the module docstring).
+LEVELS = 2
 
 
 def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
                 sample_weight=None, max_iterations: int = MAX_ITERATIONS,
                 pricing_nodes: int = PRICING_NODES, max_columns: int = MAX_COLUMNS,
                 cut_rounds: int = CUT_ROUNDS, time_limit: float | None = None,
-                cpu_limit: float | None = None, initial_terms=(), pricer=None) -> Certificate:
+                cpu_limit: float | None = None, initial_terms=(), pricer=None,
+                levels: int = LEVELS, disable_cost: float = 0.0) -> Certificate:
     """A lower bound on the objective of every rule over the literals (columns) of ``A``.
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
@@ -628,31 +760,36 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     "cpu limit" and the bound the Lagrangian/Farley one, valid, and load-dependent.
     ``initial_terms``: conjunctions to start from (e.g. a learned rule's). ``pricer``
     replaces the pricing MIP (for tests): a callable ``(mu, rho) -> result with term, value,
-    dual_bound, optimal``. See the module docstring for the formulation and why the bound
-    is valid.
+    dual_bound, optimal``. ``levels``: ladder rows per positive (1: the relaxation G; with
+    ``max_rules`` None always 1). ``disable_cost``: the rule's cost per disabled clause
+    (the ladder's disabled-clause column pays it once). See the module docstring for the
+    formulation and why the bound is valid.
     """
     return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
                      max_iterations=max_iterations, pricing_nodes=pricing_nodes,
                      max_columns=max_columns, cut_rounds=cut_rounds, time_limit=time_limit,
-                     cpu_limit=cpu_limit, initial_terms=initial_terms, pricer=pricer)[0]
+                     cpu_limit=cpu_limit, initial_terms=initial_terms, pricer=pricer,
+                     levels=levels, disable_cost=disable_cost)[0]
 
 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
               max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
               cpu_limit=None, initial_terms=(), pricer=None, exact_pricing=True, master=None,
-              ) -> tuple[Certificate, "_Master | None", np.ndarray]:
+              levels=1, disable_cost=0.0) -> tuple[Certificate, "_Master | None", np.ndarray]:
     """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
     when the problem is trivial) and the columns' reduced costs at the final duals.
 
     ``exact_pricing=False`` prices by the beam search only (no MIP; the bound is then 0):
     the columns of a learner that needs no certificate. ``master``: a master of the same
     data (at another θ) to continue from, its columns re-costed at ``theta`` (``A``, ``y``
-    and ``sample_weight`` are then not read); ``max_columns`` counts the columns added."""
+    and ``sample_weight`` are then not read, nor ``levels`` and ``disable_cost``: the
+    master's are kept); ``max_columns`` counts the columns added."""
     start, cpu_start = time.perf_counter(), time.process_time()
     _check_options(form, theta, max_rules, max_iterations=max_iterations,
                    pricing_nodes=pricing_nodes, max_columns=max_columns)
     _check_budget(cpu_limit)
+    _check_ladder(levels, disable_cost)
     deadline = None if cpu_limit is None else cpu_start + float(cpu_limit)
     if master is None:
         data = _Data.build(A, y, theta, form, sample_weight)
@@ -660,7 +797,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
             trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start,
                                   "trivial", lp_bound=0.0)
             return trivial, None, np.zeros(0)
-        master = _Master(data, max_rules)
+        master = _Master(data, max_rules, levels, disable_cost)
         initial_terms = ([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
                          + list(initial_terms))
     data = master.data
@@ -668,7 +805,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     first_columns = len(master.terms)
     master.add(initial_terms)
     price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline,
-                     cpu_limit)
+                     cpu_limit, master.levels)
 
     c_min = min(data.theta, float(data.wn.sum()))
     state = _State()
@@ -692,9 +829,14 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
             value / c_min if max_rules is None else min(float(max_rules), value / c_min))
         dual_value = float(mu.sum()) + rho * (max_rules or 0)
-        state.best_bound = max(state.best_bound,
-                               _bound(dual_value, result.dual_bound, U, c_min))
-        state.exact = result.optimal and result.dual_bound >= -1e-7
+        least, disabled = result.dual_bound, None
+        if master.levels > 1:
+            disabled = (master.disable_cost, master.disabled_reduced_cost(mu, rho))
+            # the pricing MIP leaves out terms that cover no positive; their rows are the
+            # disabled column's, so their reduced cost is ≥ that column's + c_min − its cost
+            least = min(least, disabled[1] + c_min - master.disable_cost)
+        state.best_bound = max(state.best_bound, _bound(dual_value, least, U, c_min, disabled))
+        state.exact = result.optimal and least >= -1e-7
         if state.exact:
             state.status = "optimal"
             break
@@ -708,7 +850,8 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
             master.reduced_costs(mu, rho))
 
 
-def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit):
+def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit,
+             levels=1):
     """``price(mu, rho, last)``: ``pricer``, else a pricing MIP that stops at ``deadline``
     (the ``last`` one, for the final bound, at a tenth of ``cpu_limit`` past it at the
     latest); None without a pricer and ``exact_pricing``."""
@@ -716,7 +859,7 @@ def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, c
         return lambda mu, rho, last: pricer(mu, rho)
     if not exact_pricing:
         return None
-    own = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds)
+    own = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds, levels=levels)
 
     def price(mu, rho, last: bool) -> _PricingResult:
         if deadline is None:
@@ -733,6 +876,13 @@ def _check_budget(cpu_limit) -> None:
         raise ParameterError(f"cpu_limit must be a positive number of seconds, got {cpu_limit!r}")
 
 
+def _check_ladder(levels, disable_cost) -> None:
+    if isinstance(levels, bool) or not isinstance(levels, (int, np.integer)) or levels < 1:
+        raise ParameterError(f"levels must be an integer >= 1, got {levels!r}")
+    if not disable_cost >= 0:
+        raise ParameterError(f"disable_cost must be >= 0, got {disable_cost!r}")
+
+
 def _check_options(form, theta, max_rules, **limits) -> None:
     _check_form(form)
     if not (theta > 0 or (theta == 0 and max_rules is not None)):
@@ -744,7 +894,8 @@ def _check_options(form, theta, max_rules, **limits) -> None:
             raise ParameterError(f"{name} must be an integer >= 1, got {limit!r}")
 
 
-def _bound(dual_value: float, least: float, U: float, c_min: float) -> float:
+def _bound(dual_value: float, least: float, U: float, c_min: float,
+           disabled: tuple[float, float] | None = None) -> float:
     """The better of two valid bounds from duals of value ``dual_value`` and a lower bound
     ``least`` on every conjunction's reduced cost.
 
@@ -752,12 +903,18 @@ def _bound(dual_value: float, least: float, U: float, c_min: float) -> float:
     ``α = c_min / (c_min − least)`` are feasible for the full dual (every conjunction's
     ``μ(cover) + ρ ≤ c_k − least`` and ``c_k ≥ c_min``, so ``α (μ(cover) + ρ) ≤ c_k``), which
     gives ``α · dual_value``: still positive when the pricing bound is far below 0.
+    ``disabled``: (cost ``e``, reduced cost ``r``) of the ladder's disabled-clause column
+    (``0 ≤ x_dis ≤ 1``): the Lagrangian adds ``min(0, r)``; in Farley's point the column's
+    upper bound takes the dual ``min(0, e − α (e − r))`` (the module docstring).
     """
+    e, r = disabled if disabled is not None else (0.0, 0.0)
     if least >= 0:
-        return dual_value
+        return dual_value + min(0.0, r)
     if not np.isfinite(least):
         return 0.0
-    return max(dual_value + least * U, dual_value * c_min / (c_min - least))
+    alpha = c_min / (c_min - least)
+    return max(dual_value + least * U + min(0.0, r),
+               alpha * dual_value + min(0.0, e - alpha * (e - r)))
 
 
 #: Rounding gives up (keeps the LP's bound) beyond this many literal counts to try.
@@ -803,7 +960,8 @@ def _certificate(state: _State, value: float, x, master: _Master, start: float) 
                        exact_pricing=state.exact, iterations=state.iterations,
                        columns=len(master.terms), seconds=time.perf_counter() - start,
                        status=state.status, terms=tuple(master.terms[k] for k in positive),
-                       weights=tuple(float(x[k]) for k in positive), pricing_mips=state.mips)
+                       weights=tuple(float(x[k]) for k in positive), pricing_mips=state.mips,
+                       levels=master.levels)
 
 
 # ---------------------------------------------------------------------------- a fitted model
@@ -872,6 +1030,7 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
     """
     A, positive, terms = estimator_problem(estimator, X, y)
     max_rules = 1 if estimator.method == "ocrl" else int(estimator.max_rules)
+    options.setdefault("disable_cost", float(estimator.disable_cost))
     objective = rule_objective(A, positive, terms, estimator.theta, form=estimator.form,
                                max_rules=max_rules, sample_weight=sample_weight,
                                disable_cost=estimator.disable_cost)
