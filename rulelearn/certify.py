@@ -290,9 +290,9 @@ class _Master:
                                 row_lower, row_upper, np.arange(n_xi + 1), np.arange(n_xi),
                                 np.ones(n_xi))
         self.offset = n_xi
-        if levels > 1:  # x_dis: covers every row of level ≥ 2, counts in Σ x ≤ R, at most 1
+        if levels > 1:  # x_dis: covers every row of level ≥ 2 and counts in Σ x ≤ R
             rows = np.arange(n, self.n_rows)
-            self.lp.add_columns([self.disable_cost], np.zeros(1), np.ones(1),
+            self.lp.add_columns([self.disable_cost], np.zeros(1), np.full(1, INF),
                                 np.array([0, len(rows)]), rows.astype(np.int64),
                                 np.ones(len(rows)))
             self.offset += 1
@@ -416,7 +416,7 @@ def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: in
     return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
 
 
-def literal_conflicts(data: _Data) -> list[tuple[int, int]]:
+def literal_conflicts(data: _Data, disjoint: bool = True) -> list[tuple[int, int]]:
     """Literal pairs no conjunction of negative reduced cost selects together.
 
     ``j`` implies ``k`` on every row (equal columns: the later implies the earlier): ``k``
@@ -432,8 +432,8 @@ def literal_conflicts(data: _Data) -> list[tuple[int, int]]:
     implies &= ~(same & (np.arange(data.d)[:, None] < np.arange(data.d)[None, :]))
     np.fill_diagonal(implies, False)
     P = data.P.astype(np.float64)
-    disjoint = np.triu((P.T @ P) == 0, 1)
-    pairs = {(min(j, k), max(j, k)) for j, k in zip(*np.nonzero(implies | disjoint))}
+    apart = np.triu((P.T @ P) == 0, 1) if disjoint else np.zeros_like(implies)
+    pairs = {(min(j, k), max(j, k)) for j, k in zip(*np.nonzero(implies | apart))}
     return sorted((int(j), int(k)) for j, k in pairs)
 
 
@@ -452,12 +452,12 @@ def _blocks(lacks, z, n_pos: int):
         yield first, lacks[first:first + size].astype(np.float64) * z
 
 
-def conflict_cliques(data: _Data) -> list[tuple[int, ...]]:
+def conflict_cliques(data: _Data, disjoint: bool = True) -> list[tuple[int, ...]]:
     """Greedy cliques of :func:`literal_conflicts` (one grown from each literal): at most one
     literal of each is selected (``Σ z ≤ 1``, stronger than the pairs in the LP relaxation;
     a chain of thresholds on one feature is such a clique)."""
     adjacent = np.zeros((data.d, data.d), dtype=bool)
-    for j, k in literal_conflicts(data):
+    for j, k in literal_conflicts(data, disjoint):
         adjacent[j, k] = adjacent[k, j] = True
     degree = adjacent.sum(axis=1)
     cliques = set()
@@ -486,7 +486,7 @@ class _PricingMIP:
     """BRCG's pricing MIP over conjunctions, built once; only its costs change."""
 
     def __init__(self, data: _Data, node_limit: int = 1000, cut_rounds: int = 20,
-                 levels: int = 1):
+                 levels: int = 1, disjoint: bool = True):
         self.data = data
         self.levels = int(levels)
         self._values: dict[tuple[int, int], float] = {}  # matrix entries other than 1
@@ -514,7 +514,7 @@ class _PricingMIP:
                 r += 1
         integer = np.zeros(self.n_cols, dtype=bool)
         integer[:d] = True
-        cliques = conflict_cliques(data)
+        cliques = conflict_cliques(data, disjoint)
         self._cliques = sorted((set(c) for c in cliques), key=len, reverse=True)
         for t in range(2, self.levels + 1):
             rows_r, rows_c, lower, upper, r = self._level_rows(
@@ -804,10 +804,13 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     master.set_theta(theta)
     first_columns = len(master.terms)
     master.add(initial_terms)
-    price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline,
-                     cpu_limit, master.levels)
-
     c_min = min(data.theta, float(data.wn.sum()))
+    # with levels, a term that covers no positive covers some of the disabled column's
+    # rows: the pricing MIP may leave such terms out only while that column is cheaper
+    disjoint = master.levels == 1 or master.disable_cost < c_min
+    price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline,
+                     cpu_limit, master.levels, disjoint)
+
     state = _State()
     while True:
         value, x, mu, rho = master.solve()
@@ -831,7 +834,9 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         dual_value = float(mu.sum()) + rho * (max_rules or 0)
         least, disabled = result.dual_bound, None
         if master.levels > 1:
-            disabled = (master.disable_cost, master.disabled_reduced_cost(mu, rho))
+            disabled = (master.disable_cost, master.disabled_reduced_cost(mu, rho),
+                        float(max_rules))
+        if disabled is not None and disjoint:
             # the pricing MIP leaves out terms that cover no positive; their rows are the
             # disabled column's, so their reduced cost is ≥ that column's + c_min − its cost
             least = min(least, disabled[1] + c_min - master.disable_cost)
@@ -851,7 +856,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
 
 
 def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit,
-             levels=1):
+             levels=1, disjoint=True):
     """``price(mu, rho, last)``: ``pricer``, else a pricing MIP that stops at ``deadline``
     (the ``last`` one, for the final bound, at a tenth of ``cpu_limit`` past it at the
     latest); None without a pricer and ``exact_pricing``."""
@@ -859,7 +864,8 @@ def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, c
         return lambda mu, rho, last: pricer(mu, rho)
     if not exact_pricing:
         return None
-    own = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds, levels=levels)
+    own = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds, levels=levels,
+                      disjoint=disjoint)
 
     def price(mu, rho, last: bool) -> _PricingResult:
         if deadline is None:
@@ -895,7 +901,7 @@ def _check_options(form, theta, max_rules, **limits) -> None:
 
 
 def _bound(dual_value: float, least: float, U: float, c_min: float,
-           disabled: tuple[float, float] | None = None) -> float:
+           disabled: tuple[float, float, float] | None = None) -> float:
     """The better of two valid bounds from duals of value ``dual_value`` and a lower bound
     ``least`` on every conjunction's reduced cost.
 
@@ -903,18 +909,19 @@ def _bound(dual_value: float, least: float, U: float, c_min: float,
     ``α = c_min / (c_min − least)`` are feasible for the full dual (every conjunction's
     ``μ(cover) + ρ ≤ c_k − least`` and ``c_k ≥ c_min``, so ``α (μ(cover) + ρ) ≤ c_k``), which
     gives ``α · dual_value``: still positive when the pricing bound is far below 0.
-    ``disabled``: (cost ``e``, reduced cost ``r``) of the ladder's disabled-clause column
-    (``0 ≤ x_dis ≤ 1``): the Lagrangian adds ``min(0, r)``; in Farley's point the column's
-    upper bound takes the dual ``min(0, e − α (e − r))`` (the module docstring).
+    ``disabled``: cost ``e``, reduced cost ``r`` and an upper bound ``R`` on the weight of
+    the ladder's disabled-clause column (always in the master, so ``r ≥ 0`` but for the
+    LP's tolerances): the Lagrangian adds ``min(0, r) · R``; Farley's ``α`` must also keep
+    ``α (e − r) ≤ e``, so ``α ≤ e / (e − r)`` when ``r < 0``.
     """
-    e, r = disabled if disabled is not None else (0.0, 0.0)
-    if least >= 0:
-        return dual_value + min(0.0, r)
+    e, r, R = disabled if disabled is not None else (0.0, 0.0, 0.0)
     if not np.isfinite(least):
         return 0.0
-    alpha = c_min / (c_min - least)
-    return max(dual_value + least * U + min(0.0, r),
-               alpha * dual_value + min(0.0, e - alpha * (e - r)))
+    lagrangian = dual_value + min(0.0, least) * U + min(0.0, r) * R
+    alpha = 1.0 if least >= 0 else c_min / (c_min - least)
+    if r < 0:
+        alpha = min(alpha, e / (e - r))
+    return max(lagrangian, alpha * dual_value)
 
 
 #: Rounding gives up (keeps the LP's bound) beyond this many literal counts to try.
