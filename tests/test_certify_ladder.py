@@ -63,7 +63,7 @@ def test_the_ladder_bound_is_below_the_optimum_and_above_g(problem):
         assert ladder.bound >= g.bound - TOL
 
 
-@LADDER
+@settings(max_examples=25, deadline=None)
 @given(problems(max_d=4))
 def test_column_generation_reaches_the_ladder_lp_over_every_conjunction(problem):
     """Exact pricing ends at the full LP's optimum, for 2 levels and for as many levels as
