@@ -148,7 +148,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import highspy
 import numpy as np
@@ -820,7 +820,8 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
               max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
               cpu_limit=None, initial_terms=(), pricer=None, exact_pricing=True, master=None,
-              levels=1, disable_cost=0.0) -> tuple[Certificate, "_Master | None", np.ndarray]:
+              levels=1, disable_cost=0.0, floor=0.0, after_g=True,
+              ) -> tuple[Certificate, "_Master | None", np.ndarray]:
     """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
     when the problem is trivial) and the columns' reduced costs at the final duals.
 
@@ -828,12 +829,27 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     the columns of a learner that needs no certificate. ``master``: a master of the same
     data (at another θ) to continue from, its columns re-costed at ``theta`` (``A``, ``y``
     and ``sample_weight`` are then not read, nor ``levels`` and ``disable_cost``: the
-    master's are kept); ``max_columns`` counts the columns added."""
+    master's are kept); ``max_columns`` counts the columns added. ``floor``: a valid bound
+    found before (the result is never below it). ``after_g``: see below.
+
+    With ``levels`` > 1 and ``after_g`` (and ``max_rules``, no ``master``, no ``pricer``)
+    the ladder starts from G's columns: G's column generation runs first within the
+    limits, then the ladder's from its columns with what is left of ``max_iterations``,
+    ``cpu_limit`` and ``time_limit``, and G's bound is the ladder's floor. The
+    ladder's pricing MIP (binary level indicators) can stop at the node limit where G's
+    finishes: this way the bound is never below G's under the same limits."""
     start, cpu_start = time.perf_counter(), time.process_time()
     _check_options(form, theta, max_rules, max_iterations=max_iterations,
                    pricing_nodes=pricing_nodes, max_columns=max_columns)
     _check_budget(cpu_limit)
     _check_ladder(levels, disable_cost)
+    if (after_g and levels > 1 and max_rules is not None and master is None
+            and pricer is None and exact_pricing):
+        return _ladder_after_g(A, y, theta, levels, time_limit, cpu_limit, initial_terms,
+                               form=form, max_rules=max_rules, sample_weight=sample_weight,
+                               max_iterations=max_iterations, pricing_nodes=pricing_nodes,
+                               max_columns=max_columns, cut_rounds=cut_rounds,
+                               disable_cost=disable_cost)
     deadline = None if cpu_limit is None else cpu_start + float(cpu_limit)
     if master is None:
         data = _Data.build(A, y, theta, form, sample_weight)
@@ -855,7 +871,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline,
                      cpu_limit, master.levels, disjoint)
 
-    state = _State()
+    state = _State(best_bound=max(0.0, float(floor)))
     while True:
         value, x, mu, rho = master.solve()
         state.iterations += 1
@@ -876,14 +892,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
             value / c_min if max_rules is None else min(float(max_rules), value / c_min))
         dual_value = float(mu.sum()) + rho * (max_rules or 0)
-        least, disabled = result.dual_bound, None
-        if master.levels > 1:
-            disabled = (master.disable_cost, master.disabled_reduced_cost(mu, rho),
-                        float(max_rules))
-        if disabled is not None and disjoint:
-            # the pricing MIP leaves out terms that cover no positive; their rows are the
-            # disabled column's, so their reduced cost is ≥ that column's + c_min − its cost
-            least = min(least, disabled[1] + c_min - master.disable_cost)
+        least, disabled = _with_disabled(master, result.dual_bound, mu, rho, c_min, disjoint)
         state.best_bound = max(state.best_bound, _bound(dual_value, least, U, c_min, disabled))
         state.exact = result.optimal and least >= -1e-7
         if state.exact:
@@ -897,6 +906,41 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
             break
     return (_certificate(state, value, x, master, start), master,
             master.reduced_costs(mu, rho))
+
+
+def _with_disabled(master: _Master, least: float, mu, rho, c_min: float, disjoint: bool):
+    """The least reduced cost's bound and the disabled column's (cost, reduced cost, R) for
+    :func:`_bound` (None without levels)."""
+    if master.levels == 1 or master.max_rules is None:
+        return least, None
+    disabled = (master.disable_cost, float(master.disabled_reduced_cost(mu, rho) or 0.0),
+                float(master.max_rules))
+    if disjoint:
+        # the pricing MIP leaves out terms that cover no positive; their rows are the
+        # disabled column's, so their reduced cost is ≥ that column's + c_min − its cost
+        least = min(least, disabled[1] + c_min - master.disable_cost)
+    return least, disabled
+
+
+def _ladder_after_g(A, y, theta, levels, time_limit, cpu_limit, initial_terms, **common):
+    """G's column generation, then the ladder's from its columns with the time left and
+    G's bound as its floor (:func:`_generate`)."""
+    start, cpu_start = time.perf_counter(), time.process_time()
+    g, g_master, reduced = _generate(A, y, theta, **common, time_limit=time_limit,
+                                     cpu_limit=cpu_limit, initial_terms=initial_terms)
+    cpu_left = None if cpu_limit is None else float(cpu_limit) - (time.process_time() - cpu_start)
+    wall_left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    common["max_iterations"] -= g.iterations
+    if g_master is None or common["max_iterations"] < 1 or any(
+            left is not None and left <= 0 for left in (cpu_left, wall_left)):
+        return g, g_master, reduced
+    ladder, master, reduced = _generate(
+        A, y, theta, **common, time_limit=wall_left, cpu_limit=cpu_left,
+        initial_terms=g_master.terms, levels=levels, floor=float(g.lp_bound or 0.0),
+        after_g=False)
+    return replace(ladder, iterations=g.iterations + ladder.iterations,
+                   pricing_mips=g.pricing_mips + ladder.pricing_mips,
+                   seconds=time.perf_counter() - start), master, reduced
 
 
 def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit,
