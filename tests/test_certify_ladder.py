@@ -216,3 +216,16 @@ def test_the_disabled_column_pays_the_disable_cost():
                for terms in [(), ((0,),), ((0,), (1,)), ((),), ((0, 1),)])
     assert free.bound == pytest.approx(3.0)
     assert 3.0 < costly.bound <= best + TOL
+
+
+@settings(max_examples=15, deadline=None)
+@given(problems(max_d=5))
+def test_the_ladder_is_never_below_g_under_the_same_limits(problem):
+    """G's column generation runs first and its bound is the ladder's floor: with one node
+    per pricing MIP and few master solves the ladder's pricing may stall, the bound not."""
+    A, y, theta, R, form, w = problem
+    limits = {"max_iterations": 4, "pricing_nodes": 1, "cut_rounds": 0}
+    g = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w, levels=1, **limits)
+    ladder = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w, **limits)
+    assert g.lp_bound - TOL <= ladder.lp_bound
+    assert ladder.iterations <= 4
