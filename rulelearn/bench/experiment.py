@@ -296,8 +296,9 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
 #: after which the valid Lagrangian/Farley bound is kept ("cpu limit"; a single 20-node
 #: pricing MIP on WDBC ran for over 10 minutes). Where the budget binds, the bound depends
 #: on the machine and its load; elsewhere the counts make it the same on any machine.
+#: ``levels``: the master's ladder rows per positive (rulelearn.certify; 1 was the older G).
 CERTIFY_LIMITS = {"max_iterations": 40, "pricing_nodes": 20, "cut_rounds": 2,
-                  "cpu_limit": 30.0}
+                  "cpu_limit": 30.0, "levels": 2}
 
 
 def certificate_of(model, X, y) -> dict:
