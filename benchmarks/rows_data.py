@@ -69,6 +69,9 @@ def write_table(path: str, n_rows: int, seed: int = 0) -> None:
 if __name__ == "__main__":
     import sys
 
+    if len(sys.argv) not in (3, 4) or sys.argv[1] in ("-h", "--help"):
+        sys.exit("usage: python benchmarks/rows_data.py OUT.csv ROWS [SEED]"
+                 "  |  python benchmarks/rows_data.py OUT.csv census")
     if sys.argv[2] == "census":
         make_census().to_csv(sys.argv[1], index=False)
     else:
