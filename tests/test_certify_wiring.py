@@ -96,6 +96,39 @@ def test_fit_certify_json(csv):
     assert "certificate" not in json.loads(plain.stdout)
 
 
+def noisy_csv(tmp_path, n=400, seed=7):
+    """12 numeric columns, a noisy two-term label: a bound that is not done at once."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, 12)).round(3), columns=[f"v{i}" for i in range(12)])
+    y = ((X.v0 > 0.3) & (X.v1 < 0.5)) | ((X.v2 > 0.8) & (X.v3 > -0.2))
+    y ^= rng.random(n) < 0.15
+    X.assign(y=y.astype(int)).to_csv(tmp_path / "noisy.csv", index=False)
+    return tmp_path / "noisy.csv"
+
+
+def test_fit_certify_budget_stops_the_bound_and_says_so(tmp_path):
+    data = str(noisy_csv(tmp_path))
+    args = ["fit", data, "--certify", "--certify-budget", "1e-6", "--form", "dnf", "--rules",
+            "3", "--theta", "0.001", "--positive", "1", "-q"]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    cert = json.loads(result.stdout)["certificate"]
+    assert cert["status"] == "cpu limit"
+    assert 0 <= cert["lower_bound"] <= cert["objective"] + 1e-9
+    text = CliRunner().invoke(main, args)
+    assert text.exit_code == 0, text.output
+    assert ("(the bound stopped at the cpu limit: valid, maybe loose; --certify-budget"
+            in text.stdout)
+
+
+@pytest.mark.parametrize("budget", ["0", "-1", "soon"])
+def test_fit_certify_budget_must_be_positive_seconds(csv, budget):
+    result = CliRunner().invoke(main, ["fit", str(csv), "--certify", "--certify-budget", budget,
+                                       *FIXED])
+    assert result.exit_code == 2
+    assert "--certify-budget" in result.output and "Traceback" not in result.output
+
+
 # ---------------------------------------------------------------------------- the bench
 def config_text(tmp_path, extra=""):
     X, y = planted(60, seed=1)

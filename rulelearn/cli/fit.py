@@ -216,11 +216,16 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @click.option("--certify", is_flag=True,
               help="Also print the rule's objective, a lower bound on the objective of every "
                    "rule of its form and R, and the gap between them (column generation).")
+@click.option("--certify-budget", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True, metavar="SECONDS",
+              help="CPU seconds the --certify bound may take; a bound stopped by it is still "
+                   "valid, only looser (its status says so).")
 @_SEP
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
         thresholds, class_weight, cut_points, cv, seed, jobs, executor, scheduler, select,
-        prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify):
+        prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
+        certify_budget):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
     The form, the number of clauses and theta not given are chosen together by stratified
@@ -288,7 +293,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     else:
         model = estimator.set_params(form=form, max_rules=rules, theta=theta)
         model, selection = model.fit(dataset.X, dataset.y), None
-    _certify(model, dataset, certify)
+    _certify(model, dataset, certify, certify_budget)
 
     if as_json:
         train_accuracy = accuracy(model, dataset.X, dataset.y)
@@ -346,14 +351,15 @@ def _per_row(model, selection) -> str:
     return f"; theta per training row ({model.theta:.3g} errors per literal in the final fit)"
 
 
-def _certify(model, dataset, wanted: bool) -> None:
-    """With ``--certify``: the lower bound and gap go into ``model.fit_stats_``."""
+def _certify(model, dataset, wanted: bool, budget: float) -> None:
+    """With ``--certify``: the lower bound and gap go into ``model.fit_stats_``, within
+    ``budget`` CPU seconds (past it the valid fallback bound is kept)."""
     if wanted:
         from rulelearn.certify import certify_fitted
         from rulelearn.estimator import class_sample_weight
 
         weights = class_sample_weight(model.class_weight, dataset.y, model.classes_)
-        certify_fitted(model, dataset.X, dataset.y, weights)
+        certify_fitted(model, dataset.X, dataset.y, weights, cpu_limit=budget)
 
 
 def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
@@ -390,8 +396,12 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
     echo(line)
     if "lower_bound" in model.fit_stats_:
         stats = model.fit_stats_
+        status = stats.get("certificate_status", "optimal")
+        note = "" if status == "optimal" else (
+            f" (the bound stopped at the {status}: valid, maybe loose"
+            + ("; --certify-budget raises it)" if status == "cpu limit" else ")"))
         echo(f"objective {stats['objective']:.6g}, lower bound {stats['lower_bound']:.6g}, "
-             f"gap {100 * stats['gap']:.1f} %")
+             f"gap {100 * stats['gap']:.1f} %{note}")
 
 
 def _plot(selection, method, data, plot_file, *, err):
