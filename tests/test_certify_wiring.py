@@ -121,6 +121,18 @@ def test_fit_certify_budget_stops_the_bound_and_says_so(tmp_path):
             in text.stdout)
 
 
+@pytest.mark.parametrize("status, note", [
+    ("optimal", ""), ("trivial", ""),
+    ("pricing stalled", " (pricing stalled: the bound is valid, maybe loose)"),
+    ("iteration limit", " (the bound stopped at the iteration limit: valid, maybe loose)"),
+    ("cpu limit", " (the bound stopped at the cpu limit: valid, maybe loose; "
+                  "--certify-budget raises it)")])
+def test_the_certificate_line_says_why_a_bound_is_not_proven(status, note):
+    from rulelearn.cli.fit import _bound_note
+
+    assert _bound_note(status) == note
+
+
 @pytest.mark.parametrize("budget", ["0", "-1", "soon"])
 def test_fit_certify_budget_must_be_positive_seconds(csv, budget):
     result = CliRunner().invoke(main, ["fit", str(csv), "--certify", "--certify-budget", budget,

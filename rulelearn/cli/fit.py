@@ -396,12 +396,19 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
     echo(line)
     if "lower_bound" in model.fit_stats_:
         stats = model.fit_stats_
-        status = stats.get("certificate_status", "optimal")
-        note = "" if status == "optimal" else (
-            f" (the bound stopped at the {status}: valid, maybe loose"
-            + ("; --certify-budget raises it)" if status == "cpu limit" else ")"))
         echo(f"objective {stats['objective']:.6g}, lower bound {stats['lower_bound']:.6g}, "
-             f"gap {100 * stats['gap']:.1f} %{note}")
+             f"gap {100 * stats['gap']:.1f} %"
+             f"{_bound_note(stats.get('certificate_status', 'optimal'))}")
+
+
+def _bound_note(status: str) -> str:
+    """What the certificate line adds when the bound is not proven the LP's optimum."""
+    if status in ("optimal", "trivial"):
+        return ""
+    if not status.endswith("limit"):  # "pricing stalled"
+        return f" ({status}: the bound is valid, maybe loose)"
+    hint = "; --certify-budget raises it" if status == "cpu limit" else ""
+    return f" (the bound stopped at the {status}: valid, maybe loose{hint})"
 
 
 def _plot(selection, method, data, plot_file, *, err):
