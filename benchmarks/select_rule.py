@@ -160,6 +160,7 @@ VARIANTS = {
     # derived sum columns (the estimator's sums): TABLE_SUMS's per table, or automatic ones
     "sum": ({"sums": "table"}, {}),
     "autosum": ({"sums": "suffix"}, {}),
+    "treesum": ({"sums": "tree"}, {}),
     # a wider per-column tree (21 leaves), alone
     "tree20": ({"cut_points": "tree", "n_thresholds": 20}, {}),
     # the quantiles, plus cut points on the columns a tree on all columns splits on
@@ -239,6 +240,22 @@ class SplitThr20Classifier(SplitCutsClassifier):
     EXTRA = "thr20"
 
 
+def tree_sums(X, positive) -> dict:
+    """``treesum``'s derived column: the sum of the numeric columns that a tree on all of them
+    (as :class:`SplitCutsClassifier`'s, on the training rows) splits on, if two or more."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    from rulelearn.binarize import is_categorical
+
+    numeric = [c for c in X.columns if not is_categorical(X[c])]
+    values = X[numeric].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    tree = DecisionTreeClassifier(max_leaf_nodes=SPLIT_LEAVES, random_state=0,
+                                  min_weight_fraction_leaf=0.01).fit(values, positive)
+    used = sorted({int(f) for f, left in zip(tree.tree_.feature, tree.tree_.children_left)
+                   if left != -1})
+    return {"sum_split": [str(numeric[j]) for j in used]} if len(used) >= 2 else {}
+
+
 def suffix_sums(X) -> dict:
     """``autosum``'s derived columns: per suffix (the text after the last ``_`` of a name)
     that two or more numeric columns share, their sum, named ``sum_SUFFIX``."""
@@ -278,6 +295,8 @@ def variant_selection(v, positive, X, y, seed, base=None, name=None):
         params["sums"] = TABLE_SUMS.get(name) or None
     elif params.get("sums") == "suffix":
         params["sums"] = suffix_sums(X) or None
+    elif params.get("sums") == "tree":
+        params["sums"] = tree_sums(X, y == positive) or None
     kind = {"cart": SplitCutsClassifier, "thr20": SplitThr20Classifier,
             None: BooleanRuleClassifier}[params.pop("extra_cuts", None)]
     estimator = kind(**{"pos_label": positive, "start": "best", **params})

@@ -182,3 +182,16 @@ def test_fit_sum_flag_prints_saves_and_refuses_bad_columns(tmp_path):
                                       *args])
         assert result.exit_code != 0 and message in result.output, result.output
         assert "Traceback" not in result.output
+
+
+def test_certify_reads_the_sum_from_the_raw_columns():
+    from rulelearn.certify import certify_fitted
+
+    frame = calls(200)
+    X, y = frame.drop(columns="churn"), frame["churn"]
+    model = BooleanRuleClassifier(max_rules=1, theta=5, pos_label="yes", sums=SUMS).fit(X, y)
+    certify_fitted(model, X, y)  # the raw columns, as fit --certify passes them
+    stats = model.fit_stats_
+    assert stats["lower_bound"] <= stats["objective"] + 1e-9
+    errors = int((model.predict(X) != y).sum())
+    assert stats["objective"] == pytest.approx(errors + 5 * model.rule_.n_literals)
