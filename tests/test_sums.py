@@ -195,3 +195,12 @@ def test_certify_reads_the_sum_from_the_raw_columns():
     assert stats["lower_bound"] <= stats["objective"] + 1e-9
     errors = int((model.predict(X) != y).sum())
     assert stats["objective"] == pytest.approx(errors + 5 * model.rule_.n_literals)
+
+
+def test_fit_sum_refuses_a_target_of_three_classes(tmp_path):
+    frame = calls(90).rename(columns={DAY: "day", EVE: "eve", NIGHT: "night"})
+    frame["churn"] = np.resize(["a", "b", "c"], 90)
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    result = CliRunner().invoke(main, ["fit", str(tmp_path / "d.csv"), "-t", "churn", "-q",
+                                       "--sum", "total=day+eve"])
+    assert result.exit_code == 1 and "--sum is for a target of two classes" in result.output
