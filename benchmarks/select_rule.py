@@ -17,11 +17,14 @@ of column generation (``method="cg"``) at ``min``'s (form, R) on the same folds.
 
 ``--variants base,V,...`` (:data:`VARIANTS`) runs fit's CV again with other candidates on the
 same folds: more quantile thresholds, tree cut points, R up to 20, 5 inner folds, the other
-class positive. ``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE`` over base's
-rows and V's together (the CV picks; each row refitted as its variant). ``V@cell`` runs only at
-the (form, R) base's CV chose (``min``), as :func:`rulelearn.model_selection.try_cut_points`
-does; ``twin@cell`` learns the same rules there the other way round (the other class positive,
-the other form). ``V:cpu`` is V's CPU seconds per fold (base's: ``cpu``).
+class positive, derived sum columns (``sum``: :data:`TABLE_SUMS`; ``autosum``: per shared name
+suffix; ``treesum``: the columns a tree splits on), the cuts of a tree on all columns
+(``cart``, ``splitthr20``). ``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE``
+over base's rows and V's together (the CV picks; each row refitted as its variant). ``V@cell``
+runs only at the (form, R) base's CV chose (``min``), as
+:func:`rulelearn.model_selection.try_cut_points` does; ``twin@cell`` learns the same rules
+there the other way round (the other class positive, the other form). ``V:cpu`` is V's CPU
+seconds per fold (base's: ``cpu``).
 
 Run: ``RULELEARN_MIRROR=../shared/uci python benchmarks/select_rule.py [NAME ...] [--all]
 [--jobs N] [--rules min,0.5se,...] [--variants base,tree,...] [--cg] [--raw FILE.json
