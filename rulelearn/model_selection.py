@@ -1114,6 +1114,13 @@ THETA_SPAN: int | None = 2
 # --variants base,cv5) 0.1pt+p 20.09 % / 5.1 literals with 5 folds, 20.25 % / 4.5 with 3.
 # HiGHS options on the clause LPs (dual edge weights, scaling, crash, price strategy,
 # presolve, primal simplex): the same or more simplex iterations, none above noise.
+# THETA_SPAN = 1 (with the fold jobs' shared solvers): on the 14 tables of
+# benchmarks/select_rule.py 0.1pt+p 20.25 % / 4.5 literals -> 20.16 % / 4.8 (more literals),
+# fit CPU s per fold 2.5 -> 2.1. The 5 clause LPs of one later fold's DNF R = 5 path from the
+# tree start at the smallest θ (1e-5 per row, the chosen row), solved cold: the dual 3,453
+# simplex iterations; the primal 6,792, the dual by primal simplex 9,311, each LP first solved
+# at a larger θ of the grid and then warm 4,111-5,714; no kept basis of other weights was
+# still optimal for any cold LP of a DNF R = 5 path (40 tried).
 
 
 def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:
