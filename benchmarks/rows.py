@@ -194,8 +194,10 @@ def render(rows, seconds: float) -> str:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
-                        help="rows of the tables, comma-separated")
+    parser.add_argument("--sizes", default=None,
+                        help="rows of the tables, comma-separated (default: 10000,100000,"
+                             "1000000; with --default-only: 5000,census,100000, where "
+                             "'census' is the census-shaped table)")
     parser.add_argument("--default-sizes", default=",".join(map(str, DEFAULT_FIT_SIZES)),
                         help="the sizes at which the default fit (CV) is measured too")
     parser.add_argument("--quick", action="store_true", help="10k and 100k rows only")
@@ -204,7 +206,7 @@ def main(argv=None):
                              "(Adult) shape, 32,561 rows (its own section)")
     parser.add_argument("--default-only", action="store_true",
                         help="only the default fit, on the 5,000- and 100,000-row tables and "
-                             "the census-shaped one (its own section)")
+                             "the census-shaped one, or on --sizes (its own section)")
     parser.add_argument("--predict-only", action="store_true",
                         help="only `rulelearn predict` on the largest of --sizes (its own "
                              "section)")
@@ -212,6 +214,13 @@ def main(argv=None):
     parser.add_argument("--output", default="results/perf/perf.md")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.default_only:
+        try:
+            args.default_sizes_only = _default_only_sizes(args.sizes)
+        except ValueError:
+            parser.error(f"--sizes must be row counts or 'census', comma-separated; "
+                         f"got {args.sizes!r}")
+    args.sizes = args.sizes or ",".join(map(str, SIZES))
     if args.measure:
         print(json.dumps(_measure(*args.measure)))
         return
@@ -283,6 +292,17 @@ def _predict_only(args) -> None:
     _write_section(args.output, PREDICT_HEADING, text + "\n")
 
 
+def _default_only_sizes(sizes: str | None) -> tuple:
+    """The tables of ``--default-only``: :data:`DEFAULT_ONLY_SIZES`, or those of ``--sizes``
+    (row counts, or "census"); ValueError for anything else."""
+    if sizes is None:
+        return DEFAULT_ONLY_SIZES
+    tables = tuple(s.strip() if s.strip() == "census" else int(s) for s in sizes.split(","))
+    if not tables or any(isinstance(t, int) and t < 10 for t in tables):
+        raise ValueError(sizes)
+    return tables
+
+
 def _default_only(args) -> None:
     from perf import _write_section
     from rows_data import make_census, write_table
@@ -290,7 +310,7 @@ def _default_only(args) -> None:
     start = time.perf_counter()
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
-        for size in DEFAULT_ONLY_SIZES:
+        for size in args.default_sizes_only:
             path = os.path.join(args.data or scratch, f"rows{size}.csv")
             if not os.path.exists(path):
                 if size == "census":

@@ -226,7 +226,8 @@ fit_stats_, clause_precision_, default_precision_
             ties=self.ties, pick_start=PICK_START, theta_span=THETA_SPAN)
         return selection if self.select == "min" else selection.chosen_by(self.select)
 
-    def fit_path(self, X, y, thetas, sample_weight=None, warm_across_theta=True):
+    def fit_path(self, X, y, thetas, sample_weight=None, warm_across_theta=True,
+                 workspace=None):
         """Not available: the CV chooses θ itself (use ``BooleanRuleClassifier.fit_path``)."""
         raise TypeError("BooleanRuleClassifierCV chooses theta by CV; fit a θ path with "
                         "BooleanRuleClassifier.fit_path")

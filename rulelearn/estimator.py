@@ -21,7 +21,13 @@ from rulelearn._labels import default_positive, same_label
 from rulelearn._params import check_param, options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import accuracy
-from rulelearn.binarize import QuantileBinarizer, ZeroOneBinarizer, add_sums, as_frame
+from rulelearn.binarize import (
+    QuantileBinarizer,
+    ZeroOneBinarizer,
+    add_sums,
+    as_frame,
+    check_sums,
+)
 from rulelearn.errors import DataError
 from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
@@ -29,6 +35,11 @@ from rulelearn.learners.problem import CNFProblem
 from rulelearn.proba import RuleProba, fit_proba
 from rulelearn.rules import Clause, Literal, Rule
 
+#: The parameters a θ path's binarization, problem and clause solver do not depend on
+#: (``fit_path``'s ``workspace``).
+PATH_FREE = ("max_rules", "start", "theta")
+#: The entry of a ``fit_path`` workspace that holds the clause LPs' optima.
+LP_ANSWERS = "lp answers"
 #: Read from the declared constraints (:data:`rulelearn._rule_params.RULE_PARAMETERS`).
 METHODS = options(RULE_PARAMETERS, "method")
 FORMS = options(RULE_PARAMETERS, "form")
@@ -162,7 +173,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def fit_path(self, X, y, thetas, sample_weight=None,
-                 warm_across_theta=True) -> list["BooleanRuleClassifier"]:
+                 warm_across_theta=True, workspace=None) -> list["BooleanRuleClassifier"]:
         """One fitted copy per θ in ``thetas`` (in that order), sharing one LP model.
 
         The data are binarized once and one HiGHS model serves every θ, walked
@@ -175,29 +186,32 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Method ``"cg"`` is the exception: on a path it keeps the columns priced at
         the larger θ values, so its rule at one θ can differ from a separate
         ``fit`` (see :mod:`rulelearn.learners.cg`).
+
+        ``workspace`` (a dict the caller keeps): paths on the same ``X``, ``y`` and
+        ``sample_weight`` objects whose parameters differ only in :data:`PATH_FREE` share
+        one binarization, problem and clause solver (its LP, kept bases and answers: the
+        CV's starts and numbers of clauses on one fold ask many of the same LPs). Its
+        :data:`LP_ANSWERS` entry holds the clause LPs' optima (picklable): given to a new
+        workspace on the same data, they are not solved again.
         """
         self._validate_params()
         thetas = [float(t) for t in np.atleast_1d(thetas)]
         for theta in thetas:
             check_param(type(self), "theta", theta)
         start = time.perf_counter()
-        raw, y = training_data(self, X, y)
-        frame = add_sums(raw, self.sums, check=True)
-        sample_weight = check_weights(sample_weight, len(y))
-        classes, pos_label = self._classes(y, sample_weight)
-        positive = np.asarray(y) == pos_label
-        binarizer, A, literals = self._binarize(frame, sample_weight, positive)
-        loss_weight = class_sample_weight(self.class_weight, y, classes, sample_weight)
-        if self.form == "cnf":
-            problem = CNFProblem.from_data(A, positive, loss_weight)
-        else:
-            problem = CNFProblem.from_data(1 - A, ~positive, loss_weight)
-        del A  # the binarized matrix lives on in the problem only
-        n_rows = len(y) if loss_weight is None else int(np.count_nonzero(loss_weight))
-        solver = ClauseSolver(problem, disable_cost=self.disable_cost,
-                              exact=self.clause_solver == "mip", time_limit=self.time_limit,
-                              warm_across_theta=warm_across_theta,
-                              lp_rows=lp_sample_sizes(self.lp_rows, n_rows))
+        key = (tuple((name, repr(value)) for name, value in sorted(self.get_params().items())
+                     if name not in PATH_FREE), warm_across_theta)
+        shared = None if workspace is None else workspace.get(key)
+        if shared is None or shared[0] is not X or shared[1] is not y \
+                or shared[2] is not sample_weight:
+            answers = None if workspace is None else \
+                workspace.setdefault(LP_ANSWERS, {}).setdefault(key, {})
+            shared = (X, y, sample_weight,
+                      self._prepare(X, y, sample_weight, warm_across_theta, answers))
+            if workspace is not None:
+                workspace[key] = shared
+        frame, y, sample_weight, classes, pos_label, positive, binarizer, literals, \
+            loss_weight, problem, solver = shared[3]
         setup_seconds = time.perf_counter() - start
         fitted: list = [None] * len(thetas)
         for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
@@ -209,9 +223,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             model.pos_label_ = pos_label
             model.binarizer_ = binarizer
             model.literals_ = literals
-            model.n_features_in_ = raw.shape[1]
+            n_raw = frame.shape[1] - len(check_sums(self.sums))  # the sums come last
+            model.n_features_in_ = n_raw
             if isinstance(X, pd.DataFrame):
-                model.feature_names_in_ = np.asarray([str(c) for c in raw.columns], dtype=object)
+                model.feature_names_in_ = np.asarray([str(c) for c in frame.columns[:n_raw]],
+                                                     dtype=object)
             model.rule_ = rule_from_clauses(result.W, literals, self.form)
             proba = fit_proba(model.rule_, frame, positive, sample_weight)
             model.clause_precision_ = np.asarray(proba.clause_precision)
@@ -234,6 +250,31 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 certify_fitted(model, frame, y, loss_weight)  # the objective's weights
             fitted[index] = model
         return fitted
+
+    def _prepare(self, X, y, sample_weight, warm_across_theta, lp_answers=None):
+        """What a θ path starts from: the training data checked, binarized, as a CNF problem
+        (DNF: the complements, by De Morgan), and the clause solver on it (sharing
+        ``lp_answers``, if given)."""
+        raw, y = training_data(self, X, y)
+        frame = add_sums(raw, self.sums, check=True)
+        sample_weight = check_weights(sample_weight, len(y))
+        classes, pos_label = self._classes(y, sample_weight)
+        positive = np.asarray(y) == pos_label
+        binarizer, A, literals = self._binarize(frame, sample_weight, positive)
+        loss_weight = class_sample_weight(self.class_weight, y, classes, sample_weight)
+        if self.form == "cnf":
+            problem = CNFProblem.from_data(A, positive, loss_weight)
+        else:
+            problem = CNFProblem.from_data(1 - A, ~positive, loss_weight)
+        del A  # the binarized matrix lives on in the problem only
+        n_rows = len(y) if loss_weight is None else int(np.count_nonzero(loss_weight))
+        solver = ClauseSolver(problem, disable_cost=self.disable_cost,
+                              exact=self.clause_solver == "mip", time_limit=self.time_limit,
+                              warm_across_theta=warm_across_theta,
+                              lp_rows=lp_sample_sizes(self.lp_rows, n_rows),
+                              lp_answers=lp_answers)
+        return (frame, y, sample_weight, classes, pos_label, positive, binarizer, literals,
+                loss_weight, problem, solver)
 
     def _validate_params(self):
         validate_params(self)

@@ -23,6 +23,7 @@ import contextlib
 import dataclasses
 import math
 import warnings
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,16 +99,18 @@ def choose(mean_errors, grid, prefer: str) -> int:
     return lowest(errors, range(len(errors)), rank.__getitem__)
 
 
-def fit_candidates(estimator, X, y, param: str | None, grid) -> list:
+def fit_candidates(estimator, X, y, param: str | None, grid, workspace=None) -> list:
     """One fitted copy of ``estimator`` per value of ``param`` in ``grid`` (in grid order).
 
     Uses the estimator's θ path (``fit_path``: one LP model serves the whole grid) when it has
-    one; otherwise clones and refits per value.
+    one; otherwise clones and refits per value. ``workspace``: passed on to ``fit_path``
+    (paths on the same data share their binarization and clause solver), if given.
     """
     if param is None or not grid:
         return [clone(estimator).fit(X, y)]
     if param == "theta" and hasattr(estimator, "fit_path"):
-        models = clone(estimator).fit_path(X, y, list(grid))
+        shared = {} if workspace is None else {"workspace": workspace}
+        models = clone(estimator).fit_path(X, y, list(grid), **shared)
         if len(models) != len(grid):
             raise RuntimeError(f"fit_path returned {len(models)} models for {len(grid)} thetas")
         return list(models)
@@ -744,57 +747,78 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     scheduler per process). ``plan`` ({cell: ((start, θ indices), ...)}) splits a cell's
     path into parts, each from its own start ("": the estimator's) over some θ: the result
     is then keyed by (cell, start), NaN where a part did not run a θ. ``progress`` is told
-    after each fold of each cell (all its parts)."""
+    after each fold of each cell (all its parts).
+
+    The paths of one call on one fold, form and start (its cells' numbers of clauses) run
+    as one job (:func:`_fold_scores`), in one process, on one binarization and clause
+    solver; a later job on the same fold, form and start (the walk's next R) is given the
+    clause LPs' optima of the earlier ones. The jobs are the same whatever ``workers``, so
+    the scores are too."""
     y = np.asarray(y)
     done: dict = {}
     scattered: list = []  # X and y on the cluster, sent once for every call
     every = tuple(range(len(thetas)))
+    answers: dict = {}  # (fold, form, thresholds, start) -> the LP optima of its jobs so far
 
-    def fold_task(cell, fold, start, index):
+    def path(cell, fold, start, index):
         params = {"form": cell[0], "max_rules": cell[1], "n_thresholds": cell[2]}
         template = clone(estimator).set_params(**params, **({"start": start} if start else {}))
-        train, valid = folds[fold]
         grid = [thetas[i] for i in index]
-        return template, train, valid, scaled(grid, len(train)) if per_row else grid
+        return template, scaled(grid, len(folds[fold][0])) if per_row else grid
 
     def score(cells, fold_ids, refining=False, plan=None):
         parts = {cell: (plan or {}).get(cell, (("", every),)) for cell in cells}
-        tasks = [(cell, fold, start, tuple(index)) for cell in cells for fold in fold_ids
-                 for start, index in parts[cell] if len(index)]
-        jobs = (fold_task(*task) for task in tasks)
+        grouped = _fold_jobs(cells, fold_ids, parts)
+        jobs = ((*folds[key[0]], [path(*task) for task in tasks], answers.get(key))
+                for key, tasks in grouped.items())
         if client is not None:
             results = _on_cluster(client, X, y, jobs, scattered)
-        elif workers > 1 and len(tasks) > 1:
+        elif workers > 1 and len(grouped) > 1:
             from joblib import Parallel, delayed
 
-            results = Parallel(n_jobs=min(workers, len(tasks)), backend="loky",
+            results = Parallel(n_jobs=min(workers, len(grouped)), backend="loky",
                                return_as="generator")(
-                delayed(_fold_scores)(template, X, y, train, valid, grid)
-                for template, train, valid, grid in jobs)
+                delayed(_fold_scores)(X, y, train, valid, paths, known)
+                for train, valid, paths, known in jobs)
         else:  # here: warnings go straight to the caller
-            results = (_fold_scores(template, X, y, train, valid, grid, record=False)
-                       for template, train, valid, grid in jobs)
+            results = (_fold_scores(X, y, train, valid, paths, known, record=False)
+                       for train, valid, paths, known in jobs)
         position = {fold: i for i, fold in enumerate(fold_ids)}
         scores = {(cell, start): np.full((len(position), len(thetas), 4), np.nan)
                   for cell in cells for start, _ in parts[cell]}
-        left = {(cell, fold): sum(1 for task in tasks if task[:2] == (cell, fold))
-                for cell in cells for fold in fold_ids}
-        for (cell, fold, start, index), (result, raised) in zip(tasks, results):
+        left = Counter(task[:2] for tasks in grouped.values() for task in tasks)
+        for (key, tasks), (found, raised, optima) in zip(grouped.items(), results):
+            answers[key] = optima
             for message, category in raised:  # as if the fold had run here
                 warnings.warn(message, category, stacklevel=2)
-            scores[(cell, start)][position[fold], list(index)] = result
-            left[(cell, fold)] -= 1
-            if left[(cell, fold)]:
-                continue
-            done[cell] = done.get(cell, 0) + 1
-            if progress is not None:
-                extra = {"thresholds": cell[2]} if refining else {}
-                progress(cell[0], cell[1], done[cell], len(folds), **extra)
+            for (cell, fold, start, index), result in zip(tasks, found):
+                scores[(cell, start)][position[fold], list(index)] = result
+                left[(cell, fold)] -= 1
+                if left[(cell, fold)]:
+                    continue  # another start's part of this fold is still to come
+                done[cell] = done.get(cell, 0) + 1
+                if progress is not None:
+                    extra = {"thresholds": cell[2]} if refining else {}
+                    progress(cell[0], cell[1], done[cell], len(folds), **extra)
         if plan is None:
             return {cell: scores[(cell, "")] for cell in cells}
         return scores
 
     return score
+
+
+def _fold_jobs(cells, fold_ids, parts) -> dict:
+    """The θ paths (cell, fold, start, θ indices) of ``cells`` on ``fold_ids``, each cell in
+    its ``parts`` ((start, θ indices), ...), grouped per (fold, form, thresholds, start): one
+    job each, its paths in the order of ``cells``."""
+    grouped: dict = {}
+    for cell in cells:
+        for fold in fold_ids:
+            for start, index in parts[cell]:
+                if len(index):
+                    grouped.setdefault((fold, cell[0], cell[2], start), []).append(
+                        (cell, fold, start, tuple(index)))
+    return grouped
 
 
 def _on_cluster(client, X, y, jobs, scattered: list):
@@ -810,9 +834,9 @@ def _on_cluster(client, X, y, jobs, scattered: list):
         check_workers(client)
         scattered.extend(client.scatter([X, y]))
     data, labels = scattered
-    futures = [client.submit(_fold_scores, template, data, labels, train, valid, grid,
+    futures = [client.submit(_fold_scores, data, labels, train, valid, paths, known,
                              pure=False)
-               for template, train, valid, grid in jobs]
+               for train, valid, paths, known in jobs]
     try:
         for future in futures:
             yield future.result()
@@ -854,21 +878,32 @@ def _workers(n_jobs) -> int:
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
-def _fold_scores(template, X, y, train, valid, thetas, record: bool = True
-                 ) -> tuple[list, list]:
-    """One fold of :func:`cv_scores` (θ path on ``train``, scores on ``valid``); in a worker
-    (``record``), with the warnings it raised (message, category), for the parent to raise
-    again."""
+def _fold_scores(X, y, train, valid, paths, answers=None, record: bool = True
+                 ) -> tuple[list, list, dict]:
+    """One fold's job: per ``(template, θ grid)`` of ``paths``, in order, the scores of its θ
+    path on ``train`` (:func:`fit_candidates`) on ``valid``; the paths share one
+    binarization and clause solver where their templates allow (``fit_path``'s
+    ``workspace``), and the clause LPs' optima ``answers`` (from earlier jobs on the same
+    training rows; None: none). In a worker (``record``), with the warnings raised (message,
+    category), for the parent to raise again; and the LP optima known after the job."""
+    from rulelearn.estimator import LP_ANSWERS
+
     y = np.asarray(y)
+    X_train, y_train = take_rows(X, train), y[train]
+    X_valid, y_valid = take_rows(X, valid), y[valid]
+    workspace: dict = {} if answers is None else {LP_ANSWERS: answers}
+    found = []
     with warnings.catch_warnings(record=True) if record else contextlib.nullcontext() as caught:
         if record:
             warnings.simplefilter("always")
-        models = fit_candidates(template, take_rows(X, train), y[train], "theta", thetas)
-        X_valid, y_valid = take_rows(X, valid), y[valid]
-        scores = [(*_error_and_size(model, X_valid, y_valid),
-                   float(getattr(model, "fit_stats_", {}).get("objective", np.nan)))
-                  for model in models]
-    return scores, [(str(w.message), w.category) for w in caught or ()]
+        for template, thetas in paths:
+            models = fit_candidates(template, X_train, y_train, "theta", thetas,
+                                    workspace=workspace)
+            found.append([(*_error_and_size(model, X_valid, y_valid),
+                           float(getattr(model, "fit_stats_", {}).get("objective", np.nan)))
+                          for model in models])
+    return found, [(str(w.message), w.category) for w in caught or ()], \
+        workspace.get(LP_ANSWERS, {})
 
 
 def _binarizes(estimator, X, counts) -> dict[int, bool]:
@@ -1079,6 +1114,13 @@ THETA_SPAN: int | None = 2
 # --variants base,cv5) 0.1pt+p 20.09 % / 5.1 literals with 5 folds, 20.25 % / 4.5 with 3.
 # HiGHS options on the clause LPs (dual edge weights, scaling, crash, price strategy,
 # presolve, primal simplex): the same or more simplex iterations, none above noise.
+# THETA_SPAN = 1 (with the fold jobs' shared solvers): on the 14 tables of
+# benchmarks/select_rule.py 0.1pt+p 20.25 % / 4.5 literals -> 20.16 % / 4.8 (more literals),
+# fit CPU s per fold 2.5 -> 2.1. The 5 clause LPs of one later fold's DNF R = 5 path from the
+# tree start at the smallest θ (1e-5 per row, the chosen row), solved cold: the dual 3,453
+# simplex iterations; the primal 6,792, the dual by primal simplex 9,311, each LP first solved
+# at a larger θ of the grid and then warm 4,111-5,714; no kept basis of other weights was
+# still optimal for any cold LP of a DNF R = 5 path (40 tried).
 
 
 def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:

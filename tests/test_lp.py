@@ -449,3 +449,24 @@ def test_a_basis_needs_one_basic_variable_per_row():
         pytest.approx([1.0, 0.0])
     with pytest.raises(ValueError, match="needs 1 basic"):
         lp.basis_with(basic_columns=[0, 1], basic_rows=[])
+
+
+def test_lp_answers_given_to_another_solver_are_not_solved_again():
+    problem = random_clause_problem(3, n=300, d=40)
+    answers: dict = {}
+    first = ClauseSolver(problem, lp_answers=answers)
+    half = problem.w_neg * (np.arange(len(problem.w_neg)) % 2)
+    asked = [(problem.w_neg, 2.0), (half, 2.0), (problem.w_neg, 0.5)]
+    found = [first.fit(weights, theta) for weights, theta in asked]
+    assert first.n_solves == len(answers) == 3
+    second = ClauseSolver(problem, lp_answers=answers)
+    cap = np.ones(len(problem.w_neg))  # another cap: the same LP, rounded again
+    again = [second.fit(weights, theta, cap) for weights, theta in asked]
+    assert second.n_solves == 0 and all(fit.iterations == 0 for fit in again)
+    for fit, before, (weights, theta) in zip(again, found, asked):
+        alone = ClauseSolver(problem).fit(weights, theta, cap)
+        assert fit.clause.tolist() == alone.clause.tolist()
+        assert fit.objective == pytest.approx(alone.objective)
+        assert fit.lp_value == before.lp_value
+    second.fit(half, 0.5)  # a new LP is solved, and kept for the next solver
+    assert second.n_solves == 1 and len(answers) == 4

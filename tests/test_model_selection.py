@@ -631,3 +631,28 @@ def test_best_start_keeps_the_lower_objective_per_fold_and_the_majority_per_thet
     assert best[..., 0].tolist() == [[0.7, 0.2], [0.9, 0.4], [0.5, 1.2]]  # a tie: the set cover
     assert winners == ("tree", "sc")  # θ 1: tree on 2 of 3 folds; θ 2: on 1 of 3
     assert _best_start(sc[1:], tree[1:])[1] == ("sc", "sc")  # won 1 of 2 folds: the set cover
+
+
+def test_a_fold_job_shares_its_lp_optima_within_and_with_the_next_job(monkeypatch):
+    from rulelearn import model_selection
+    from rulelearn.lp import LinearProgram
+
+    X, y = planted(n=90, seed=1, noise=0.2)
+    train, valid = cv_folds(y, 3, 0)[0]
+    est = BooleanRuleClassifier(pos_label=1)
+    thetas = [0.01, 0.5, 5.0]
+    paths = [(clone(est).set_params(max_rules=r, start=s), thetas) for r in (1, 3)
+             for s in ("sc", "tree")]
+    runs = []
+    solve = LinearProgram.solve
+    monkeypatch.setattr(LinearProgram, "solve",
+                        lambda self, *a, **k: runs.append(1) or solve(self, *a, **k))
+    found, _, answers = model_selection._fold_scores(X, y, train, valid, paths, record=False)
+    together = len(runs)
+    alone = [model_selection._fold_scores(X, y, train, valid, [p], record=False)[0][0]
+             for p in paths]
+    assert found == alone  # the scores of separate paths, each on its own solver
+    assert together < len(runs) - together  # in fewer HiGHS runs
+    runs.clear()
+    again = model_selection._fold_scores(X, y, train, valid, paths, answers, record=False)
+    assert again[0] == found and not runs  # given the optima, no LP is solved again

@@ -24,6 +24,7 @@ problem as a MIP with a time limit.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -143,7 +144,7 @@ class ClauseSolver:
                  time_limit: float | None = 60.0, warm: bool = False, formulation: str = "auto",
                  warm_across_theta: bool = True, screen: bool = True,
                  carry_working_set: bool = True, row_generation: bool = True,
-                 lp_rows=None, lp_seed: int = 0):
+                 lp_rows=None, lp_seed: int = 0, lp_answers: dict | None = None):
         self.problem = problem
         self.warm = warm
         self.disable_cost = float(disable_cost)
@@ -168,6 +169,9 @@ class ClauseSolver:
         self._bases: dict = {}  # (stage, negative weights) -> the final basis of their last solve
         # negative weights -> (their column sums, the rounding's single-feature sums)
         self._neg_sums: dict = {}
+        #: LP optima ``(w, value)`` per (stage, sample size, digest of the negative weights,
+        #: θ), shared with other solvers on the same problem (None: not kept)
+        self.lp_answers = lp_answers
 
     @property
     def n_stages(self) -> int:
@@ -273,20 +277,17 @@ class ClauseSolver:
         if key in self._cache:
             self.cache_hits += 1
             return self._cache[key]
-        start = self._bases.get((self.stage, weights_key)) if self.warm_across_theta else None
-        self.warm_starts += start is not None
-        costs = self.column_costs(neg_weight, theta, weights_key) + self.tie_break
         neg_sums = self._negative_sums(neg_weight, weights_key)[1]
-        screened = None
-        cover = self._stage(self.stage)[2]
-        if cover is not None:
-            screened = screened_features(costs, *cover)
-            self.n_screened += int(screened.sum())
-        solution = self._lp.solve(costs, self.warm, start, screened)
-        if self.warm_across_theta and len(self._bases) < 2_000:
-            self._bases[(self.stage, weights_key)] = solution.basis
-        w = np.round(solution.w, W_DECIMALS)
-        lp_value = solution.value - float(self.tie_break @ solution.w)
+        known, answer_key = self.lp_answers, None
+        if known is not None:
+            answer_key = (self.stage, self.lp_sizes[self.stage],
+                          hashlib.blake2b(weights_key, digest_size=16).digest(), float(theta))
+        if known is not None and answer_key in known:
+            (w, lp_value), iterations = known[answer_key], 0
+        else:
+            w, lp_value, iterations = self._solve(neg_weight, theta, weights_key)
+            if known is not None:
+                known[answer_key] = (w, lp_value)
         if self.exact:
             clause = normalize(w > 0.5)
             objective = clause_objective(self.problem, clause, neg_weight, theta,
@@ -297,7 +298,24 @@ class ClauseSolver:
             clause, objective = round_best_threshold(self.problem, w, neg_weight, theta,
                                                      self.disable_cost, cap=cap,
                                                      neg_sums=neg_sums)
-        fit = ClauseFit(clause, objective, lp_value, solution.iterations)
+        fit = ClauseFit(clause, objective, lp_value, iterations)
         if len(self._cache) < 10_000:
             self._cache[key] = fit
         return fit
+
+    def _solve(self, neg_weight: np.ndarray, theta: float, weights_key: bytes) -> tuple:
+        """``(w, value, simplex iterations)`` of the clause LP (``w`` snapped to
+        :data:`W_DECIMALS`, the value without the tie-break costs)."""
+        start = self._bases.get((self.stage, weights_key)) if self.warm_across_theta else None
+        self.warm_starts += start is not None
+        costs = self.column_costs(neg_weight, theta, weights_key) + self.tie_break
+        screened = None
+        cover = self._stage(self.stage)[2]
+        if cover is not None:
+            screened = screened_features(costs, *cover)
+            self.n_screened += int(screened.sum())
+        solution = self._lp.solve(costs, self.warm, start, screened)
+        if self.warm_across_theta and len(self._bases) < 2_000:
+            self._bases[(self.stage, weights_key)] = solution.basis
+        w = np.round(solution.w, W_DECIMALS)
+        return w, solution.value - float(self.tie_break @ solution.w), solution.iterations
