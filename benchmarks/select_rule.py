@@ -17,11 +17,14 @@ of column generation (``method="cg"``) at ``min``'s (form, R) on the same folds.
 
 ``--variants base,V,...`` (:data:`VARIANTS`) runs fit's CV again with other candidates on the
 same folds: more quantile thresholds, tree cut points, R up to 20, 5 inner folds, the other
-class positive. ``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE`` over base's
-rows and V's together (the CV picks; each row refitted as its variant). ``V@cell`` runs only at
-the (form, R) base's CV chose (``min``), as :func:`rulelearn.model_selection.try_cut_points`
-does; ``twin@cell`` learns the same rules there the other way round (the other class positive,
-the other form). ``V:cpu`` is V's CPU seconds per fold (base's: ``cpu``).
+class positive, derived sum columns (``sum``: :data:`TABLE_SUMS`; ``autosum``: per shared name
+suffix; ``treesum``: the columns a tree splits on), the cuts of a tree on all columns
+(``cart``, ``splitthr20``). ``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE``
+over base's rows and V's together (the CV picks; each row refitted as its variant). ``V@cell``
+runs only at the (form, R) base's CV chose (``min``), as
+:func:`rulelearn.model_selection.try_cut_points` does; ``twin@cell`` learns the same rules
+there the other way round (the other class positive, the other form). ``V:cpu`` is V's CPU
+seconds per fold (base's: ``cpu``).
 
 Run: ``RULELEARN_MIRROR=../shared/uci python benchmarks/select_rule.py [NAME ...] [--all]
 [--jobs N] [--rules min,0.5se,...] [--variants base,tree,...] [--cg] [--raw FILE.json
@@ -42,6 +45,7 @@ import time
 import warnings
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
@@ -156,7 +160,115 @@ VARIANTS = {
     # the same rules as base's cell (DNF of one class = CNF of the other), learned the other
     # way round: another descent to the same problem
     "twin@cell": ({"pos_label": "other"}, {"twin": True}),
+    # derived sum columns (the estimator's sums): TABLE_SUMS's per table, or automatic ones
+    "sum": ({"sums": "table"}, {}),
+    "autosum": ({"sums": "suffix"}, {}),
+    "treesum": ({"sums": "tree"}, {}),
+    # a wider per-column tree (21 leaves), alone
+    "tree20": ({"cut_points": "tree", "n_thresholds": 20}, {}),
+    # the quantiles, plus cut points on the columns a tree on all columns splits on
+    # (SplitCutsClassifier): that tree's own cuts, or 20 quantiles there
+    "cart": ({"extra_cuts": "cart"}, {}),
+    "splitthr20": ({"extra_cuts": "thr20"}, {}),
 }
+#: ``sum``'s derived columns per table (a table not named: none, the same CV as base).
+TABLE_SUMS = {"mlc_churn": {"total_charge": ["total_day_charge", "total_eve_charge",
+                                             "total_night_charge", "total_intl_charge"]}}
+
+
+class SplitCutsClassifier(BooleanRuleClassifier):
+    """fit's estimator with more cut points on the numeric columns that a CART tree on all of
+    them (Gini, best first, :data:`SPLIT_LEAVES` leaves of at least 1 % of the rows; FIGS's 20
+    splits) splits on: its own cuts (``EXTRA = "cart"``), or 20 quantiles of each such column
+    (``"thr20"``), beside the 10 quantiles of every column. Grown on each fit's training rows."""
+
+    EXTRA = "cart"
+
+    def _binarize(self, frame, sample_weight=None, positive=None):
+        from sklearn.tree import DecisionTreeClassifier
+
+        from rulelearn.binarize import (
+            QuantileBinarizer,
+            is_categorical,
+            numeric_thresholds,
+            short_threshold,
+        )
+        from rulelearn.rules import Literal
+
+        binarizer, A, literals = super()._binarize(frame, sample_weight, positive)
+        if not isinstance(binarizer, QuantileBinarizer):
+            return binarizer, A, literals
+        numeric = [c for c in frame.columns if not is_categorical(frame[c])]
+        if not numeric:
+            return binarizer, A, literals
+        values = frame[numeric].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        tree = DecisionTreeClassifier(max_leaf_nodes=SPLIT_LEAVES, random_state=0,
+                                      min_weight_fraction_leaf=0.01)
+        tree.fit(values, positive, sample_weight=sample_weight)
+        nodes = tree.tree_
+        split = {int(f): [] for f, left in zip(nodes.feature, nodes.children_left) if left != -1}
+        for f, t, left in zip(nodes.feature, nodes.threshold, nodes.children_left):
+            if left != -1:
+                split[int(f)].append(float(t))
+        have = {(lit.feature, float(lit.value)) for lit in literals if lit.op == "<="}
+        new = []
+        for j, cuts in sorted(split.items()):
+            column = values[:, j]
+            distinct = np.unique(column[~np.isnan(column)])
+            if self.EXTRA == "thr20":
+                points = list(numeric_thresholds(column, 20))
+            else:
+                points = []
+                for cut in cuts:
+                    above = int(np.searchsorted(distinct, cut, side="right"))
+                    if 0 < above < len(distinct):
+                        points.append(short_threshold(float(distinct[above - 1]),
+                                                      float(distinct[above])))
+            for t in sorted(set(points)):
+                if (str(numeric[j]), t) not in have:
+                    literal = Literal(str(numeric[j]), "<=", t)
+                    new += [literal, literal.negate()]
+        if not new:
+            return binarizer, A, literals
+        extra = np.column_stack([lit.evaluate(frame) for lit in new]).astype(np.uint8)
+        # no binarizer: whoever needs the matrix again evaluates the literals themselves
+        return None, np.hstack([A, extra]), literals + new
+
+
+#: Leaves of :class:`SplitCutsClassifier`'s tree.
+SPLIT_LEAVES = 21
+
+
+class SplitThr20Classifier(SplitCutsClassifier):
+    EXTRA = "thr20"
+
+
+def tree_sums(X, positive) -> dict:
+    """``treesum``'s derived column: the sum of the numeric columns that a tree on all of them
+    (as :class:`SplitCutsClassifier`'s, on the training rows) splits on, if two or more."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    from rulelearn.binarize import is_categorical
+
+    numeric = [c for c in X.columns if not is_categorical(X[c])]
+    values = X[numeric].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    tree = DecisionTreeClassifier(max_leaf_nodes=SPLIT_LEAVES, random_state=0,
+                                  min_weight_fraction_leaf=0.01).fit(values, positive)
+    used = sorted({int(f) for f, left in zip(tree.tree_.feature, tree.tree_.children_left)
+                   if left != -1})
+    return {"sum_split": [str(numeric[j]) for j in used]} if len(used) >= 2 else {}
+
+
+def suffix_sums(X) -> dict:
+    """``autosum``'s derived columns: per suffix (the text after the last ``_`` of a name)
+    that two or more numeric columns share, their sum, named ``sum_SUFFIX``."""
+    from rulelearn.binarize import is_categorical
+
+    groups: dict[str, list[str]] = {}
+    for c in X.columns:
+        if "_" in str(c) and not is_categorical(X[c]):
+            groups.setdefault("sum_" + str(c).rsplit("_", 1)[1].lower(), []).append(str(c))
+    return {k: v for k, v in groups.items() if len(v) >= 2 and k not in map(str, X.columns)}
 #: Variants whose CV rows are not on base's folds (no union with base).
 OWN_FOLDS = ("cv5",)
 
@@ -175,14 +287,22 @@ def variant_tags(variants, rules):
     return tags
 
 
-def variant_selection(v, positive, X, y, seed, base=None):
+def variant_selection(v, positive, X, y, seed, base=None, name=None):
     """``(estimator, Selection, refit at min or None)`` of variant ``v`` on ``(X, y)``: fit's
     CV with the variant's candidates; for VARIANT@cell only at the (form, R) of ``base``
     (base's Selection), on its folds and θ grid (no refit)."""
     params, kwargs = copy.deepcopy(VARIANTS[v])
     if params.get("pos_label") == "other":
         params["pos_label"] = next(c for c in np.unique(y) if c != positive)
-    estimator = BooleanRuleClassifier(**{"pos_label": positive, "start": "best", **params})
+    if params.get("sums") == "table":
+        params["sums"] = TABLE_SUMS.get(name) or None
+    elif params.get("sums") == "suffix":
+        params["sums"] = suffix_sums(X) or None
+    elif params.get("sums") == "tree":
+        params["sums"] = tree_sums(X, y == positive) or None
+    kind = {"cart": SplitCutsClassifier, "thr20": SplitThr20Classifier,
+            None: BooleanRuleClassifier}[params.pop("extra_cuts", None)]
+    estimator = kind(**{"pos_label": positive, "start": "best", **params})
     kwargs = {"cv": 3, **kwargs}
     if not v.endswith("@cell"):
         model, selection = fit_select(estimator, X, y, seed=seed, select="min", prune=False,
@@ -209,7 +329,7 @@ def one_fold(name, fold, train, test, rules, with_cg=False, variants=("base",)):
         for v in variants:
             began = time.process_time()
             estimators[v], selections[v], model = variant_selection(
-                v, data.positive, X_tr, y[train], seed, selections.get("base"))
+                v, data.positive, X_tr, y[train], seed, selections.get("base"), name)
             out["cpu" if v == variants[0] else f"{v}:cpu"] = time.process_time() - began
             if model is not None:
                 models[(v, selections[v].chosen)] = model

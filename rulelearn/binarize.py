@@ -170,6 +170,66 @@ def tree_thresholds(values: np.ndarray, positive: np.ndarray, n_thresholds: int,
     return np.asarray(sorted(out))
 
 
+def check_sums(sums) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``sums`` (None, or a mapping from a new column's name to the two or more columns it
+    adds up) as ``((name, (column, ...)), ...)``; :class:`ParameterError` naming the problem."""
+    if sums is None:
+        return ()
+    if not hasattr(sums, "items"):
+        raise ParameterError(f"sums must be a mapping from a new column's name to the columns "
+                             f"it adds up; got {sums!r}")
+    out = []
+    for name, columns in sums.items():
+        if not isinstance(name, str) or not name:
+            raise ParameterError(f"the name of a sum must be non-empty text; got {name!r}")
+        if isinstance(columns, str) or not all(isinstance(c, str) and c for c in columns):
+            raise ParameterError(f"sum {name!r} must list column names (text); got {columns!r}")
+        columns = tuple(columns)
+        if len(columns) < 2 or len(set(columns)) < len(columns):
+            raise ParameterError(f"sum {name!r} must add up two or more distinct columns; got "
+                                 f"{', '.join(map(repr, columns)) or 'none'}")
+        out.append((name, columns))
+    return tuple(out)
+
+
+def add_sums(frame: pd.DataFrame, sums, *, check: bool = False) -> pd.DataFrame:
+    """``frame`` with one more column per named sum of its columns (``sums``: see
+    :func:`check_sums`), added left to right; a sum is missing where any of its columns is
+    (or holds no number). A column of ``frame`` with a sum's name is replaced.
+
+    ``check`` (at fit): :class:`DataError` unless every column is in ``frame``, is numeric,
+    and no sum's name is already a column.
+    """
+    pairs = check_sums(sums)
+    if not pairs:
+        return frame
+    columns = {str(c): c for c in frame.columns}
+    added = {}
+    for name, parts in pairs:
+        if check and (name in columns or name in added):
+            raise DataError(f"sum {name!r}: the data already has a column of that name")
+        total = None
+        for part in parts:
+            if part not in columns:
+                raise DataError(f"sum {name!r}: the data has no column {part!r}")
+            column = frame[columns[part]]
+            if check and is_categorical(column):
+                raise DataError(f"sum {name!r}: column {part!r} is not numeric")
+            values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+            total = values if total is None else total + values
+        added[name] = total
+    kept = frame.drop(columns=[columns[n] for n in added if n in columns])
+    return pd.concat([kept, pd.DataFrame(added, index=frame.index)], axis=1)
+
+
+def sum_features(features, sums) -> list[str]:
+    """``features`` with each sum's name replaced by the columns it adds up (in order, each
+    once): the columns a rule over ``features`` reads."""
+    parts = dict(check_sums(sums))
+    out = [column for f in features for column in parts.get(f, (f,))]
+    return list(dict.fromkeys(out))
+
+
 #: How numeric split points are found (:class:`QuantileBinarizer`'s ``cut_points``).
 CUT_POINTS = ("quantile", "tree", "both")
 

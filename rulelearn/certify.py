@@ -1122,10 +1122,10 @@ def estimator_problem(estimator, X, y):
     fitted :class:`~rulelearn.estimator.BooleanRuleClassifier`, from public attributes only."""
     from sklearn.utils.validation import check_is_fitted
 
-    from rulelearn.binarize import as_frame
+    from rulelearn.binarize import add_sums, as_frame
 
     check_is_fitted(estimator, "rule_")
-    frame = as_frame(X)
+    frame = add_sums(as_frame(X), getattr(estimator, "sums", None))  # its derived columns
     if estimator.binarizer_ is not None:
         A = estimator.binarizer_.transform(frame)
     else:  # the 0/1 columns were the literals

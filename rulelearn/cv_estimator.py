@@ -108,7 +108,7 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
     random_state : int, default=0
         Seed of the folds of an int ``cv``.
     method, max_iter, n_thresholds, pos_label, binarize, disable_cost, clause_solver, \
-time_limit, start, lp_rows, class_weight, cut_points, certify
+time_limit, start, lp_rows, class_weight, cut_points, certify, sums
         Passed to every fit, as in :class:`~rulelearn.estimator.BooleanRuleClassifier`.
 
     Attributes
@@ -140,7 +140,8 @@ fit_stats_, clause_precision_, default_precision_
                  max_iter=100, n_thresholds=10, pos_label=None, binarize="auto",
                  disable_cost=0.0, clause_solver="lp", time_limit=60.0, start="best",
                  lp_rows="auto", class_weight=None, cut_points="quantile", certify=False,
-                 ties="literals", prune=True, more_cut_points=FIT_MORE_CUT_POINTS):
+                 ties="literals", prune=True, more_cut_points=FIT_MORE_CUT_POINTS,
+                 sums=None):
         self.forms = forms
         self.rules = rules
         self.thetas = thetas
@@ -168,6 +169,7 @@ fit_stats_, clause_precision_, default_precision_
         self.certify = certify
         self.prune = prune
         self.more_cut_points = more_cut_points
+        self.sums = sums
 
     def fit(self, X, y, groups=None, progress=None):
         """Choose the setting by CV, refit on all of ``(X, y)``; returns ``self``.

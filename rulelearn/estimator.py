@@ -21,7 +21,13 @@ from rulelearn._labels import default_positive, same_label
 from rulelearn._params import check_param, options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn._utils import accuracy
-from rulelearn.binarize import QuantileBinarizer, ZeroOneBinarizer, as_frame
+from rulelearn.binarize import (
+    QuantileBinarizer,
+    ZeroOneBinarizer,
+    add_sums,
+    as_frame,
+    check_sums,
+)
 from rulelearn.errors import DataError
 from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
@@ -103,6 +109,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Also compute a lower bound on the objective of every rule of the form with at most
         ``max_rules`` clauses (:func:`rulelearn.certify.certify`, on the training data):
         ``fit_stats_`` then has ``lower_bound`` and ``gap`` (relative to ``objective``).
+    sums : None or dict, default=None
+        Derived columns: ``{"total": ["day_charge", "eve_charge"]}`` adds a column ``total``,
+        the sum of those numeric columns (missing where any of them is), before binarizing;
+        a literal on it reads ``total <= 73.4``. Computed again from the raw columns at
+        predict time (:func:`rulelearn.binarize.add_sums`); ``X`` keeps its own columns.
 
     Attributes
     ----------
@@ -128,7 +139,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
                  clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
-                 class_weight=None, cut_points="quantile", certify=False):
+                 class_weight=None, cut_points="quantile", certify=False, sums=None):
         self.method = method
         self.form = form
         self.max_rules = max_rules
@@ -145,6 +156,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.cut_points = cut_points
         self.certify = certify
+        self.sums = sums
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -211,9 +223,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             model.pos_label_ = pos_label
             model.binarizer_ = binarizer
             model.literals_ = literals
-            model.n_features_in_ = frame.shape[1]
+            n_raw = frame.shape[1] - len(check_sums(self.sums))  # the sums come last
+            model.n_features_in_ = n_raw
             if isinstance(X, pd.DataFrame):
-                model.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+                model.feature_names_in_ = np.asarray([str(c) for c in frame.columns[:n_raw]],
+                                                     dtype=object)
             model.rule_ = rule_from_clauses(result.W, literals, self.form)
             proba = fit_proba(model.rule_, frame, positive, sample_weight)
             model.clause_precision_ = np.asarray(proba.clause_precision)
@@ -241,7 +255,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """What a θ path starts from: the training data checked, binarized, as a CNF problem
         (DNF: the complements, by De Morgan), and the clause solver on it (sharing
         ``lp_answers``, if given)."""
-        frame, y = training_data(self, X, y)
+        raw, y = training_data(self, X, y)
+        frame = add_sums(raw, self.sums, check=True)
         sample_weight = check_weights(sample_weight, len(y))
         classes, pos_label = self._classes(y, sample_weight)
         positive = np.asarray(y) == pos_label
@@ -508,10 +523,11 @@ def input_frame(estimator, X) -> pd.DataFrame:
     if given and names is None:
         warnings.warn(f"X has feature names, but {type(estimator).__name__} was fitted without "
                       "feature names", UserWarning, stacklevel=3)
-        return frame.set_axis([f"x{j}" for j in range(frame.shape[1])], axis=1)
+        frame = frame.set_axis([f"x{j}" for j in range(frame.shape[1])], axis=1)
+        return add_sums(frame, getattr(estimator, "sums", None))
     if not given and names is not None:
         warnings.warn(f"X does not have valid feature names, but {type(estimator).__name__} was "
                       "fitted with feature names", UserWarning, stacklevel=3)
     if given and names is not None and [str(c) for c in frame.columns] != list(names):
         raise DataError(_names_mismatch(list(names), [str(c) for c in frame.columns]))
-    return frame
+    return add_sums(frame, getattr(estimator, "sums", None))

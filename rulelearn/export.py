@@ -39,6 +39,9 @@ The formats:
   string, this format before, cannot: it cannot strip text, compare ``'7'`` with ``'007'`` as
   numbers in a column of text, nor always tell the column ``index`` from the index.)
 
+A model with derived columns (``fit --sum total=a+b``) reads a sum's columns instead of it: the
+sum of their numbers, missing where any of them is missing or not a number (in SQL, ``("a" +
+"b")``: those columns must hold numbers). Its columns' names are quoted as every other name.
 No name, label or value of the model is ever written into a comment or docstring: in Python
 they are string constants written by :func:`ascii` (pure ASCII source, every character
 round-trips, NUL and lone surrogates included), in SQL quoted as above. The rule exported is
@@ -71,11 +74,12 @@ def export_rule(model, fmt: str) -> str:
     if hasattr(model, "rule_list"):  # a multi-class model (rulelearn.rule_list)
         return _export_rule_list(model, fmt)
     rule = simplify(model.rule)
+    sums = dict(getattr(model, "sums", ()))
     if fmt == "sql":
-        return SQL_HEADER + sql_case(rule, model.positive, model.negative) + "\n"
+        return SQL_HEADER + sql_case(rule, model.positive, model.negative, sums=sums) + "\n"
     source = python_source if fmt == "python" else pandas_source
     return source(rule, model.positive, model.negative, _tokens(model), target=model.target,
-                  description=rule.describe(model.positive, model.target))
+                  description=rule.describe(model.positive, model.target), sums=sums)
 
 
 def _tokens(model) -> tuple[str, ...]:
@@ -252,15 +256,39 @@ def _cell(row, name):
 '''
 
 
+_SUM_COLUMN_HELPER = '''
+
+def _cell(row, name):
+    """The read cell of column name (a key equal to it once stripped also matches); a derived
+    sum (SUMS) is the sum of its columns' numbers, None where one is not a number."""
+    if name in SUMS:
+        numbers = [_number(_cell(row, part)) for part in SUMS[name]]
+        return None if None in numbers else sum(numbers)
+    if name not in row:
+        name = next((key for key in row if str(key).strip() == name), name)
+    return _read(row[name])
+'''
+
+
+def _sums_constant(sums) -> str:
+    """``SUMS = {name: (column, ...), ...}``, every name written by :func:`python_value`."""
+    items = ", ".join(f"{python_value(name)}: ({''.join(python_value(c) + ', ' for c in parts)})"
+                      for name, parts in sums.items())
+    return f"SUMS = {{{items}}}\n"
+
+
 def python_source(rule: Rule, positive, negative, missing_tokens, *, target: str = "",
-                  description: str = "") -> str:
+                  description: str = "", sums=None) -> str:
     """A module defining ``predict(row: dict)``: ``positive`` where ``rule`` holds.
 
-    Every name, label and value is a constant written by :func:`python_value`.
+    Every name, label and value is a constant written by :func:`python_value`. ``sums``:
+    derived columns (name -> the columns it adds up), computed from a row's cells.
     """
     body = _combine(rule, _python_literal, "and", "or", "True", "False")
-    return (f"{_PYTHON_DOC}\nimport numbers\nimport re\n\n{_CELL_HELPERS}{_COLUMN_HELPER}\n\n"
-            f"{_constants(positive, negative, missing_tokens, target, description)}\n\n"
+    helper = _SUM_COLUMN_HELPER if sums else _COLUMN_HELPER
+    return (f"{_PYTHON_DOC}\nimport numbers\nimport re\n\n{_CELL_HELPERS}{helper}\n\n"
+            f"{_constants(positive, negative, missing_tokens, target, description)}"
+            f"{_sums_constant(sums) if sums else ''}\n\n"
             "def predict(row):\n"
             '    """POSITIVE where the rule holds on row (a dict of cells), else NEGATIVE."""\n'
             f"    holds = (\n        {body}\n    )\n"
@@ -312,17 +340,44 @@ def predict(frame):
 '''
 
 
+_SUM_FRAME_TESTS = '''
+
+def _cells(frame, name):
+    """The read cells of column name (a list); a derived sum (SUMS) is the sum of its
+    columns' numbers, None where one is not a number."""
+    if name in SUMS:
+        parts = [[_number(value) for value in _cells(frame, part)] for part in SUMS[name]]
+        return [None if None in numbers else sum(numbers) for numbers in zip(*parts)]
+    if name not in frame.columns:
+        name = next((c for c in frame.columns if str(c).strip() == name), name)
+    return [_read(value) for value in frame[name].astype(object)]
+
+
+def _test(frame, name, test, *args):
+    """Where test(read cell, *args) holds on the column name (a boolean array)."""
+    return np.fromiter((test(value, *args) for value in _cells(frame, name)), dtype=bool,
+                       count=len(frame))
+
+
+def _constant(frame, value):
+    return np.full(len(frame), value, dtype=bool)
+'''
+
+
 def pandas_source(rule: Rule, positive, negative, missing_tokens, *, target: str = "",
-                  description: str = "") -> str:
+                  description: str = "", sums=None) -> str:
     """A module defining ``holds(frame)``, ``select(frame)`` and ``predict(frame)``.
 
-    Every name, label and value is a constant written by :func:`python_value`.
+    Every name, label and value is a constant written by :func:`python_value`. ``sums``: as
+    :func:`python_source`'s.
     """
     body = _combine(rule, _pandas_literal, "&", "|", "_constant(frame, True)",
                     "_constant(frame, False)")
+    helpers = (_SUM_FRAME_TESTS + _FRAME_HELPERS[len(_FRAME_TESTS):]) if sums else _FRAME_HELPERS
     return (f"{_PANDAS_DOC}\nimport numbers\nimport re\n\n"
-            f"import numpy as np\nimport pandas as pd\n\n{_CELL_HELPERS}{_FRAME_HELPERS}\n\n"
-            f"{_constants(positive, negative, missing_tokens, target, description)}\n\n"
+            f"import numpy as np\nimport pandas as pd\n\n{_CELL_HELPERS}{helpers}\n\n"
+            f"{_constants(positive, negative, missing_tokens, target, description)}"
+            f"{_sums_constant(sums) if sums else ''}\n\n"
             "def _holds(frame):\n"
             f"    return (\n        {body}\n    )\n")
 
@@ -336,22 +391,24 @@ SQL_HEADER = ("-- A rule learned by rulelearn, as SQL (rulelearn export --format
               "-- the columns that the rule compares with numbers must hold numbers.\n")
 
 
-def sql_case(rule: Rule, positive, negative) -> str:
+def sql_case(rule: Rule, positive, negative, *, sums=None) -> str:
     """``CASE WHEN <rule> THEN positive ELSE negative END`` (missing cells must be NULL).
 
     SQL's NULL gives a comparison with a missing cell the value unknown, and a rule without
     NOT is true exactly where it is true with every unknown read as false: as ``rulelearn``
     reads a comparison with a missing value (the one NOT, in ``x != v`` for a number ``v``,
     is guarded by ``IS NOT NULL``). Raises :class:`ParameterError` for a name or value that
-    SQL text cannot carry.
+    SQL text cannot carry. ``sums``: derived columns (name -> the columns it adds up), each
+    written as the sum of its columns (NULL where any is NULL).
     """
-    return (f"CASE WHEN {_sql_condition(rule)} THEN {_sql_value(positive, 'the positive class')} "
+    condition = _sql_condition(rule, sums or {})
+    return (f"CASE WHEN {condition} THEN {_sql_value(positive, 'the positive class')} "
             f"ELSE {_sql_value(negative, 'the negative class')} END")
 
 
-def _sql_condition(rule: Rule) -> str:
+def _sql_condition(rule: Rule, sums=None) -> str:
     outer, inner = (" OR ", " AND ") if rule.form == "dnf" else (" AND ", " OR ")
-    clauses = [_join([_sql_literal(lit) for lit in clause.literals], inner,
+    clauses = [_join([_sql_literal(lit, sums) for lit in clause.literals], inner,
                      "1 = 1" if rule.form == "dnf" else "1 = 0") for clause in rule.clauses]
     return _join(clauses, outer, "1 = 0" if rule.form == "dnf" else "1 = 1", wrap=True)
 
@@ -417,8 +474,11 @@ def _sql_equal(name: str, literal: Literal, op: str = "=") -> str:
             f"CAST({name} AS REAL) = {_sql_number(number)}))")
 
 
-def _sql_literal(literal: Literal) -> str:
-    name = _sql_name(literal.feature)
+def _sql_literal(literal: Literal, sums=None) -> str:
+    if sums and literal.feature in sums:
+        name = "(" + " + ".join(map(_sql_name, sums[literal.feature])) + ")"
+    else:
+        name = _sql_name(literal.feature)
     if literal.op.startswith("is "):
         return f"{name} IS {'NOT ' if literal.op == 'is not missing' else ''}NULL"
     if literal.op in ("<=", ">"):

@@ -11,6 +11,11 @@ data::
      "proba": {"clause_precision": [0.95, 0.81, 0.7], "default_precision": 0.12},
      "created": "2024-05-01T12:00:00+00:00"}
 
+``sums`` (only in a model fitted with derived columns, ``fit --sum``): ``[{"name": "total",
+"columns": ["day", "eve"]}, ...]``; each is computed again from those columns before the rule
+is applied (:func:`rulelearn.binarize.add_sums`), so a CSV to predict on needs those columns,
+not the derived ones.
+
 ``proba`` (the training precisions behind :mod:`rulelearn.proba`) is absent from files written
 before it existed: such a model predicts as before, and :meth:`LoadedModel.predict_proba` says
 that the file has no probabilities.
@@ -98,6 +103,7 @@ def model_dict(estimator, *, target: str, positive=None, X=None, y=None, extra=N
         "theta": float(estimator.theta),
         "training": training,
         **_proba_entry(estimator),
+        **_sums_entry(estimator),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     return _with_extra(doc, extra)
@@ -147,6 +153,30 @@ def _training_entry(estimator, X, y, rule) -> dict:
         training = {"n_samples": int(len(y)), "accuracy": accuracy(estimator, X, y)}
     training.update(n_literals=rule.n_literals, n_clauses=rule.n_clauses)
     return training
+
+
+def _sums_entry(estimator) -> dict:
+    from rulelearn.binarize import check_sums
+
+    pairs = check_sums(getattr(estimator, "sums", None))
+    return {"sums": [{"name": n, "columns": list(c)} for n, c in pairs]} if pairs else {}
+
+
+def _document_sums(doc: dict, bad) -> tuple:
+    from rulelearn.binarize import check_sums
+
+    entry = doc.get("sums")
+    if entry is None:
+        return ()
+    try:
+        if not isinstance(entry, list) or not all(isinstance(e, dict) for e in entry):
+            raise ParameterError("not a list of objects")
+        pairs = check_sums({e.get("name"): e.get("columns") for e in entry})
+    except (ParameterError, TypeError) as exc:
+        raise bad(f"bad sums: {exc}") from None
+    if len(pairs) < len(entry):
+        raise bad("bad sums: two sums of the same name")
+    return pairs
 
 
 def _with_extra(doc: dict, extra) -> dict:
@@ -247,6 +277,8 @@ class LoadedModel:
     proba: RuleProba | None = None
     #: The training data file, as ``rulelearn fit`` recorded it.
     data: str | None = None
+    #: Derived columns, ``((name, (column, ...)), ...)``: each the sum of those columns.
+    sums: tuple = ()
 
     @property
     def form(self) -> str:
@@ -254,8 +286,17 @@ class LoadedModel:
 
     @property
     def features(self) -> list[str]:
-        """The columns the rule reads (the only ones a CSV to predict on needs)."""
-        return self.rule.features
+        """The columns the rule reads (the only ones a CSV to predict on needs); a derived
+        sum's columns stand for it."""
+        from rulelearn.binarize import sum_features
+
+        return sum_features(self.rule.features, dict(self.sums))
+
+    def with_sums(self, X: pd.DataFrame) -> pd.DataFrame:
+        """``X`` with the derived columns the rule reads (:func:`rulelearn.binarize.add_sums`)."""
+        from rulelearn.binarize import add_sums
+
+        return add_sums(X, dict(self.sums)) if self.sums else X
 
     @property
     def classes(self) -> list:
@@ -279,7 +320,7 @@ class LoadedModel:
         if absent:
             raise DataError(f"the data lacks {_plural(len(absent), 'column')} the rule uses: "
                             f"{', '.join(map(repr, absent))}")
-        held = self.rule.evaluate(X)
+        held = self.rule.evaluate(self.with_sums(X))
         out = np.empty(len(held), dtype=object)
         out[:] = [self.positive if h else self.negative for h in held]
         return out
@@ -296,7 +337,7 @@ class LoadedModel:
                                  "rule (written by an older rulelearn, or the rule was edited), "
                                  "so no probabilities: fit it again")
         self.predict(X[:0])  # the columns check
-        held, positive = self.proba.decide(self.rule, X)
+        held, positive = self.proba.decide(self.rule, self.with_sums(X))
         if same_label(self.classes[1], self.positive):
             second, predicted_second = positive, held
         else:
@@ -309,7 +350,7 @@ class LoadedModel:
         DNF's first clause that holds, else each clause's first literal that fails; a CNF's
         first clause that fails, else each clause's first literal that holds."""
         self.predict(X[:0])
-        return list(explain(self.rule, X))
+        return list(explain(self.rule, self.with_sums(X)))
 
 
 @dataclass(frozen=True)
@@ -406,7 +447,8 @@ def load_model(path) -> LoadedModel | LoadedRuleList:
                        created=str(doc.get("created", "")), path=str(path),
                        missing_values=None if missing is None else tuple(missing),
                        proba=_document_proba(doc, rule, bad),
-                       data=data if isinstance(data, str) else None)
+                       data=data if isinstance(data, str) else None,
+                       sums=_document_sums(doc, bad))
 
 
 def _common_entries(doc: dict, bad) -> dict:
@@ -769,6 +811,7 @@ class _Scoring:
 
         model, rule = self.model, self.model.rule
         cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
+        cells = model.with_sums(cells)
         columns = _Columns(cells)
         clause_held = [_clause_held(clause, columns, rule.inner_op) for clause in rule.clauses]
         if not clause_held:

@@ -119,6 +119,22 @@ def _threshold_counts(ctx, param, value):
     return counts
 
 
+def _sums(ctx, param, value):
+    """``--sum NAME=COL+COL...`` (repeatable): the derived columns, ``{name: (column, ...)}``."""
+    sums: dict[str, tuple[str, ...]] = {}
+    for text in value:
+        name, equals, columns = str(text).partition("=")
+        parts = tuple(p.strip() for p in columns.split("+"))
+        if not equals or not name.strip() or len(parts) < 2 or not all(parts):
+            raise click.BadParameter(f"expected NAME=COLUMN+COLUMN[+...], got {text!r}")
+        if name.strip() in sums:
+            raise click.BadParameter(f"the sum {name.strip()!r} is given twice")
+        if len(set(parts)) < len(parts):
+            raise click.BadParameter(f"a column is repeated in {text!r}")
+        sums[name.strip()] = parts
+    return sums or None
+
+
 _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
                     help="The CSV file's separator: one character, or comma, semicolon, tab, "
                          "space, pipe (default: found from the file; comma, semicolon, tab or |).")
@@ -177,6 +193,10 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    f"class in a tail); both. Several (e.g. quantile,tree): the first is used "
                    f"for the whole grid, the others are also tried at the chosen form and R, "
                    f"and the CV picks.")
+@click.option("--sum", "sums", metavar="NAME=COL+COL[+...]", multiple=True, callback=_sums,
+              help="A derived column: NAME, the sum of those numeric columns (repeatable), "
+                   "for literals such as 'total > 73.4'. A saved model computes it again from "
+                   "those columns when it predicts or is exported.")
 @click.option("--cv", type=click_type(CV_FOLDS), default=5, show_default=True,
               help="Folds for choosing the setting (fewer if the minority class is smaller).")
 @click.option("--select", type=click.Choice(SELECT_RULES), default=DEFAULT_SELECT,
@@ -223,7 +243,7 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @_SEP
 @_DECIMAL
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, class_weight, cut_points, cv, seed, jobs, executor, scheduler, select,
+        thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler, select,
         prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
         certify_budget):
     """Learn a rule from the CSV file DATA (header row required) and print it.
@@ -256,12 +276,20 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
                                sep=sep, decimal=decimal, multiclass=True)
     target = dataset.target
     dataset = drop_columns(dataset, drop)
+    if sums is not None:
+        from rulelearn.binarize import add_sums
+        from rulelearn.errors import DataError
+
+        if dataset.positive is None:
+            raise DataError("--sum is for a target of two classes (a rule list of three or "
+                            "more classes reads the columns as they are)")
+        add_sums(dataset.X.iloc[:0], sums, check=True)  # a one-line error before the CV
     for column in identifier_like_columns(dataset.X):
         echo(f"note: column {column!r} has a different value in every row (an "
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start, cut_points=cut_points[0],
+                                      start=start, cut_points=cut_points[0], sums=sums,
                                       class_weight=None if class_weight == "none" else class_weight)
     if dataset.positive is None:  # three or more classes: an ordered rule list
         from rulelearn.cli.rule_list import fit_rule_list
@@ -365,7 +393,7 @@ def _certify(model, dataset, wanted: bool, budget: float) -> None:
 def _echo_fit(data, dataset, target, method, model, selection, *, given, show_path, plot_file):
     """The human-readable report of a fit: data, CV table, choice, rule, training accuracy."""
     from rulelearn._utils import error_rate
-    from rulelearn.cli.model import rule_lines
+    from rulelearn.cli.model import rule_lines, sum_lines
     from rulelearn.estimator import class_sample_weight
     from rulelearn.model_io import accuracy
 
@@ -387,6 +415,8 @@ def _echo_fit(data, dataset, target, method, model, selection, *, given, show_pa
          + (f" ({pruned} more before pruning)" if pruned else ""))
     negative = next(c for c in model.classes_ if not c == dataset.positive)
     for line in rule_lines(rule, dataset.positive, target, negative=negative):
+        echo(line)
+    for line in sum_lines(model.sums):
         echo(line)
     line = f"training accuracy: {100 * accuracy(model, dataset.X, dataset.y):.1f} %"
     if model.class_weight is not None:
@@ -448,6 +478,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "theta": float(model.theta), **_theta_per_row(selection),
                     "thresholds": int(model.n_thresholds),
                     "class_weight": model.class_weight, "cut_points": model.cut_points,
+                    **({"sums": model.sums} if model.sums else {}),
                     "chosen_by": "cv" if selection is not None else "given",
                     "pruned": "pruned_literals" in getattr(model, "fit_stats_", {})},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),

@@ -36,6 +36,17 @@ def show(model):
         return
     for line in _describe(loaded, simplify(loaded.rule)):
         echo(line)
+    for line in sum_lines(getattr(loaded, "sums", ())):
+        echo(line)
+
+
+def sum_lines(sums):
+    """One line per derived column of ``sums`` (a mapping or pairs): ``where total = a + b``."""
+    from rulelearn.binarize import check_sums
+    from rulelearn.rules import format_name
+
+    for name, parts in check_sums(dict(sums or {})):
+        yield f"where {format_name(name)} = {' + '.join(map(format_name, parts))}"
 
 
 def rule_lines(rule, positive, target, simpler=None, negative=None):
