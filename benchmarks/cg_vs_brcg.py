@@ -5,7 +5,7 @@
 Test error of cg minus BRCG's, paired over the outer folds both finished (mean and its standard
 error), and the mean literals of each; then the CPU seconds per unit measured apart
 (benchmarks/cg_unit_cpu.json: the records' wall seconds depend on the machine's load; its
-"cg_before" holds the previous cg's, measured in the same session).
+"cg_before" holds the previous cg's or the previous θ grid's, measured in the same session).
 """
 
 from __future__ import annotations

@@ -117,6 +117,14 @@ implied literal: θ less, same coverage; or it covers no positive: ``rc ≥ −�
 called directly here (:mod:`rulelearn.lp` has no dual-bound access), through its silent
 HiGHS constructor; HiGHS's ``threads`` option is never set.
 
+Budgets. Every limit of :func:`lower_bound` but two is a count (master LP solves, nodes per
+pricing MIP, cut rounds, columns), so a bound is the same on any machine. ``cpu_limit`` is a
+CPU budget that HiGHS enforces through its wall-clock ``time_limit`` (the CPU seconds left):
+the bound it gives depends on the machine's load. ``cpu_safety`` is a safety net instead,
+checked only between HiGHS runs (each run stops after that many wall seconds at most, against
+one runaway run): where the counts stop first, the bound does not depend on the load; where
+the net or a HiGHS time limit stops it, the status is "cpu limit" (never "pricing stalled").
+
 Identical rows of the same class are merged into one weighted row first (exact). With
 integer row weights the bound is rounded up to the least value an objective can take
 (:func:`round_up_to_objective`).
@@ -172,10 +180,10 @@ class Certificate:
     ``integral``: those weights are all 1 (then, with ``exact_pricing``, ``terms`` is a rule
     whose relaxed objective G equals the bound; when it has fewer than ``max_rules`` clauses
     its objective equals the bound too, so it is an optimal rule).
-    ``seconds``: wall time; ``pricing_mips``: pricing MIPs solved (``iterations`` counts
-    master LP solves). With integer row weights ``bound`` is the LP's bound ``lp_bound``
-    rounded up to the least objective a rule can have (:func:`round_up_to_objective`), so it
-    can exceed ``lp_value``.
+    ``seconds``: wall time (``cpu_seconds``: CPU); ``pricing_mips``: pricing MIPs solved
+    (``iterations`` counts master LP solves). With integer row weights ``bound`` is the LP's
+    bound ``lp_bound`` rounded up to the least objective a rule can have
+    (:func:`round_up_to_objective`), so it can exceed ``lp_value``.
     """
 
     bound: float
@@ -194,6 +202,8 @@ class Certificate:
     lp_bound: float | None = None
     #: ladder rows per positive of the master (1: the relaxation G)
     levels: int = 1
+    #: CPU seconds of this process (``seconds`` is wall time)
+    cpu_seconds: float = 0.0
 
     @property
     def integral(self) -> bool:
@@ -570,6 +580,7 @@ class _PricingResult:
     value: float  # reduced cost of ``term`` (inf when no solution)
     dual_bound: float  # proven lower bound on the least reduced cost
     optimal: bool
+    clock: bool = False  # HiGHS stopped at its time limit (the result depends on the machine)
 
 
 class _PricingMIP:
@@ -744,19 +755,25 @@ class _PricingMIP:
         self.cuts.update(new)
         return self.add_rows([self.pair_cut(p, i) for p, i in new])
 
-    def _limit_time(self, deadline: float | None) -> None:
+    def _limit_time(self, deadline: float | None, wall: float | None = None) -> None:
         """HiGHS's wall-clock limit of the next run: the CPU seconds left before ``deadline``
         (a :func:`time.process_time` value; None: no limit). Wall time runs at least as
-        fast as this process's CPU time on a loaded machine, so the run stops no later."""
-        left = INF if deadline is None else max(deadline - time.process_time(), 1e-3)
+        fast as this process's CPU time on a loaded machine, so the run stops no later.
+        ``wall`` (seconds, with ``deadline`` None): a fixed limit per run, a backstop that
+        a run on a loaded machine reaches no sooner than on an idle one."""
+        left = (INF if wall is None else float(wall)) if deadline is None else max(
+            deadline - time.process_time(), 1e-3)
         self.highs.setOptionValue("time_limit", float(left))
         # HiGHS's MIP presolve does not look at the clock while it merges cliques: on WDBC
         # (600 literals) one presolve ran for minutes past the limit; without presolve a
         # 20 s budget stopped the same pricing MIP after 8 CPU s
-        self.highs.setOptionValue("presolve", "on" if deadline is None else "off")
+        self.highs.setOptionValue("presolve", "on" if deadline is None and wall is None
+                                  else "off")
 
-    def _relaxation(self, rounds: int, deadline: float | None = None) -> None:
-        """Strengthen the model with pair cuts from its LP relaxation (kept for later calls)."""
+    def _relaxation(self, rounds: int, deadline: float | None = None,
+                    wall: float | None = None) -> bool:
+        """Strengthen the model with pair cuts from its LP relaxation (kept for later calls);
+        False when a run stopped at its time limit."""
         kinds = highspy.HighsVarType
         columns = np.flatnonzero(self.integer).astype(np.int32)
         d = len(columns)
@@ -765,29 +782,35 @@ class _PricingMIP:
         self.highs.changeColsIntegrality(d, columns, continuous)
         try:
             for _ in range(rounds):
-                self._limit_time(deadline)
+                self._limit_time(deadline, wall)
                 self.highs.run()
-                if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                status = self.highs.getModelStatus()
+                if status == highspy.HighsModelStatus.kTimeLimit:
+                    return False
+                if status != highspy.HighsModelStatus.kOptimal:
                     break
                 x = np.asarray(self.highs.getSolution().col_value)
                 if not self.separate(x):
                     break
         finally:
             self.highs.changeColsIntegrality(d, columns, integer)
+        return True
 
-    def price(self, mu, rho, deadline: float | None = None) -> _PricingResult:
+    def price(self, mu, rho, deadline: float | None = None,
+              wall: float | None = None) -> _PricingResult:
         """The least reduced cost's bound and a column at duals ``mu``, ``rho``; HiGHS stops
-        at ``deadline`` (CPU seconds, :meth:`_limit_time`) with its proven dual bound."""
+        at ``deadline`` (CPU seconds) or after ``wall`` seconds per run (:meth:`_limit_time`)
+        with its proven dual bound; ``clock`` says that it did."""
         data = self.data
         mu = np.atleast_2d(np.asarray(mu, float))
         cost = np.concatenate([np.full(data.d, data.theta), -mu[0], data.wn, -mu[1:].ravel()])
         self.highs.changeColsCost(self.n_cols, self.columns, cost)
-        if self.cut_rounds:
-            self._relaxation(self.cut_rounds, deadline)
+        clock = bool(self.cut_rounds) and not self._relaxation(self.cut_rounds, deadline, wall)
         self.highs.clearSolver()
-        self._limit_time(deadline)
+        self._limit_time(deadline, wall)
         self.highs.run()
         status = self.highs.getModelStatus()
+        clock = clock or status == highspy.HighsModelStatus.kTimeLimit
         if status == highspy.HighsModelStatus.kNotset:
             raise SolverError("HiGHS did not start on the pricing MIP (model status 'Not Set'): "
                               "an option set in this process conflicts with it")
@@ -803,7 +826,7 @@ class _PricingMIP:
             z = np.asarray(self.highs.getSolution().col_value[: data.d])
             term = tuple(int(j) for j in np.flatnonzero(z > 0.5))
             value = float(reduced_costs(data, [term], mu if len(mu) > 1 else mu[0], rho)[0])
-        return _PricingResult(term, value, dual - rho, optimal)
+        return _PricingResult(term, value, dual - rho, optimal, clock)
 
 
 # ---------------------------------------------------------------------------- the bound
@@ -830,8 +853,9 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
                 sample_weight=None, max_iterations: int = MAX_ITERATIONS,
                 pricing_nodes: int = PRICING_NODES, max_columns: int = MAX_COLUMNS,
                 cut_rounds: int = CUT_ROUNDS, time_limit: float | None = None,
-                cpu_limit: float | None = None, initial_terms=(), pricer=None,
-                levels: int = LEVELS, disable_cost: float = 0.0) -> Certificate:
+                cpu_limit: float | None = None, cpu_safety: float | None = None,
+                initial_terms=(), pricer=None, levels: int = LEVELS,
+                disable_cost: float = 0.0) -> Certificate:
     """A lower bound on the objective of every rule over the literals (columns) of ``A``.
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
@@ -848,6 +872,11 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     the CPU seconds left), and the last pricing MIP, which gives the bound at the final
     duals, gets what is left or a tenth of the budget, whichever is more; the status is then
     "cpu limit" and the bound the Lagrangian/Farley one, valid, and load-dependent.
+    ``cpu_safety`` (CPU seconds; instead of ``cpu_limit``) is a safety net that leaves the
+    counts in charge: it is checked only between HiGHS runs, and each HiGHS run stops after
+    that many wall seconds at most (a backstop against one runaway run); HiGHS runs are
+    otherwise not cut. Where the counts stop the column generation first, the bound is the
+    same on any machine at any load; where the net is hit, the status is "cpu limit".
     ``initial_terms``: conjunctions to start from (e.g. a learned rule's). ``pricer``
     replaces the pricing MIP (for tests): a callable ``(mu, rho) -> result with term, value,
     dual_bound, optimal``. ``levels``: ladder rows per positive (1: the relaxation G; with
@@ -858,15 +887,16 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
                      max_iterations=max_iterations, pricing_nodes=pricing_nodes,
                      max_columns=max_columns, cut_rounds=cut_rounds, time_limit=time_limit,
-                     cpu_limit=cpu_limit, initial_terms=initial_terms, pricer=pricer,
-                     levels=levels, disable_cost=disable_cost)[0]
+                     cpu_limit=cpu_limit, cpu_safety=cpu_safety, initial_terms=initial_terms,
+                     pricer=pricer, levels=levels, disable_cost=disable_cost)[0]
 
 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
               max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
-              cpu_limit=None, initial_terms=(), pricer=None, exact_pricing=True, master=None,
-              levels=1, disable_cost=0.0, floor=0.0, after_g=True,
+              cpu_limit=None, cpu_safety=None, initial_terms=(), pricer=None,
+              exact_pricing=True, master=None, levels=1, disable_cost=0.0, floor=0.0,
+              after_g=True,
               ) -> tuple[Certificate, "_Master | None", np.ndarray]:
     """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
     when the problem is trivial) and the columns' reduced costs at the final duals.
@@ -881,27 +911,29 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     With ``levels`` > 1 and ``after_g`` (and ``max_rules``, no ``master``, no ``pricer``)
     the ladder starts from G's columns: G's column generation runs first within the
     limits, then the ladder's from its columns with what is left of ``max_iterations``,
-    ``cpu_limit`` and ``time_limit``, and G's bound is the ladder's floor. The
+    ``cpu_limit`` (or ``cpu_safety``) and ``time_limit``, and G's bound is the ladder's floor. The
     ladder's pricing MIP (binary level indicators) can stop at the node limit where G's
     finishes: this way the bound is never below G's under the same limits."""
     start, cpu_start = time.perf_counter(), time.process_time()
     _check_options(form, theta, max_rules, max_iterations=max_iterations,
                    pricing_nodes=pricing_nodes, max_columns=max_columns)
-    _check_budget(cpu_limit)
+    _check_budget(cpu_limit, cpu_safety)
     _check_ladder(levels, disable_cost)
+    budget = cpu_limit if cpu_safety is None else cpu_safety
     if (after_g and levels > 1 and max_rules is not None and master is None
             and pricer is None and exact_pricing):
-        return _ladder_after_g(A, y, theta, levels, time_limit, cpu_limit, initial_terms,
-                               form=form, max_rules=max_rules, sample_weight=sample_weight,
-                               max_iterations=max_iterations, pricing_nodes=pricing_nodes,
-                               max_columns=max_columns, cut_rounds=cut_rounds,
-                               disable_cost=disable_cost)
-    deadline = None if cpu_limit is None else cpu_start + float(cpu_limit)
+        return _ladder_after_g(A, y, theta, levels, time_limit, budget, cpu_safety is not None,
+                               initial_terms, form=form, max_rules=max_rules,
+                               sample_weight=sample_weight, max_iterations=max_iterations,
+                               pricing_nodes=pricing_nodes, max_columns=max_columns,
+                               cut_rounds=cut_rounds, disable_cost=disable_cost)
+    deadline = None if budget is None else cpu_start + float(budget)
     if master is None:
         data = _Data.build(A, y, theta, form, sample_weight)
         if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
             trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start,
-                                  "trivial", lp_bound=0.0)
+                                  "trivial", lp_bound=0.0,
+                                  cpu_seconds=time.process_time() - cpu_start)
             return trivial, None, np.zeros(0)
         master = _Master(data, max_rules, levels, disable_cost)
         initial_terms = ([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
@@ -914,8 +946,9 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     # with levels, a term that covers no positive covers some of the disabled column's
     # rows: the pricing MIP may leave such terms out only while that column is cheaper
     disjoint = master.levels == 1 or master.disable_cost < c_min
-    price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline,
-                     cpu_limit, master.levels, disjoint)
+    price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds,
+                     None if cpu_safety is not None else deadline, cpu_limit, master.levels,
+                     disjoint, wall=cpu_safety)
 
     state = _State(best_bound=max(0.0, float(floor)))
     while True:
@@ -944,13 +977,15 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         if state.exact:
             state.status = "optimal"
             break
+        if getattr(result, "clock", False):  # HiGHS stopped at its time limit
+            limit = "cpu limit"
         if limit is not None:
             state.status = limit
             break
         if result.term is None or result.value >= -_TOL or not master.add([result.term]):
             state.status = "pricing stalled"
             break
-    return (_certificate(state, value, x, master, start), master,
+    return (_certificate(state, value, x, master, start, cpu_start), master,
             master.reduced_costs(mu, rho))
 
 
@@ -968,32 +1003,37 @@ def _with_disabled(master: _Master, least: float, mu, rho, c_min: float, disjoin
     return least, disabled
 
 
-def _ladder_after_g(A, y, theta, levels, time_limit, cpu_limit, initial_terms, **common):
+def _ladder_after_g(A, y, theta, levels, time_limit, cpu_budget, safety, initial_terms,
+                    **common):
     """G's column generation, then the ladder's from its columns with the time left and
-    G's bound as its floor (:func:`_generate`)."""
+    G's bound as its floor (:func:`_generate`). ``cpu_budget`` is ``cpu_safety`` when
+    ``safety``, else ``cpu_limit``."""
     start, cpu_start = time.perf_counter(), time.process_time()
+    name = "cpu_safety" if safety else "cpu_limit"
     g, g_master, reduced = _generate(A, y, theta, **common, time_limit=time_limit,
-                                     cpu_limit=cpu_limit, initial_terms=initial_terms)
-    cpu_left = None if cpu_limit is None else float(cpu_limit) - (time.process_time() - cpu_start)
+                                     initial_terms=initial_terms, **{name: cpu_budget})
+    cpu_left = (None if cpu_budget is None
+                else float(cpu_budget) - (time.process_time() - cpu_start))
     wall_left = None if time_limit is None else time_limit - (time.perf_counter() - start)
     common["max_iterations"] -= g.iterations
-    if g_master is None or common["max_iterations"] < 1 or any(
+    if g_master is None or common["max_iterations"] < 1 or g.status == "cpu limit" or any(
             left is not None and left <= 0 for left in (cpu_left, wall_left)):
         return g, g_master, reduced
     ladder, master, reduced = _generate(
-        A, y, theta, **common, time_limit=wall_left, cpu_limit=cpu_left,
-        initial_terms=g_master.terms, levels=levels, floor=float(g.lp_bound or 0.0),
-        after_g=False)
+        A, y, theta, **common, time_limit=wall_left, initial_terms=g_master.terms,
+        levels=levels, floor=float(g.lp_bound or 0.0), after_g=False, **{name: cpu_left})
     return replace(ladder, iterations=g.iterations + ladder.iterations,
                    pricing_mips=g.pricing_mips + ladder.pricing_mips,
-                   seconds=time.perf_counter() - start), master, reduced
+                   seconds=time.perf_counter() - start,
+                   cpu_seconds=time.process_time() - cpu_start), master, reduced
 
 
 def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit,
-             levels=1, disjoint=True):
+             levels=1, disjoint=True, wall=None):
     """``price(mu, rho, last)``: ``pricer``, else a pricing MIP that stops at ``deadline``
     (the ``last`` one, for the final bound, at a tenth of ``cpu_limit`` past it at the
-    latest); None without a pricer and ``exact_pricing``."""
+    latest), or whose HiGHS runs stop after ``wall`` seconds each (``deadline`` None);
+    None without a pricer and ``exact_pricing``."""
     if pricer is not None:
         return lambda mu, rho, last: pricer(mu, rho)
     if not exact_pricing:
@@ -1003,17 +1043,21 @@ def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, c
 
     def price(mu, rho, last: bool) -> _PricingResult:
         if deadline is None:
-            return own.price(mu, rho)
+            return own.price(mu, rho, wall=wall)
         grace = 0.1 * float(cpu_limit) if last else 0.0
         return own.price(mu, rho, max(deadline, time.process_time() + grace))
     return price
 
 
-def _check_budget(cpu_limit) -> None:
-    if cpu_limit is not None and (isinstance(cpu_limit, bool)
-                                  or not isinstance(cpu_limit, (int, float, np.number))
-                                  or not cpu_limit > 0):
-        raise ParameterError(f"cpu_limit must be a positive number of seconds, got {cpu_limit!r}")
+def _check_budget(cpu_limit, cpu_safety=None) -> None:
+    for name, budget in (("cpu_limit", cpu_limit), ("cpu_safety", cpu_safety)):
+        if budget is not None and (isinstance(budget, bool)
+                                   or not isinstance(budget, (int, float, np.number))
+                                   or not budget > 0):
+            raise ParameterError(f"{name} must be a positive number of seconds, got {budget!r}")
+    if cpu_limit is not None and cpu_safety is not None:
+        raise ParameterError("give cpu_limit (HiGHS stops at it) or cpu_safety (checked "
+                             "between HiGHS runs), not both")
 
 
 def _check_ladder(levels, disable_cost) -> None:
@@ -1089,7 +1133,8 @@ def round_up_to_objective(bound: float, theta: float, positive_weight: float,
     return max(bound, best) if np.isfinite(best) else bound
 
 
-def _certificate(state: _State, value: float, x, master: _Master, start: float) -> Certificate:
+def _certificate(state: _State, value: float, x, master: _Master, start: float,
+                 cpu_start: float) -> Certificate:
     positive = np.flatnonzero(x > 1e-9)
     lp_bound = min(state.best_bound, value)
     data = master.data
@@ -1102,7 +1147,7 @@ def _certificate(state: _State, value: float, x, master: _Master, start: float) 
                        columns=len(master.terms), seconds=time.perf_counter() - start,
                        status=state.status, terms=tuple(master.terms[k] for k in positive),
                        weights=tuple(float(x[k]) for k in positive), pricing_mips=state.mips,
-                       levels=master.levels)
+                       levels=master.levels, cpu_seconds=time.process_time() - cpu_start)
 
 
 # ---------------------------------------------------------------------------- a fitted model

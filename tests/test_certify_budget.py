@@ -1,5 +1,8 @@
 """The certificate's CPU budget: it stops the column generation, every HiGHS run of the
-pricing, and the bound stays valid (brute force on tiny problems)."""
+pricing, and the bound stays valid (brute force on tiny problems). The safety net
+(``cpu_safety``): checked between HiGHS runs only, so the counts decide the bound."""
+
+import itertools
 
 import numpy as np
 import pytest
@@ -74,12 +77,88 @@ def test_highs_gets_the_cpu_seconds_left_and_the_last_mip_a_tenth_of_the_budget(
     assert seen[0] % 100.0 == pytest.approx(3.0)
 
 
+@pytest.mark.parametrize("name", ["cpu_limit", "cpu_safety"])
 @pytest.mark.parametrize("bad", [0, -1.0, True, "10"])
-def test_the_budget_must_be_positive_seconds(bad):
+def test_the_budget_must_be_positive_seconds(name, bad):
     A, y, theta, R = _needs_two_literals()
-    with pytest.raises(ParameterError, match="cpu_limit"):
-        lower_bound(A, y, theta, max_rules=R, cpu_limit=bad)
+    with pytest.raises(ParameterError, match=name):
+        lower_bound(A, y, theta, max_rules=R, **{name: bad})
 
 
-def test_the_bench_bounds_have_a_cpu_budget_and_more_master_solves():
-    assert CERTIFY_LIMITS["cpu_limit"] > 0 and CERTIFY_LIMITS["max_iterations"] >= 40
+def test_a_budget_and_a_safety_net_are_not_given_together():
+    A, y, theta, R = _needs_two_literals()
+    with pytest.raises(ParameterError, match="not both"):
+        lower_bound(A, y, theta, max_rules=R, cpu_limit=10.0, cpu_safety=10.0)
+
+
+def _noisy(seed=5, n=60, d=8):
+    """Noisy two-term data on which the bench's counts stop the bound before it is exact."""
+    rng = np.random.default_rng(seed)
+    A = rng.integers(0, 2, (n, d)).astype(np.uint8)
+    y = ((A[:, 0] & A[:, 1]) | (A[:, 2] & A[:, 3])).astype(bool) ^ (rng.random(n) < 0.15)
+    return A, y
+
+
+def _figures(c):
+    return (c.bound, c.lp_bound, c.lp_value, c.status, c.iterations, c.columns,
+            c.pricing_mips, c.terms, c.weights)
+
+
+@pytest.mark.parametrize("limits", [{"pricing_nodes": 1, "cut_rounds": 0},
+                                    {"max_iterations": 3}, {}])
+def test_the_safety_net_leaves_the_bound_to_the_counts(monkeypatch, limits):
+    """The same bound twice, and again with a CPU clock that jumps a second per reading (a
+    loaded machine): the net, 1000 CPU s, is never reached, and it cuts no HiGHS run."""
+    A, y = _noisy()
+    options = dict(max_rules=3, cpu_safety=1000.0, **limits)
+    first = lower_bound(A, y, 0.5, **options)
+    assert first.status != "cpu limit" and first.cpu_seconds > 0
+    assert _figures(lower_bound(A, y, 0.5, **options)) == _figures(first)
+    ticks = itertools.count(0.0, 1.0)
+    monkeypatch.setattr(cert.time, "process_time", lambda: float(next(ticks)))
+    assert _figures(lower_bound(A, y, 0.5, **options)) == _figures(first)
+
+
+def test_the_safety_net_is_checked_between_highs_runs(monkeypatch):
+    """With the clock past the net at the first check, one master LP and the pricing MIP
+    for the final duals run, not cut by the clock; the status says the net stopped it."""
+    A, y, theta, R = _needs_two_literals()
+    best_f, _ = brute_force(A, y, theta, R)
+    jumping_cpu_clock(monkeypatch, 100.0)
+    c = lower_bound(A, y, theta, max_rules=R, cpu_safety=50.0)
+    assert c.status == "cpu limit" and c.iterations == 1 and c.pricing_mips == 1
+    assert 0 <= c.bound <= best_f + TOL
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_a_tiny_wall_budget_says_so_and_stays_below_the_optimum(problem):
+    """HiGHS's runs stop at once (1 µs each): the status is "cpu limit" whenever the bound
+    is not proven optimal by then, never "pricing stalled", and it is a valid bound."""
+    A, y, theta, R, form, w = problem
+    assume(0 < y.sum() < len(y))
+    best_f, _ = brute_force(A, y, theta, R, form, w)
+    c = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w, cpu_safety=1e-6)
+    assert 0 <= c.bound <= best_f + TOL
+    assert c.status in ("cpu limit", "optimal")
+
+
+def test_a_pricing_run_stopped_by_the_clock_is_a_cpu_limit_not_a_stall(monkeypatch):
+    """A pricer that ran out of time without an improving column: before, the status read
+    "pricing stalled", which a count would explain; the clock stopped it."""
+    A, y, theta, R = _needs_two_literals()
+    exact = cert._PricingMIP(cert._Data.build(A, y, theta, "dnf", None))
+
+    def out_of_time(mu, rho):
+        result = exact.price(mu, rho)
+        return cert._PricingResult(None, np.inf, result.dual_bound - 1.0, False, clock=True)
+
+    monkeypatch.setattr(cert, "beam_columns", lambda *args, **kwargs: [])
+    c = lower_bound(A, y, theta, max_rules=R, pricer=out_of_time)
+    assert c.status == "cpu limit" and c.iterations == 1
+
+
+def test_the_bench_bounds_are_set_by_counts_with_a_cpu_safety_net():
+    assert "cpu_limit" not in CERTIFY_LIMITS and CERTIFY_LIMITS["cpu_safety"] > 0
+    for count in ("max_iterations", "pricing_nodes", "cut_rounds"):
+        assert isinstance(CERTIFY_LIMITS[count], int) and CERTIFY_LIMITS[count] >= 1

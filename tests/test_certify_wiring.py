@@ -188,6 +188,10 @@ def test_a_certified_unit_records_its_bound(tmp_path):
         cert = rec["certificate"]
         assert cert["theta"] == rec["chosen"]
         assert 0 <= cert["lower_bound"] <= cert["objective"] + 1e-9
+        # what produced the bound: the bench's limits, and whether the counts stopped it
+        assert cert["limits"] == experiment.CERTIFY_LIMITS
+        assert cert["reproducible"] == (cert["status"] != "cpu limit")
+        assert cert["cpu_seconds"] >= 0 and cert["pricing_mips"] >= 0
         assert Record.from_dict(json.loads(json.dumps(rec))).certificate == {
             k: pytest.approx(cert[k]) for k in ("objective", "lower_bound", "gap")}
     cart = experiment.run_unit(units["cart"], data)
