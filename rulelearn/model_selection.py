@@ -753,12 +753,13 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     as one job (:func:`_fold_scores`), in one process, on one binarization and clause
     solver; a later job on the same fold, form and start (the walk's next R) is given the
     clause LPs' optima of the earlier ones. The jobs are the same whatever ``workers``, so
-    the scores are too."""
+    the scores are too; in parallel the largest start first (:func:`_job_size`)."""
     y = np.asarray(y)
     done: dict = {}
     scattered: list = []  # X and y on the cluster, sent once for every call
     every = tuple(range(len(thetas)))
     answers: dict = {}  # (fold, form, thresholds, start) -> the LP optima of its jobs so far
+    shown: set = set()  # the folds' warnings raised so far (message, category)
 
     def path(cell, fold, start, index):
         params = {"form": cell[0], "max_rules": cell[1], "n_thresholds": cell[2]}
@@ -769,17 +770,14 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     def score(cells, fold_ids, refining=False, plan=None):
         parts = {cell: (plan or {}).get(cell, (("", every),)) for cell in cells}
         grouped = _fold_jobs(cells, fold_ids, parts)
+        if client is not None or workers > 1:  # the longest first: no straggler at the end
+            grouped = dict(sorted(grouped.items(), key=lambda job: -_job_size(job[1])))
         jobs = ((*folds[key[0]], [path(*task) for task in tasks], answers.get(key))
                 for key, tasks in grouped.items())
         if client is not None:
             results = _on_cluster(client, X, y, jobs, scattered)
         elif workers > 1 and len(grouped) > 1:
-            from joblib import Parallel, delayed
-
-            results = Parallel(n_jobs=min(workers, len(grouped)), backend="loky",
-                               return_as="generator")(
-                delayed(_fold_scores)(X, y, train, valid, paths, known)
-                for train, valid, paths, known in jobs)
+            results = _here_and_in_workers(X, y, list(jobs), min(workers, len(grouped)) - 1)
         else:  # here: warnings go straight to the caller
             results = (_fold_scores(X, y, train, valid, paths, known, record=False)
                        for train, valid, paths, known in jobs)
@@ -789,8 +787,7 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
         left = Counter(task[:2] for tasks in grouped.values() for task in tasks)
         for (key, tasks), (found, raised, optima) in zip(grouped.items(), results):
             answers[key] = optima
-            for message, category in raised:  # as if the fold had run here
-                warnings.warn(message, category, stacklevel=2)
+            _raise_once(raised, shown)
             for (cell, fold, start, index), result in zip(tasks, found):
                 scores[(cell, start)][position[fold], list(index)] = result
                 left[(cell, fold)] -= 1
@@ -807,6 +804,15 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     return score
 
 
+def _raise_once(raised, shown: set) -> None:
+    """Raise a fold job's warnings ``raised`` (message, category) as if the fold had run
+    here (for the caller of ``score``), each not in ``shown`` (then added) only."""
+    for message, category in raised:
+        if (message, category) not in shown:
+            shown.add((message, category))
+            warnings.warn(message, category, stacklevel=3)
+
+
 def _fold_jobs(cells, fold_ids, parts) -> dict:
     """The θ paths (cell, fold, start, θ indices) of ``cells`` on ``fold_ids``, each cell in
     its ``parts`` ((start, θ indices), ...), grouped per (fold, form, thresholds, start): one
@@ -819,6 +825,75 @@ def _fold_jobs(cells, fold_ids, parts) -> dict:
                     grouped.setdefault((fold, cell[0], cell[2], start), []).append(
                         (cell, fold, start, tuple(index)))
     return grouped
+
+
+def _here_and_in_workers(X, y, jobs: list, workers: int):
+    """The results of :func:`_fold_scores` for ``jobs``, in their order: this process runs
+    them too, and the ``workers`` loky processes from when they are up (started and
+    imported: meanwhile this process, its imports done, runs the jobs), each taking the next
+    job when free. One HiGHS per process, as with loky alone. If a job fails or the caller
+    stops early, no further job starts."""
+    import os
+    import threading
+
+    from joblib.externals.loky import get_reusable_executor
+
+    threads = str(max((os.cpu_count() or 1) // (workers + 1), 1))  # as joblib's loky sets
+    executor = get_reusable_executor(max_workers=workers, env={
+        name: threads for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                                   "MKL_NUM_THREADS")})
+    results: list = [None] * len(jobs)  # per job: ("here", result) or ("there", future)
+    ready = [threading.Event() for _ in jobs]
+    lock = threading.Lock()
+    order = iter(range(len(jobs)))
+
+    def take():
+        with lock:
+            return next(order, None)
+
+    def send(_=None):
+        i = take()
+        if i is not None:
+            future = executor.submit(_fold_scores, X, y, *jobs[i])
+            results[i] = ("there", future)
+            future.add_done_callback(lambda done, i=i: back(i))
+
+    def back(i):
+        ready[i].set()
+        send()
+
+    try:
+        for _ in range(workers):  # a job once the worker is up: till then, this process's
+            executor.submit(_worker_ready).add_done_callback(send)
+        given = 0
+        while (i := take()) is not None:
+            results[i] = ("here", _fold_scores(X, y, *jobs[i]))
+            ready[i].set()
+            while given < len(jobs) and ready[given].is_set():  # progress as it comes
+                yield _result(results[given])
+                given += 1
+        for i in range(given, len(jobs)):
+            ready[i].wait()
+            yield _result(results[i])
+    finally:
+        with lock:
+            order = iter(())  # nothing more is sent
+
+
+def _worker_ready() -> None:
+    """Nothing, once the fold jobs' modules are imported (in a worker process)."""
+    import rulelearn.estimator  # noqa: F401
+
+
+def _result(entry):
+    where, value = entry
+    return value.result() if where == "there" else value
+
+
+def _job_size(tasks) -> int:
+    """A fold job's expected cost, to start the longest first: clause LPs per θ path (R)
+    times its θ values, summed over its paths (``tasks``, as :func:`_fold_jobs` gives)."""
+    return sum(cell[1] * len(index) for cell, _, _, index in tasks)
 
 
 def _on_cluster(client, X, y, jobs, scattered: list):
