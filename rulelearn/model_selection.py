@@ -838,8 +838,9 @@ def _here_and_in_workers(X, y, jobs: list, workers: int):
 
     from joblib.externals.loky import get_reusable_executor
 
-    threads = str(max((os.cpu_count() or 1) // (workers + 1), 1))  # as joblib's loky sets
-    executor = get_reusable_executor(max_workers=workers, env={
+    # as joblib's loky: BLAS threads per process by the cores, idle workers kept 300 s
+    threads = str(max((os.cpu_count() or 1) // (workers + 1), 1))
+    executor = get_reusable_executor(max_workers=workers, timeout=300, env={
         name: threads for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                    "MKL_NUM_THREADS")})
     results: list = [None] * len(jobs)  # per job: ("here", result) or ("there", future)
