@@ -760,7 +760,6 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     scattered: list = []  # X and y on the cluster, sent once for every call
     every = tuple(range(len(thetas)))
     answers: dict = {}  # (fold, form, thresholds, start) -> the LP optima of its jobs so far
-    shown: set = set()  # the folds' warnings raised so far (message, category)
 
     def path(cell, fold, start, index):
         params = {"form": cell[0], "max_rules": cell[1], "n_thresholds": cell[2]}
@@ -788,7 +787,8 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
         left = Counter(task[:2] for tasks in grouped.values() for task in tasks)
         for (key, tasks), (found, raised, optima) in zip(grouped.items(), results):
             answers[key] = optima
-            _raise_once(raised, shown)
+            for message, category in raised:  # as if the fold had run here
+                warnings.warn(message, category, stacklevel=2)
             for (cell, fold, start, index), result in zip(tasks, found):
                 scores[(cell, start)][position[fold], list(index)] = result
                 left[(cell, fold)] -= 1
@@ -803,15 +803,6 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
         return scores
 
     return score
-
-
-def _raise_once(raised, shown: set) -> None:
-    """Raise a fold job's warnings ``raised`` (message, category) as if the fold had run
-    here (for the caller of ``score``), each not in ``shown`` (then added) only."""
-    for message, category in raised:
-        if (message, category) not in shown:
-            shown.add((message, category))
-            warnings.warn(message, category, stacklevel=3)
 
 
 def _fold_jobs(cells, fold_ids, parts) -> dict:
