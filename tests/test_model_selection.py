@@ -364,6 +364,21 @@ def test_two_worker_processes_give_the_selection_of_one():
         select_setting(est, X, y, n_jobs=0)
 
 
+def test_fold_jobs_run_here_and_in_a_worker_give_the_results_in_job_order():
+    from rulelearn.model_selection import _fold_scores, _here_and_in_workers, _job_size
+
+    X, y = planted(n=60, seed=1)
+    folds = cv_folds(y, 3, seed=0)
+    est = BooleanRuleClassifier(pos_label=1)
+    jobs = [(*folds[f], [(clone(est).set_params(max_rules=r), [0.5, 2.0])], None)
+            for f, r in ((0, 3), (1, 1), (2, 2), (0, 1))]
+    alone = [_fold_scores(X, y, *job)[0] for job in jobs]
+    assert [found for found, _, _ in _here_and_in_workers(X, y, jobs, 1)] == alone
+    # a job's size: R x its θ values, over its paths (cell, fold, start, θ indices)
+    assert _job_size([(("dnf", 5, 10), 1, "sc", (0, 1, 2)), (("dnf", 3, 10), 1, "sc", (4,))]) \
+        == 18
+
+
 def test_a_cv_on_a_stratified_sample_then_the_refit_on_every_row():
     from rulelearn.model_selection import cv_sample
 
