@@ -1196,6 +1196,22 @@ THETA_SPAN: int | None = 2
 # still optimal for any cold LP of a DNF R = 5 path (40 tried).
 
 
+@contextlib.contextmanager
+def _each_warning_once():
+    """Collect the warnings raised inside (the CV's fits, in this process or re-raised from
+    workers); on leaving, raise each distinct (message, category) once, in the order first
+    seen. Without it, every fold's fits warn again (e.g. about the same dropped column), as
+    the fits' own ``catch_warnings`` reset Python's once-per-place registry."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            raised = dict.fromkeys((str(w.message), w.category) for w in caught)
+    for message, category in raised:
+        warnings.warn(message, category, stacklevel=4)
+
+
 def cv_sample(y, n_rows: int | None, seed: int = 0) -> np.ndarray | None:
     """Sorted row indices of a stratified random sample of ``n_rows`` rows of ``y`` (each
     class in proportion; ``seed``), or None when ``n_rows`` is None or not below ``len(y)``."""
@@ -1275,21 +1291,23 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     rows = cv_sample(y, cv_rows, seed)
     cv_estimator = estimator if not cv_params else clone(estimator).set_params(**cv_params)
     X_cv, y_cv = (X, y) if rows is None else (take_rows(X, rows), np.asarray(y)[rows])
-    selection = select_setting(cv_estimator, X_cv, y_cv, thetas=thetas, rules=rules,
-                               forms=forms, thresholds=thresholds, cv=cv, seed=seed,
-                               skip_unused=skip_unused, progress=progress, n_jobs=n_jobs,
-                               theta_scale=theta_scale, halving=halving, groups=groups,
-                               client=client, ties=ties, pick_start=pick_start,
-                               theta_span=theta_span)
-    selection = try_cut_points(cv_estimator, X_cv, y_cv, selection, more_cut_points, cv=cv,
-                               groups=groups, progress=progress, n_jobs=n_jobs, client=client)
-    if rows is not None:
-        selection = dataclasses.replace(selection, cv_rows=len(rows))
-    if select != "min":
-        selection = selection.chosen_by(select)
-    model = clone(estimator).set_params(**selection.estimator_setting(len(y))).fit(X, y)
-    if prune and not estimator.get_params().get("certify"):  # a bound is about its own rule
-        from rulelearn.prune import prune_model
+    with _each_warning_once():  # not once per fold and refit, wherever the folds ran
+        selection = select_setting(cv_estimator, X_cv, y_cv, thetas=thetas, rules=rules,
+                                   forms=forms, thresholds=thresholds, cv=cv, seed=seed,
+                                   skip_unused=skip_unused, progress=progress,
+                                   n_jobs=n_jobs, theta_scale=theta_scale, halving=halving,
+                                   groups=groups, client=client, ties=ties,
+                                   pick_start=pick_start, theta_span=theta_span)
+        selection = try_cut_points(cv_estimator, X_cv, y_cv, selection, more_cut_points,
+                                   cv=cv, groups=groups, progress=progress, n_jobs=n_jobs,
+                                   client=client)
+        if rows is not None:
+            selection = dataclasses.replace(selection, cv_rows=len(rows))
+        if select != "min":
+            selection = selection.chosen_by(select)
+        model = clone(estimator).set_params(**selection.estimator_setting(len(y))).fit(X, y)
+        if prune and not estimator.get_params().get("certify"):  # a bound is about its rule
+            from rulelearn.prune import prune_model
 
-        prune_model(model, X, y)
+            prune_model(model, X, y)
     return model, selection

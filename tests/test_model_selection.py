@@ -671,3 +671,20 @@ def test_a_fold_job_shares_its_lp_optima_within_and_with_the_next_job(monkeypatc
     runs.clear()
     again = model_selection._fold_scores(X, y, train, valid, paths, answers, record=False)
     assert again[0] == found and not runs  # given the optima, no LP is solved again
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_fit_select_raises_each_fold_warning_once(n_jobs):
+    """Every fold's binarizer (and the refit's) drops the same constant column: the caller
+    hears it once, whether the folds ran here or in workers (was once per fold and job)."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=120), "b": rng.normal(size=120), "k": 1.0})
+    y = (X["a"] > 0.3).astype(int).to_numpy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit_select(BooleanRuleClassifier(), X, y, rules=(1, 3), thetas=(0.001, 0.01),
+                   cv=3, n_jobs=n_jobs)
+    dropped = [w for w in caught if "constant or empty column(s): k" in str(w.message)]
+    assert len(dropped) == 1 and dropped[0].category is UserWarning
