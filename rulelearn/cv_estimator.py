@@ -100,7 +100,8 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
         (there from the start that won on the first fold when ``start`` is "best", at the θ
         near the first fold's choices; :func:`~rulelearn.model_selection.fit_select`).
     n_jobs : int or None, default=None
-        Worker processes for the folds (-1: every core); the same choice whatever the number.
+        Processes for the folds, this one and ``n_jobs`` - 1 workers (-1: every core); the
+        same choice whatever the number.
     scheduler : str or None, default=None
         A dask scheduler address (``tcp://10.0.0.5:8786``; needs ``rulelearn[dask]``): the
         folds run on that cluster instead (``n_jobs`` unused), with the same result; the refit

@@ -218,8 +218,8 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
               help="Seed of the CV folds.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes for the CV folds (default: every core; 1 = in-process). "
-                   "The same result whatever the number.")
+              help="Processes for the CV folds: this one and N - 1 workers (default: every "
+                   "core; 1 = this process only). The same result whatever the number.")
 @click.option("--executor", type=click.Choice(EXECUTORS), default=None,
               help="Where the CV folds run: local processes (--jobs), or a dask cluster "
                    "(--scheduler; as bench). Default: dask when --scheduler is given.")
