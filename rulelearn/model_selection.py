@@ -958,12 +958,12 @@ def _workers(n_jobs) -> int:
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
-#: A process keeps the workspaces of the latest CV's folds (:func:`_fold_scores`) while
-#: their training parts have at most this many rows (every CV of ``fit``'s default: above
-#: :data:`CV_SAMPLE_ABOVE` rows it runs on a sample), so that at most a few small binarized
-#: matrices are kept.
+#: A process keeps the workspace of its latest fold job (:func:`_fold_scores`) while the
+#: training part has at most this many rows (every CV of ``fit``'s default: above
+#: :data:`CV_SAMPLE_ABOVE` rows it runs on a sample), so that no large binarized matrix
+#: outlives its job in an idle worker.
 KEEP_FOLDS_UP_TO = 20_000
-_kept_folds = threading.local()  # per thread: (CV id, {fold: (its parts, workspace)})
+_kept_folds = threading.local()  # per thread: CV id, {fold index: (its parts, workspace)}
 
 
 def _fold_scores(X, y, train, valid, paths, answers=None, fold=None, record: bool = True
@@ -973,9 +973,10 @@ def _fold_scores(X, y, train, valid, paths, answers=None, fold=None, record: boo
     binarization and clause solver where their templates allow (``fit_path``'s
     ``workspace``), and the clause LPs' optima ``answers`` (from earlier jobs on the same
     training rows; None: none). ``fold`` ((CV id, fold index); None: none): the process
-    keeps the fold's workspace (:data:`KEEP_FOLDS_UP_TO`; only the latest CV's) for its next
+    keeps the fold's workspace (:data:`KEEP_FOLDS_UP_TO`; one fold at a time) for its next
     job on the same fold, which then binarizes and builds its clause LPs no more (exact: the
     same data give the same problem, and a solver's kept bases and answers the same optima).
+    Most hits are the first folds' jobs of the walk (all on one fold).
     In a worker (``record``), with the warnings raised (message, category), for the parent to
     raise again; and the LP optima known after the job."""
     from rulelearn.estimator import LP_ANSWERS
@@ -1000,18 +1001,17 @@ def _fold_scores(X, y, train, valid, paths, answers=None, fold=None, record: boo
 
 def _fold_workspace(X, y, train, valid, fold) -> tuple:
     """``(X_train, y_train, X_valid, y_valid, workspace)`` of a fold job: those this thread
-    kept for ``fold`` (same CV id and fold index), else new ones, kept if ``fold`` is given
-    and the training part is small (:data:`KEEP_FOLDS_UP_TO`); a new CV id drops the
-    others."""
+    kept for ``fold`` (same CV id and fold index), else new ones, which replace the kept
+    ones (dropped first: one fold's at a time) if ``fold`` is given and the training part is
+    small (:data:`KEEP_FOLDS_UP_TO`)."""
     if fold is not None:
-        cv_id, index = fold
-        if getattr(_kept_folds, "cv", None) != cv_id:
-            _kept_folds.cv, _kept_folds.folds = cv_id, {}
-        if index in _kept_folds.folds:
-            return _kept_folds.folds[index]
+        kept = getattr(_kept_folds, "folds", {})
+        if getattr(_kept_folds, "cv", None) == fold[0] and fold[1] in kept:
+            return kept[fold[1]]
+        _forget_folds()
     parts: tuple = (take_rows(X, train), y[train], take_rows(X, valid), y[valid], {})
     if fold is not None and len(train) <= KEEP_FOLDS_UP_TO:
-        _kept_folds.folds[fold[1]] = parts
+        _kept_folds.cv, _kept_folds.folds = fold[0], {fold[1]: parts}
     return parts
 
 

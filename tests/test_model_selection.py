@@ -701,14 +701,15 @@ def test_a_process_keeps_a_folds_workspace_for_its_next_job_on_that_fold(monkeyp
         prepared.clear()
         job(first, ("cv", 0))
         assert job(second, ("cv", 0)) == alone and len(prepared) == 1  # prepared once
-        job(second, ("cv", 1))  # another fold index: its own workspace
-        assert len(prepared) == 2
-        job(second, ("other cv", 0))  # a new CV: the old one's folds are dropped
-        assert len(prepared) == 3 and set(model_selection._kept_folds.folds) == {0}
+        job(second, ("cv", 1))  # another fold index: its own workspace, which replaces
+        assert len(prepared) == 2 and set(model_selection._kept_folds.folds) == {1}
+        job(second, ("cv", 0))
+        job(second, ("other cv", 0))  # another CV
+        assert len(prepared) == 4 and model_selection._kept_folds.cv == "other cv"
         monkeypatch.setattr(model_selection, "KEEP_FOLDS_UP_TO", len(train) - 1)
         job(second, ("large", 0))
         job(second, ("large", 0))  # too many training rows to keep
-        assert len(prepared) == 5
+        assert len(prepared) == 6 and not model_selection._kept_folds.folds
     finally:
         model_selection._forget_folds()
 
