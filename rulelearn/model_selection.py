@@ -1245,6 +1245,14 @@ THETA_SPAN: int | None = 2
 # simplex iterations; the primal 6,792, the dual by primal simplex 9,311, each LP first solved
 # at a larger θ of the grid and then warm 4,111-5,714; no kept basis of other weights was
 # still optimal for any cold LP of a DNF R = 5 path (40 tried).
+# The first fold's walk from the tree start alone, then the set cover on the first fold for
+# the cells halving kept only (one job; its LPs given the tree's optima): on the 5,000-row
+# table the same rows and rule, HiGHS runs 582 -> 481, simplex iterations 112.7k -> 103.3k,
+# fold-job CPU 22.4 -> 20.1 s (one process), but the set cover then runs after the walk as a
+# step of its own (3.2 s in one process while the other core idles, DNF R = 3 and 5 kept), so
+# the critical path on 2 cores grew (scheduled from the measured jobs: 12.5 -> 13.9 s); as two
+# jobs, one per kept cell, the R = 5 job lost the R = 3 optima (HiGHS runs 481 -> 529) and
+# still took 2.8 s. Not kept, so the public tables were not rerun for it.
 
 
 @contextlib.contextmanager
