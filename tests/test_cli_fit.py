@@ -368,6 +368,27 @@ def test_fit_bad_input(run, tmp_path, make, extra, words):
     assert_one_line_error(run("fit", make(tmp_path), *extra), *words)
 
 
+def test_fit_starts_the_workers_before_reading_and_ends_them_on_an_error(run, monkeypatch):
+    from rulelearn import _workers
+    from rulelearn.cli import fit as fit_command
+
+    started = []
+
+    def start(n_jobs):
+        up = _workers.start(n_jobs)
+        started.append((n_jobs, list(_workers._pools[0]._processes.values()) if up else []))
+        return up
+
+    monkeypatch.setattr(fit_command, "start_workers", start)
+    assert_one_line_error(run("fit", "absent.csv", "-q", "-j", "2"), "cannot read absent.csv")
+    [(n_jobs, processes)] = started
+    assert n_jobs == 2 and processes and not any(p.is_alive() for p in processes)
+    started.clear()  # none for a fit without CV, nor for a CV in this process alone
+    for args in (FAST, ["-j", "1"]):
+        assert_one_line_error(run("fit", "absent.csv", *args), "cannot read absent.csv")
+    assert started == [(1, [])]
+
+
 @pytest.mark.parametrize("args, words", [
     (["--theta", "-0.1"], ["'--theta'", "-0.1", "x>=0"]),
     (["--rules", "0"], ["'--rules'", "0", "x>=1"]),

@@ -22,6 +22,8 @@ from rulelearn._defaults import (
 )
 from rulelearn._params import accepts, allowed, click_type, options
 from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
+from rulelearn._workers import start as start_workers
+from rulelearn._workers import stop as stop_workers
 from rulelearn.bench import EXECUTORS
 from rulelearn.cli import (
     CVProgress,
@@ -135,6 +137,23 @@ def _sums(ctx, param, value):
     return sums or None
 
 
+def _stop_workers_on_error(command):
+    """``command``, whose error or interrupt ends the CV's workers at once (:func:`rulelearn.
+    _workers.stop`): ``fit`` starts them before it reads the data, and none may outlive it
+    or hold up its exit to finish its imports."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except BaseException:
+            stop_workers()
+            raise
+
+    return run
+
+
 _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
                     help="The CSV file's separator: one character, or comma, semicolon, tab, "
                          "space, pipe (default: found from the file; comma, semicolon, tab or |).")
@@ -242,6 +261,7 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "valid, only looser (its status says so).")
 @_SEP
 @_DECIMAL
+@_stop_workers_on_error
 def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
         thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler, select,
         prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
@@ -256,12 +276,6 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     ELSE, and the others get one rule each, the more frequent first, each chosen by the same CV
     on the rows the rules before it leave.
     """
-    from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
-    from rulelearn.data import read_csv_dataset
-    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
-    from rulelearn.estimator import BooleanRuleClassifier
-    from rulelearn.model_io import accuracy
-
     need_stdout("the JSON" if as_json else "the rule")  # before the work, not after it
     if save is not None:
         refuse_overwrite("--save", save, [("input data file", data)])
@@ -271,6 +285,14 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
+    if cv_runs and scheduler is None:  # up and imported by the first fold job; see below
+        start_workers(-1 if jobs is None else jobs)
+    from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
+    from rulelearn.data import read_csv_dataset
+    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
+    from rulelearn.estimator import BooleanRuleClassifier
+    from rulelearn.model_io import accuracy
+
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep, decimal=decimal, multiclass=True)
