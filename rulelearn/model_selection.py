@@ -830,7 +830,12 @@ def _fold_jobs(cells, fold_ids, parts) -> dict:
 # logged per process): fold 1's walk R = 1, 3, 5 (4 jobs each: 0.9, 2.6-2.9, 5.6-5.8 s), then
 # the 2 kept cells on folds 2-5 (8 jobs, 12.3-12.5 s, 0.7-2.7 s each: the fold, not the
 # job's size, makes a straggler); busiest process per step 11.3 s of 21.7 s, so <= 0.6 s
-# idle per step. Around them: imports 1.1 s, the refit 1.0 s, each worker's start ~1.6 s.
+# idle per step. Around them: imports 1.1 s, the refit 1.0 s, each worker's start ~1.6 s
+# (rulelearn fit starts it before its imports: :mod:`rulelearn._workers`). Measured and not
+# kept: the walk's first two R (always both tried) as one call, each fold-1 job running R = 1
+# then R = 3 (exact, the same rows): 3.15 -> 3.26-3.40 CPU s for the two steps and no earlier
+# end (3 traced runs replayed on an idle 2-core schedule: 13.9-15.0 s against 12.9-13.9 s),
+# the 4 coarser jobs balancing worse than 8.
 def _here_and_in_workers(X, y, jobs: list, workers: int):
     """The results of :func:`_fold_scores` for ``jobs``, in their order: this process runs
     them too, and the loky executor of ``workers`` processes (:func:`rulelearn._workers.
