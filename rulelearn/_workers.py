@@ -19,7 +19,7 @@ _pools: list = []  # the executor last handed out (for :func:`stop`)
 
 def n_processes(n_jobs) -> int:
     """Processes a CV with ``n_jobs`` runs in (this one included): -1 is every core; None
-    and 1 are this process alone. Not a check: see ``model_selection._workers``."""
+    and 1 are this process alone. Not a check (``select_setting`` checks ``n_jobs``)."""
     if n_jobs is None:
         return 1
     return (os.cpu_count() or 1) if n_jobs == -1 else max(int(n_jobs), 1)

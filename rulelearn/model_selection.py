@@ -946,14 +946,14 @@ def _cv_rows(form, r, n, thetas, scores, k) -> list[CVRow]:
 
 
 def _workers(n_jobs) -> int:
-    import os
+    from rulelearn._workers import n_processes
 
     if n_jobs is None or n_jobs == 1:
         return 1
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0 \
             or n_jobs < -1:
         raise ParameterError(f"n_jobs must be an int >= 1 or -1; got {n_jobs!r}")
-    return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+    return n_processes(n_jobs)
 
 
 #: A process keeps the workspace of its latest fold job (:func:`_fold_scores`) while the
