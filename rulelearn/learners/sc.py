@@ -51,7 +51,7 @@ def ocrl(solver: ClauseSolver, theta: float) -> LearnResult:
     return LearnResult(W, objective, n_iter=1, history=[objective])
 
 
-STARTS = ("sc", "tree", "best")
+STARTS = ("sc", "tree", "best", "cg")
 
 
 def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
@@ -60,7 +60,9 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
 
     ``start``: "sc", the set-covering rule (the paper's start); "tree", a rule read off a
     CART tree (:func:`~rulelearn.learners.starts.tree_start`); "best", descend from both
-    and keep the lower objective (the SC descent on ties). Stops when a step does not
+    and keep the lower objective (the SC descent on ties); "cg", the column-generation rule
+    (:func:`~rulelearn.learners.cg.cg`, itself never worse than the SC rule), so the result is
+    never worse than CG's. Stops when a step does not
     lower the objective (or proposes nothing), or after ``max_iter`` steps; the objective
     never increases.
 
@@ -85,6 +87,10 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
                                              max_rows=solver.start_rows)
         W = tree_start(solver.problem, max_rules, theta, solver.disable_cost,
                        leaves=solver.starts[key])
+    elif start == "cg":
+        from rulelearn.learners.cg import cg
+
+        W = cg(solver, theta, max_rules).W
     else:
         raise ParameterError(f"start must be one of {STARTS}, got {start!r}")
     objective = cnf_objective(solver.problem, W, theta, solver.disable_cost)
