@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from test_certify import TOL, brute_force, oracle_objective, problems
 
+from rulelearn.errors import ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.learners import am, bcd
 from rulelearn.learners.cg import cg
@@ -81,3 +82,14 @@ def test_the_estimator_takes_the_cg_start():
                                  pos_label=1).fit(A, y.astype(int))
     assert model.fit_stats_["objective"] == pytest.approx(15.2)
     assert best.fit_stats_["objective"] == pytest.approx(16.3)
+
+
+def test_a_clause_matrix_is_a_start_too():
+    A, y = random_dnf_case(19)
+    view = cnf_view(A, y)
+    W = cg(fresh(view), 0.3, 2).W
+    from_matrix = bcd(fresh(view), 0.3, 2, start=W)
+    assert from_matrix.history[0] == pytest.approx(15.9)
+    assert from_matrix.objective == pytest.approx(bcd(fresh(view), 0.3, 2, start="cg").objective)
+    with pytest.raises(ParameterError, match=r"\(2, 7\) clause matrix"):
+        bcd(fresh(view), 0.3, 2, start=W[:1])

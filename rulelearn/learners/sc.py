@@ -55,16 +55,16 @@ STARTS = ("sc", "tree", "best", "cg")
 
 
 def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
-            step, start: str = "sc") -> LearnResult:
+            step, start: str | np.ndarray = "sc") -> LearnResult:
     """From a start rule, apply ``step(W) -> (objective, W) or None`` while it helps.
 
     ``start``: "sc", the set-covering rule (the paper's start); "tree", a rule read off a
     CART tree (:func:`~rulelearn.learners.starts.tree_start`); "best", descend from both
     and keep the lower objective (the SC descent on ties); "cg", the column-generation rule
     (:func:`~rulelearn.learners.cg.cg`, itself never worse than the SC rule), so the result is
-    never worse than CG's. Stops when a step does not
-    lower the objective (or proposes nothing), or after ``max_iter`` steps; the objective
-    never increases.
+    never worse than CG's; or a clause matrix (``max_rules`` rows, always-true last). Stops
+    when a step does not lower the objective (or proposes nothing), or after ``max_iter``
+    steps; the objective never increases.
 
     When the solver's clause LP works on samples of the positives (``solver.n_stages`` > 1,
     :func:`~rulelearn.learners.clause.sample_sizes`), the start and the first descent use
@@ -72,11 +72,17 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
     as the previous larger sample lowered the objective (on all rows). Every step is still
     judged on all rows.
     """
-    if start == "best":
+    if isinstance(start, np.ndarray):
+        W = np.asarray(start, dtype=bool)
+        if W.shape != (max_rules, solver.problem.n_features + 1):
+            raise ParameterError(f"a start rule must be a ({max_rules}, "
+                                 f"{solver.problem.n_features + 1}) clause matrix, "
+                                 f"got shape {W.shape}")
+    elif start == "best":
         results = [descend(solver, theta, max_rules, max_iter, step, s) for s in ("sc", "tree")]
         best = min(results, key=lambda result: result.objective)
         return best if best.objective < results[0].objective - 1e-9 else results[0]
-    if start == "sc":
+    elif start == "sc":
         W = set_cover(solver, theta, max_rules).W
     elif start == "tree":
         from rulelearn.learners.starts import tree_leaves, tree_start
