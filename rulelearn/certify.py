@@ -150,6 +150,9 @@ best of the masters with Σ x = k for k = 0..R (the clause-count row as an equat
 none of the gap in any; 91 % of the gap there was G's own undercount (a rule of R clauses
 pays an uncovered positive the literals it misses), and in the one case where the least G
 itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none of it.
+The floor this LP sets on every fold of results/gaps (the least gap any bound from it can
+certify for the best rule known, and where pricing does not finish) is measured in
+results/gaps/what_limits.md (benchmarks/lp_floor.py).
 """
 
 from __future__ import annotations
