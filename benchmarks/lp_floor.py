@@ -197,12 +197,17 @@ def table(path: Path = OUT) -> str:
         best_name = next(name for name, rule in rules.items()  # ties: the first
                          if rule["objective"] <= best + 1e-9)
         b = entry["bound"]
-        exact = b["exact_pricing"]
+        # the bound met the last restricted master's value: that value is the LP optimum
+        met = not b["exact_pricing"] and b.get("lp_bound") is not None and \
+            b["lp_bound"] >= b["lp_value"] - 1e-7 * max(1.0, abs(b["lp_value"]))
+        exact = b["exact_pricing"] or met
         status = "LP optimum" if exact else b["status"]
+        if met:
+            status += f" (the bound met the master's value; {b['status']})"
         if b.get("source") == "bench record":
             status += ", the bench's"
-        elif exact and b["lp_terms"]:
-            status += (f", integral, {b['lp_terms']} terms" if b["integral"] else
+        if exact and b.get("source") != "bench record" and b["lp_terms"]:
+            status += (f", integral: {b['lp_terms']} terms" if b["integral"] else
                        f", fractional: {b['lp_terms']} terms, Σx = {b['lp_weight']:.2f}")
         bench = entry.get("bench_bound")
         floor = f"{100 * cert.gap(best, b['bound']):.1f}"
