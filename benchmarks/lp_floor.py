@@ -172,9 +172,10 @@ def descend_from_master(entry: dict, mirror: str | None) -> None:
 
 
 def save(key: str, entry: dict, path: Path = OUT) -> None:
-    """Put ``entry`` under ``key`` in the JSON file (locked, written atomically)."""
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    """Put ``entry`` under ``key`` in the JSON file (its folder locked, written atomically)."""
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
         data = json.loads(path.read_text()) if path.exists() else {}
         data[key] = entry
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -182,6 +183,8 @@ def save(key: str, entry: dict, path: Path = OUT) -> None:
             json.dump(dict(sorted(data.items())), f, indent=1, sort_keys=True)
             f.write("\n")
         os.replace(tmp, path)
+    finally:
+        os.close(folder)  # and the lock with it
 
 
 def table(path: Path = OUT) -> str:
