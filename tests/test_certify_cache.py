@@ -85,3 +85,40 @@ def test_unreproducible_foreign_or_damaged_bounds_are_not_known(change):
     good = experiment.certificate_of(bcd, X, y)
     assert len(experiment.known_bounds([as_record(good)])) == 1
     assert experiment.known_bounds([as_record({**good, **change})]) == {}
+
+
+def bench_config(tmp_path, methods):
+    from rulelearn.bench.config import parse_config
+
+    X, y = toy(seed=1, n=60)
+    rows = "\n".join(",".join(map(str, r)) + f",{'yes' if t else 'no'}" for r, t in zip(X, y))
+    (tmp_path / "toy.csv").write_text("a,b,c,d,y\n" + rows + "\n")
+    return parse_config(f"""\
+name: t
+datasets: [{{name: toy, path: {tmp_path / 'toy.csv'}, target: y, positive: 'yes'}}]
+methods: {methods}
+certify: true
+R: 2
+max_iter: 5
+theta: [0.5]
+outer_folds: 2
+inner_folds: 2
+jobs: 1
+output: {tmp_path / 'results'}
+""")
+
+
+def test_a_bench_run_reuses_the_bounds_of_earlier_records(tmp_path, monkeypatch):
+    from rulelearn.bench.records import latest, scan_records
+
+    first = experiment.run(bench_config(tmp_path, "[bcd]"), progress=False)
+    assert first.ok == 2
+    no_bound_computed(monkeypatch)  # the second run must take them from the records
+    second = experiment.run(bench_config(tmp_path, "[bcd, sc]"), progress=False)
+    assert second.ok == 2 and second.skipped == 2
+    records, _ = scan_records(tmp_path / "results" / "t" / "records.jsonl")
+    by_unit = {(r.method, r.fold): r.raw["certificate"] for r in latest(records).values()}
+    for fold in (0, 1):
+        bcd, sc = by_unit["bcd", fold], by_unit["sc", fold]
+        assert sc["reused"] and not bcd["reused"] and sc["bound_key"] == bcd["bound_key"]
+        assert sc["lower_bound"] == bcd["lower_bound"]
