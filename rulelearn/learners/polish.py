@@ -1,0 +1,162 @@
+"""Local search on a learned CNF rule: single-literal moves while they lower the objective.
+
+The descents let an LP propose each clause and a rounding pick its literals; no step tries one
+literal at a time on the integer rule. :func:`polish` does, on the paper's objective
+(:func:`~rulelearn.learners.problem.cnf_objective`). Its moves on a rule ``W``:
+
+- add one literal to an enabled clause;
+- drop one literal of a clause of two or more (a clause is never left empty);
+- swap one literal of a clause for one it lacks (a disabled clause: enable it with one literal);
+- disable a clause.
+
+Each round scores every move exactly and applies the best (the first of equal ones), while it
+lowers the objective by more than 1e-9, so the result is never worse than ``W`` and a tie keeps
+``W``. One round is two matrix products: for each clause and each literal it holds (or none),
+the clause without that literal is a *base*, and the objective of the base plus any literal j
+is linear in column j of the positives and of the negatives (per-row counts of the selected
+literals; see :func:`move_values`). The chosen move is checked by recomputing the objective.
+DNF is handled by the caller, as for the learners: the problem is then the CNF of the other
+class over the complemented literals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rulelearn.learners.problem import BLOCK_ABOVE, CNFProblem, cnf_objective, count_matrix
+from rulelearn.learners.result import LearnResult
+
+#: A move must lower the objective by more than this.
+TOLERANCE = 1e-9
+_BLOCK_ROWS = 32_768
+
+
+def polish(problem: CNFProblem, W, theta: float, disable_cost: float = 0.0) -> LearnResult:
+    """``W`` after best-improvement single-literal moves (see the module), until none helps.
+
+    Returns the rule, its objective, the number of moves made (``n_iter``) and the objective
+    after each (``history``, the input's first).
+    """
+    W = np.array(W, dtype=bool)
+    objective = cnf_objective(problem, W, theta, disable_cost)
+    history = [objective]
+    doubles = tuple(None if A.size > BLOCK_ABOVE else A.astype(np.float64)
+                    for A in (problem.A_pos, problem.A_neg))
+    while True:
+        move = best_move(problem, W, theta, disable_cost, doubles)
+        if move is None or move[0] >= objective - TOLERANCE:
+            break
+        trial = move[1]
+        value = cnf_objective(problem, trial, theta, disable_cost)
+        if value >= objective - TOLERANCE:  # a rounding slip in the scores: stop, never worse
+            break
+        W, objective = trial, value
+        history.append(objective)
+    return LearnResult(W, objective, n_iter=len(history) - 1, history=history)
+
+
+def best_move(problem: CNFProblem, W: np.ndarray, theta: float, disable_cost: float = 0.0,
+              doubles=(None, None)):
+    """``(objective, rule)`` of the best single move from ``W`` (ties: the first), or None if
+    there is no move. ``doubles``: ``A_pos`` and ``A_neg`` in double precision, if at hand."""
+    values, moves = move_values(problem, W, theta, disable_cost, doubles)
+    if not len(values):
+        return None
+    best = int(np.argmin(values))
+    return float(values[best]), apply_move(W, moves[best])
+
+
+def apply_move(W: np.ndarray, move: tuple) -> np.ndarray:
+    """``W`` after ``move``: ``(r, k, j)`` takes literal k out of clause r (None: none) and puts
+    j in (None: none); ``(r, "disable")`` makes clause r the disabled clause."""
+    trial = W.copy()
+    if move[1] == "disable":
+        trial[move[0]] = False
+        trial[move[0], -1] = True
+        return trial
+    r, k, j = move
+    if k is not None:
+        trial[r, k] = False
+    if j is not None:
+        trial[r, j] = True
+    return trial
+
+
+def move_values(problem: CNFProblem, W: np.ndarray, theta: float, disable_cost: float = 0.0,
+                doubles=(None, None)) -> tuple[np.ndarray, list]:
+    """The objective after each single move from ``W``, and the moves (see :func:`apply_move`).
+
+    With ``P``, ``N`` the per-row counts of clause r's literals on the positives and the
+    negatives, and ``m`` each negative's smallest count over the other clauses, the clause
+    ``B + {j}`` (base ``B``) costs the positives ``w_pos . [P_B = 0 and a_j = 0]`` and the
+    negatives ``w_neg . min(N_B + a_j, m) = w_neg . min(N_B, m) + (w_neg [N_B < m]) . a_j``:
+    one product with each side's matrix gives every j for every base at once.
+    """
+    W = np.asarray(W, dtype=bool)
+    R, width = W.shape
+    d = width - 1
+    pos_by_feature, neg_by_feature = problem.by_feature
+    P = count_matrix(problem.A_pos, W, pos_by_feature)
+    N = count_matrix(problem.A_neg, W, neg_by_feature)
+    cost = np.full(width, float(theta))
+    cost[-1] = float(disable_cost)
+    clause_cost = W.astype(np.float64) @ cost
+    unsat = problem.w_pos @ (P == 0)  # per clause, the positive weight it fails
+    others_pos = float(unsat.sum()) - unsat
+    disabled_rows = [r for r in range(R) if W[r, -1] and W[r].sum() == 1]
+    bases: list[tuple[int, int | None]] = []  # (clause, literal taken out or None)
+    base_value, base_drop = [], []  # objective of the base alone; whether that is a move
+    pos_cols, neg_cols = [], []
+    values: list[float] = []
+    moves: list = []
+    for r in range(R):
+        m = (np.delete(N, r, axis=1).min(axis=1) if R > 1 else np.full(len(N), np.inf))
+        rest = float(clause_cost.sum() - clause_cost[r])
+        held = np.flatnonzero(W[r])
+        exactly_disabled = r in disabled_rows
+        if exactly_disabled and r != disabled_rows[0]:
+            continue  # the same moves as the first disabled clause
+        if not exactly_disabled:  # disable it
+            values.append(others_pos[r] + float(problem.w_neg @ np.minimum(1.0, m))
+                          + rest + float(disable_cost))
+            moves.append((r, "disable"))
+        out_of = ([None] if not W[r, -1] else []) + list(held)
+        for k in out_of:
+            Bp, Bn = P[:, r], N[:, r]
+            if k is not None:
+                Bp = Bp - pos_by_feature[k]
+                Bn = Bn - neg_by_feature[k]
+            zero = Bp == 0
+            bases.append((r, k))
+            base_value.append(others_pos[r] + float(problem.w_pos @ zero)
+                              + float(problem.w_neg @ np.minimum(Bn, m))
+                              + rest + float(clause_cost[r]) - (0.0 if k is None else cost[k]))
+            base_drop.append(k is not None and len(held) > 1)
+            pos_cols.append(np.where(zero, problem.w_pos, 0.0))
+            neg_cols.append(np.where(Bn < m, problem.w_neg, 0.0))
+    if bases:
+        gain = _products(np.column_stack(pos_cols), problem.A_pos, doubles[0])
+        loss = _products(np.column_stack(neg_cols), problem.A_neg, doubles[1])
+        added = np.asarray(base_value)[:, None] - gain + loss + cost[None, :]
+        for b, (r, k) in enumerate(bases):
+            if base_drop[b]:
+                values.append(base_value[b])
+                moves.append((r, k, None))
+            allowed = ~W[r, :d]
+            if k is not None and k < d:
+                allowed[k] = False  # putting it back is no move
+            for j in np.flatnonzero(allowed):
+                values.append(float(added[b, j]))
+                moves.append((r, k, int(j)))
+    return np.asarray(values, dtype=np.float64), moves
+
+
+def _products(U: np.ndarray, A: np.ndarray, A_double) -> np.ndarray:
+    """``U.T @ A`` in double precision (``A`` 0/1), by blocks of rows above BLOCK_ABOVE."""
+    if A_double is not None:
+        return U.T @ A_double
+    total = np.zeros((U.shape[1], A.shape[1]))
+    for first in range(0, len(A), _BLOCK_ROWS):
+        block = slice(first, first + _BLOCK_ROWS)
+        total += U[block].T @ A[block].astype(np.float64)
+    return total
