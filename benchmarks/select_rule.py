@@ -22,9 +22,9 @@ suffix; ``treesum``: the columns a tree splits on), the cuts of a tree on all co
 (``cart``, ``splitthr20``), single-literal moves after each descent (``polish``).
 ``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE`` over base's rows and V's
 together (the CV picks; each row refitted as its variant). ``V@cell`` runs only at the
-(form, R) base's CV chose (``min``), as :func:`rulelearn.model_selection.try_cut_points` does; ``twin@cell`` learns the same rules
-there the other way round (the other class positive, the other form). ``V:cpu`` is V's CPU
-seconds per fold (base's: ``cpu``).
+(form, R) base's CV chose (``min``), as :func:`rulelearn.model_selection.try_cut_points` does;
+``twin@cell`` learns the same rules there the other way round (the other class positive, the
+other form). ``V:cpu`` is V's CPU seconds per fold (base's: ``cpu``).
 
 Run: ``RULELEARN_MIRROR=../shared/uci python benchmarks/select_rule.py [NAME ...] [--all]
 [--jobs N] [--rules min,0.5se,...] [--variants base,tree,...] [--cg] [--raw FILE.json
