@@ -57,13 +57,14 @@ def polish(problem: CNFProblem, W, theta: float, disable_cost: float = 0.0) -> L
 
 def best_move(problem: CNFProblem, W: np.ndarray, theta: float, disable_cost: float = 0.0,
               doubles=(None, None)):
-    """``(objective, rule)`` of the best single move from ``W`` (ties: the first), or None if
-    there is no move. ``doubles``: ``A_pos`` and ``A_neg`` in double precision, if at hand."""
-    values, moves = move_values(problem, W, theta, disable_cost, doubles)
-    if not len(values):
+    """``(objective, rule)`` of the best single move from ``W`` (ties: the first in the order
+    of :func:`move_values`), or None if there is no move. ``doubles``: ``A_pos`` and ``A_neg``
+    in double precision, if at hand."""
+    table, slots = move_table(problem, W, theta, disable_cost, doubles)
+    if not np.isfinite(table).any():
         return None
-    best = int(np.argmin(values))
-    return float(values[best]), apply_move(W, moves[best])
+    best = int(np.argmin(table))
+    return float(table.flat[best]), apply_move(W, _move(slots, best, table.shape[1]))
 
 
 def apply_move(W: np.ndarray, move: tuple) -> np.ndarray:
@@ -84,7 +85,27 @@ def apply_move(W: np.ndarray, move: tuple) -> np.ndarray:
 
 def move_values(problem: CNFProblem, W: np.ndarray, theta: float, disable_cost: float = 0.0,
                 doubles=(None, None)) -> tuple[np.ndarray, list]:
-    """The objective after each single move from ``W``, and the moves (see :func:`apply_move`).
+    """The objective after each single move from ``W``, and the moves (see :func:`apply_move`),
+    in the order ties are broken (:func:`move_table`'s, row by row)."""
+    table, slots = move_table(problem, W, theta, disable_cost, doubles)
+    where = np.flatnonzero(np.isfinite(table.ravel()))
+    return table.ravel()[where], [_move(slots, int(i), table.shape[1]) for i in where]
+
+
+def _move(slots: list, index: int, width: int) -> tuple:
+    """The move at flat ``index`` of a :func:`move_table` of ``width`` columns."""
+    slot, column = divmod(index, width)
+    r, k = slots[slot]
+    if k == "disable":
+        return (r, "disable")
+    return (r, k, None if column == 0 else column - 1)
+
+
+def move_table(problem: CNFProblem, W: np.ndarray, theta: float, disable_cost: float = 0.0,
+               doubles=(None, None)) -> tuple[np.ndarray, list]:
+    """Every single move's objective: one row per slot, first ``(r, "disable")`` for each clause
+    r (column 0: disable it), then each base ``(r, k)``, clause r without literal k (None: the
+    clause itself; column 0: drop k, column 1 + j: add literal j); inf where there is no move.
 
     With ``P``, ``N`` the per-row counts of clause r's literals on the positives and the
     negatives, and ``m`` each negative's smallest count over the other clauses, the clause
@@ -104,11 +125,9 @@ def move_values(problem: CNFProblem, W: np.ndarray, theta: float, disable_cost: 
     unsat = problem.w_pos @ (P == 0)  # per clause, the positive weight it fails
     others_pos = float(unsat.sum()) - unsat
     disabled_rows = [r for r in range(R) if W[r, -1] and W[r].sum() == 1]
-    bases: list[tuple[int, int | None]] = []  # (clause, literal taken out or None)
-    base_value, base_drop = [], []  # objective of the base alone; whether that is a move
+    disables: list[tuple] = []  # (r, "disable") and its objective
+    bases: list[tuple] = []  # (r, k), the objective of the base alone, and whether a drop
     pos_cols, neg_cols = [], []
-    values: list[float] = []
-    moves: list = []
     for r in range(R):
         m = (np.delete(N, r, axis=1).min(axis=1) if R > 1 else np.full(len(N), np.inf))
         rest = float(clause_cost.sum() - clause_cost[r])
@@ -116,39 +135,36 @@ def move_values(problem: CNFProblem, W: np.ndarray, theta: float, disable_cost: 
         exactly_disabled = r in disabled_rows
         if exactly_disabled and r != disabled_rows[0]:
             continue  # the same moves as the first disabled clause
-        if not exactly_disabled:  # disable it
-            values.append(others_pos[r] + float(problem.w_neg @ np.minimum(1.0, m))
-                          + rest + float(disable_cost))
-            moves.append((r, "disable"))
-        out_of = ([None] if not W[r, -1] else []) + list(held)
-        for k in out_of:
+        if not exactly_disabled:
+            disables.append(((r, "disable"), others_pos[r] + float(problem.w_neg @ np.minimum(
+                1.0, m)) + rest + float(disable_cost)))
+        for k in ([None] if not W[r, -1] else []) + [int(k) for k in held]:
             Bp, Bn = P[:, r], N[:, r]
             if k is not None:
                 Bp = Bp - pos_by_feature[k]
                 Bn = Bn - neg_by_feature[k]
             zero = Bp == 0
-            bases.append((r, k))
-            base_value.append(others_pos[r] + float(problem.w_pos @ zero)
-                              + float(problem.w_neg @ np.minimum(Bn, m))
-                              + rest + float(clause_cost[r]) - (0.0 if k is None else cost[k]))
-            base_drop.append(k is not None and len(held) > 1)
+            value = (others_pos[r] + float(problem.w_pos @ zero)
+                     + float(problem.w_neg @ np.minimum(Bn, m))
+                     + rest + float(clause_cost[r]) - (0.0 if k is None else cost[k]))
+            bases.append(((r, k), value, k is not None and len(held) > 1))
             pos_cols.append(np.where(zero, problem.w_pos, 0.0))
             neg_cols.append(np.where(Bn < m, problem.w_neg, 0.0))
+    slots = [slot for slot, _ in disables] + [slot for slot, _, _ in bases]
+    table = np.full((len(slots), width), np.inf)
+    table[:len(disables), 0] = [value for _, value in disables]
     if bases:
+        base_value = np.array([value for _, value, _ in bases])
+        table[len(disables):, 0] = np.where([drop for _, _, drop in bases], base_value, np.inf)
         gain = _products(np.column_stack(pos_cols), problem.A_pos, doubles[0])
         loss = _products(np.column_stack(neg_cols), problem.A_neg, doubles[1])
-        added = np.asarray(base_value)[:, None] - gain + loss + cost[None, :]
-        for b, (r, k) in enumerate(bases):
-            if base_drop[b]:
-                values.append(base_value[b])
-                moves.append((r, k, None))
-            allowed = ~W[r, :d]
+        added = base_value[:, None] - gain[:, :d] + loss[:, :d] + cost[None, :d]
+        allowed = ~W[[r for (r, _), _, _ in bases], :d]
+        for b, ((_, k), _, _) in enumerate(bases):
             if k is not None and k < d:
-                allowed[k] = False  # putting it back is no move
-            for j in np.flatnonzero(allowed):
-                values.append(float(added[b, j]))
-                moves.append((r, k, int(j)))
-    return np.asarray(values, dtype=np.float64), moves
+                allowed[b, k] = False  # putting it back is no move
+        table[len(disables):, 1:] = np.where(allowed, added, np.inf)
+    return table, slots
 
 
 def _products(U: np.ndarray, A: np.ndarray, A_double) -> np.ndarray:
