@@ -172,6 +172,7 @@ VARIANTS = {
     "splitthr20": ({"extra_cuts": "thr20"}, {}),
     # single-literal moves after each descent (the estimator's polish)
     "polish": ({"polish": True}, {}),
+    "polish@cell": ({"polish": True}, {}),
 }
 #: ``sum``'s derived columns per table (a table not named: none, the same CV as base).
 TABLE_SUMS = {"mlc_churn": {"total_charge": ["total_day_charge", "total_eve_charge",
