@@ -55,7 +55,7 @@ STARTS = ("sc", "tree", "best")
 
 
 def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
-            step, start: str = "sc") -> LearnResult:
+            step, start: str = "sc", polish: bool = False) -> LearnResult:
     """From a start rule, apply ``step(W) -> (objective, W) or None`` while it helps.
 
     ``start``: "sc", the set-covering rule (the paper's start); "tree", a rule read off a
@@ -69,9 +69,13 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
     the first (smallest) sample; then the descent goes on with the next sample for as long
     as the previous larger sample lowered the objective (on all rows). Every step is still
     judged on all rows.
+
+    ``polish``: then single-literal moves while they lower the objective
+    (:func:`~rulelearn.learners.polish.polish`; each start's rule when ``start`` is "best").
     """
     if start == "best":
-        results = [descend(solver, theta, max_rules, max_iter, step, s) for s in ("sc", "tree")]
+        results = [descend(solver, theta, max_rules, max_iter, step, s, polish)
+                   for s in ("sc", "tree")]
         best = min(results, key=lambda result: result.objective)
         return best if best.objective < results[0].objective - 1e-9 else results[0]
     if start == "sc":
@@ -102,4 +106,10 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
         if stage > 0 and objective >= before - 1e-9:
             break  # the larger sample did not help: no larger one is tried
     solver.stage = 0
+    if polish:
+        from rulelearn.learners.polish import polish as polish_rule
+
+        polished = polish_rule(solver.problem, W, theta, solver.disable_cost)
+        W, objective = polished.W, polished.objective
+        history += polished.history[1:]
     return LearnResult(W, objective, n_iter=n_iter, history=history)
