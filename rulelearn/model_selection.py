@@ -22,6 +22,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import threading
+import uuid
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -612,41 +614,44 @@ def select_setting(estimator, X, y, *, thetas=DEFAULT_THETAS, rules=DEFAULT_RULE
             theta_span, (int, np.integer)) or theta_span < 0):
         raise ParameterError(f"theta_span must be None or an int >= 0; got {theta_span!r}")
     workers = _workers(n_jobs)
-    score = _scorer(estimator, X, y, folds, thetas, progress, theta_scale == "rows", workers,
-                    client)
-    found: dict = {}  # (form, R) -> scores on the first folds
-    winners: dict = {}  # (form, R) -> per θ, the start that won on the first folds
-    split = pick_start and first < k and _starts_both(estimator)
-    every = tuple(range(len(thetas)))
+    try:
+        score = _scorer(estimator, X, y, folds, thetas, progress, theta_scale == "rows", workers,
+                        client)
+        found: dict = {}  # (form, R) -> scores on the first folds
+        winners: dict = {}  # (form, R) -> per θ, the start that won on the first folds
+        split = pick_start and first < k and _starts_both(estimator)
+        every = tuple(range(len(thetas)))
 
-    def many(cells):
-        keys = [(form, r, counts[0]) for form, r in cells]
-        if split:
-            got = score(keys, range(first), plan=dict.fromkeys(
-                keys, (("sc", every), ("tree", every))))
-            for form, r, n in keys:
-                found[(form, r)], winners[(form, r)] = _best_start(got[((form, r, n), "sc")],
-                                                                   got[((form, r, n), "tree")])
-        else:
-            got = score(keys, range(first))
-            found.update({(form, r): got[(form, r, counts[0])] for form, r in cells})
-        return [_cv_rows(form, r, counts[0], thetas, found[(form, r)], first)
-                for form, r in cells]
+        def many(cells):
+            keys = [(form, r, counts[0]) for form, r in cells]
+            if split:
+                got = score(keys, range(first), plan=dict.fromkeys(
+                    keys, (("sc", every), ("tree", every))))
+                for form, r, n in keys:
+                    found[(form, r)], winners[(form, r)] = _best_start(got[((form, r, n), "sc")],
+                                                                       got[((form, r, n), "tree")])
+            else:
+                got = score(keys, range(first))
+                found.update({(form, r): got[(form, r, counts[0])] for form, r in cells})
+            return [_cv_rows(form, r, counts[0], thetas, found[(form, r)], first)
+                    for form, r in cells]
 
-    selection = _walk(lambda form, r: many([(form, r)])[0], forms, rules, thetas, first, seed,
-                      skip_unused, counts[:1],
-                      many=many if workers > 1 or client is not None else None, ties=ties)
-    selection = dataclasses.replace(selection, theta_scale=theta_scale,
-                                    splitter=_splitter_name(cv))
-    if first < k:
-        selection = _halve(selection, score, found, range(first, k), halving[1], counts[0],
-                           winners, theta_span)
+        selection = _walk(lambda form, r: many([(form, r)])[0], forms, rules, thetas, first, seed,
+                          skip_unused, counts[:1],
+                          many=many if workers > 1 or client is not None else None, ties=ties)
+        selection = dataclasses.replace(selection, theta_scale=theta_scale,
+                                        splitter=_splitter_name(cv))
+        if first < k:
+            selection = _halve(selection, score, found, range(first, k), halving[1], counts[0],
+                               winners, theta_span)
 
-    def evaluate(form, r, n):
-        return _cv_rows(form, r, n, thetas, score([(form, r, n)], range(k), True)[(form, r, n)],
-                        k)
+        def evaluate(form, r, n):
+            return _cv_rows(form, r, n, thetas, score([(form, r, n)], range(k), True)[(form, r, n)],
+                            k)
 
-    return _refine(selection, evaluate, counts[1:], _binarizes(estimator, X, counts))
+        return _refine(selection, evaluate, counts[1:], _binarizes(estimator, X, counts))
+    finally:
+        _forget_folds()  # this process's fold workspaces: not kept past the CV
 
 
 def _splitter_name(cv) -> str:
@@ -760,6 +765,7 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     scattered: list = []  # X and y on the cluster, sent once for every call
     every = tuple(range(len(thetas)))
     answers: dict = {}  # (fold, form, thresholds, start) -> the LP optima of its jobs so far
+    cv_id = uuid.uuid4().hex  # names this CV's folds for the workspaces a process keeps
 
     def path(cell, fold, start, index):
         params = {"form": cell[0], "max_rules": cell[1], "n_thresholds": cell[2]}
@@ -772,15 +778,16 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
         grouped = _fold_jobs(cells, fold_ids, parts)
         if client is not None or workers > 1:  # the longest first: no straggler at the end
             grouped = dict(sorted(grouped.items(), key=lambda job: -_job_size(job[1])))
-        jobs = ((*folds[key[0]], [path(*task) for task in tasks], answers.get(key))
+        jobs = ((*folds[key[0]], [path(*task) for task in tasks], answers.get(key),
+                 (cv_id, key[0]))
                 for key, tasks in grouped.items())
         if client is not None:
             results = _on_cluster(client, X, y, jobs, scattered)
         elif workers > 1 and len(grouped) > 1:
             results = _here_and_in_workers(X, y, list(jobs), min(workers, len(grouped)) - 1)
         else:  # here: warnings go straight to the caller
-            results = (_fold_scores(X, y, train, valid, paths, known, record=False)
-                       for train, valid, paths, known in jobs)
+            results = (_fold_scores(X, y, train, valid, paths, known, fold, record=False)
+                       for train, valid, paths, known, fold in jobs)
         position = {fold: i for i, fold in enumerate(fold_ids)}
         scores = {(cell, start): np.full((len(position), len(thetas), 4), np.nan)
                   for cell in cells for start, _ in parts[cell]}
@@ -907,9 +914,9 @@ def _on_cluster(client, X, y, jobs, scattered: list):
         check_workers(client)
         scattered.extend(client.scatter([X, y]))
     data, labels = scattered
-    futures = [client.submit(_fold_scores, data, labels, train, valid, paths, known,
+    futures = [client.submit(_fold_scores, data, labels, train, valid, paths, known, fold,
                              pure=False)
-               for train, valid, paths, known in jobs]
+               for train, valid, paths, known, fold in jobs]
     try:
         for future in futures:
             yield future.result()
@@ -951,20 +958,33 @@ def _workers(n_jobs) -> int:
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
-def _fold_scores(X, y, train, valid, paths, answers=None, record: bool = True
+#: A process keeps the workspace of its latest fold job (:func:`_fold_scores`) while the
+#: training part has at most this many rows (every CV of ``fit``'s default: above
+#: :data:`CV_SAMPLE_ABOVE` rows it runs on a sample), so that no large binarized matrix
+#: outlives its job in an idle worker.
+KEEP_FOLDS_UP_TO = 20_000
+_kept_folds = threading.local()  # per thread: CV id, {fold index: (its parts, workspace)}
+
+
+def _fold_scores(X, y, train, valid, paths, answers=None, fold=None, record: bool = True
                  ) -> tuple[list, list, dict]:
     """One fold's job: per ``(template, θ grid)`` of ``paths``, in order, the scores of its θ
     path on ``train`` (:func:`fit_candidates`) on ``valid``; the paths share one
     binarization and clause solver where their templates allow (``fit_path``'s
     ``workspace``), and the clause LPs' optima ``answers`` (from earlier jobs on the same
-    training rows; None: none). In a worker (``record``), with the warnings raised (message,
-    category), for the parent to raise again; and the LP optima known after the job."""
+    training rows; None: none). ``fold`` ((CV id, fold index); None: none): the process
+    keeps the fold's workspace (:data:`KEEP_FOLDS_UP_TO`; one fold at a time) for its next
+    job on the same fold, which then binarizes and builds its clause LPs no more (exact: the
+    same data give the same problem, and a solver's kept bases and answers the same optima).
+    Most hits are the first folds' jobs of the walk (all on one fold).
+    In a worker (``record``), with the warnings raised (message, category), for the parent to
+    raise again; and the LP optima known after the job."""
     from rulelearn.estimator import LP_ANSWERS
 
     y = np.asarray(y)
-    X_train, y_train = take_rows(X, train), y[train]
-    X_valid, y_valid = take_rows(X, valid), y[valid]
-    workspace: dict = {} if answers is None else {LP_ANSWERS: answers}
+    X_train, y_train, X_valid, y_valid, workspace = _fold_workspace(X, y, train, valid, fold)
+    if answers is not None:
+        _merge(workspace.setdefault(LP_ANSWERS, {}), answers)
     found = []
     with warnings.catch_warnings(record=True) if record else contextlib.nullcontext() as caught:
         if record:
@@ -976,7 +996,34 @@ def _fold_scores(X, y, train, valid, paths, answers=None, record: bool = True
                            float(getattr(model, "fit_stats_", {}).get("objective", np.nan)))
                           for model in models])
     return found, [(str(w.message), w.category) for w in caught or ()], \
-        workspace.get(LP_ANSWERS, {})
+        {key: dict(known) for key, known in workspace.get(LP_ANSWERS, {}).items()}
+
+
+def _fold_workspace(X, y, train, valid, fold) -> tuple:
+    """``(X_train, y_train, X_valid, y_valid, workspace)`` of a fold job: those this thread
+    kept for ``fold`` (same CV id and fold index), else new ones, which replace the kept
+    ones (dropped first: one fold's at a time) if ``fold`` is given and the training part is
+    small (:data:`KEEP_FOLDS_UP_TO`)."""
+    if fold is not None:
+        kept = getattr(_kept_folds, "folds", {})
+        if getattr(_kept_folds, "cv", None) == fold[0] and fold[1] in kept:
+            return kept[fold[1]]
+        _forget_folds()
+    parts: tuple = (take_rows(X, train), y[train], take_rows(X, valid), y[valid], {})
+    if fold is not None and len(train) <= KEEP_FOLDS_UP_TO:
+        _kept_folds.cv, _kept_folds.folds = fold[0], {fold[1]: parts}
+    return parts
+
+
+def _forget_folds() -> None:
+    """Drop the fold workspaces this thread keeps (:func:`_fold_workspace`)."""
+    _kept_folds.cv, _kept_folds.folds = None, {}
+
+
+def _merge(answers: dict, optima: dict) -> None:
+    """Add LP optima (per θ path key, per LP) to ``answers``."""
+    for key, known in optima.items():
+        answers.setdefault(key, {}).update(known)
 
 
 def _binarizes(estimator, X, counts) -> dict[int, bool]:
@@ -1043,7 +1090,11 @@ def refine_thresholds(estimator, X, y, selection: Selection, thresholds, *, cv=5
                         len(folds))
 
     changes = _binarizes(estimator, X, first + counts)
-    return _refine(dataclasses.replace(selection, thresholds=first), evaluate, counts, changes)
+    try:
+        return _refine(dataclasses.replace(selection, thresholds=first), evaluate, counts,
+                       changes)
+    finally:
+        _forget_folds()  # this process's fold workspaces: not kept past the CV
 
 
 def try_cut_points(estimator, X, y, selection: Selection, kinds, *, cv=5, groups=None,
@@ -1194,6 +1245,14 @@ THETA_SPAN: int | None = 2
 # simplex iterations; the primal 6,792, the dual by primal simplex 9,311, each LP first solved
 # at a larger θ of the grid and then warm 4,111-5,714; no kept basis of other weights was
 # still optimal for any cold LP of a DNF R = 5 path (40 tried).
+# The first fold's walk from the tree start alone, then the set cover on the first fold for
+# the cells halving kept only (one job; its LPs given the tree's optima): on the 5,000-row
+# table the same rows and rule, HiGHS runs 582 -> 481, simplex iterations 112.7k -> 103.3k,
+# fold-job CPU 22.4 -> 20.1 s (one process), but the set cover then runs after the walk as a
+# step of its own (3.2 s in one process while the other core idles, DNF R = 3 and 5 kept), so
+# the critical path on 2 cores grew (scheduled from the measured jobs: 12.5 -> 13.9 s); as two
+# jobs, one per kept cell, the R = 5 job lost the R = 3 optima (HiGHS runs 481 -> 529) and
+# still took 2.8 s. Not kept, so the public tables were not rerun for it.
 
 
 @contextlib.contextmanager

@@ -673,6 +673,64 @@ def test_a_fold_job_shares_its_lp_optima_within_and_with_the_next_job(monkeypatc
     assert again[0] == found and not runs  # given the optima, no LP is solved again
 
 
+def test_a_process_keeps_a_folds_workspace_for_its_next_job_on_that_fold(monkeypatch):
+    """A job on a fold already seen in this process (same CV id) binarizes and builds its
+    clause LPs no more and scores as a job on its own; a new CV id, a large training part,
+    or no fold key: nothing reused."""
+    from rulelearn import model_selection
+
+    X, y = planted(n=90, seed=1, noise=0.2)
+    train, valid = cv_folds(y, 3, 0)[0]
+    est = BooleanRuleClassifier(pos_label=1)
+    thetas = [0.01, 5.0]
+    first = [(clone(est).set_params(max_rules=1, start="sc"), thetas)]
+    second = [(clone(est).set_params(max_rules=3, start=s), thetas) for s in ("sc", "tree")]
+    prepared = []
+    prepare = BooleanRuleClassifier._prepare
+    monkeypatch.setattr(BooleanRuleClassifier, "_prepare",
+                        lambda self, *a, **k: prepared.append(1) or prepare(self, *a, **k))
+
+    def job(paths, fold):
+        return model_selection._fold_scores(X, y, train, valid, paths, None, fold,
+                                            record=False)[0]
+
+    alone = job(second, None)
+    assert len(prepared) == 1
+    model_selection._forget_folds()
+    try:
+        prepared.clear()
+        job(first, ("cv", 0))
+        assert job(second, ("cv", 0)) == alone and len(prepared) == 1  # prepared once
+        job(second, ("cv", 1))  # another fold index: its own workspace, which replaces
+        assert len(prepared) == 2 and set(model_selection._kept_folds.folds) == {1}
+        job(second, ("cv", 0))
+        job(second, ("other cv", 0))  # another CV
+        assert len(prepared) == 4 and model_selection._kept_folds.cv == "other cv"
+        monkeypatch.setattr(model_selection, "KEEP_FOLDS_UP_TO", len(train) - 1)
+        job(second, ("large", 0))
+        job(second, ("large", 0))  # too many training rows to keep
+        assert len(prepared) == 6 and not model_selection._kept_folds.folds
+    finally:
+        model_selection._forget_folds()
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_select_setting_with_kept_fold_workspaces_is_the_same_and_keeps_none_after(
+        monkeypatch, n_jobs):
+    """Kept fold workspaces change no score (the same rows and choice as with none kept),
+    and none outlives the CV in this process."""
+    from rulelearn import model_selection
+
+    X, y = planted(n=90, seed=0, noise=0.2)
+    est = BooleanRuleClassifier(pos_label=1, start="best")
+    grid = dict(thetas=(0.01, 0.5, 5.0), rules=(1, 3), cv=3, halving=(1, 2), pick_start=True,
+                theta_span=1, n_jobs=n_jobs)
+    kept = select_setting(est, X, y, **grid)
+    assert not getattr(model_selection._kept_folds, "folds", {})
+    monkeypatch.setattr(model_selection, "KEEP_FOLDS_UP_TO", 0)
+    assert select_setting(est, X, y, **grid) == kept
+
+
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_fit_select_raises_each_fold_warning_once(n_jobs):
     """Every fold's binarizer (and the refit's) drops the same constant column: the caller
