@@ -79,10 +79,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         LP relaxation with best-threshold rounding, or exact MIP per clause.
     time_limit : float, default=60.0
         Seconds per clause MIP (``clause_solver="mip"`` only).
-    start : {"sc", "tree", "best"}, default="best"
+    start : {"sc", "tree", "best", "cg"}, default="best"
         Where BCD and AM start: the set-covering rule (the paper's), a rule read off a CART
         tree's negative leaves, or both (the lower objective is kept; ``rulelearn fit``'s
-        default too). Other methods ignore it. The benchmark's paper methods pass "sc".
+        default too), or the rule of method "cg" (never worse than it). Other methods ignore
+        it. The benchmark's paper methods pass "sc".
     class_weight : None, "balanced" or dict, default=None
         Weights of the classes in the rule's loss (the Hamming loss the LPs minimize and the
         CV error of :func:`~rulelearn.model_selection.fit_select`), times ``sample_weight``.

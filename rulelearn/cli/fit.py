@@ -163,7 +163,8 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @click.option("--start", type=click.Choice(STARTS), default="best",
               show_default=True,
               help="Where BCD and AM start: the better of the set-covering rule (the paper's "
-                   "start) and a rule read off a CART tree (best), or one of them.")
+                   "start) and a rule read off a CART tree (best), or one of them, or the "
+                   "column-generation rule (cg).")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
 @click.option("--rules", "-R", type=click_type(RULE_PARAMETERS["max_rules"]), default=None,

@@ -51,18 +51,48 @@ def ocrl(solver: ClauseSolver, theta: float) -> LearnResult:
     return LearnResult(W, objective, n_iter=1, history=[objective])
 
 
-STARTS = ("sc", "tree", "best")
+STARTS = ("sc", "tree", "best", "cg")
+
+
+def start_rule(solver: ClauseSolver, theta: float, max_rules: int,
+               start: str | np.ndarray) -> np.ndarray:
+    """The clause matrix :func:`descend` starts from (every start but "best")."""
+    if isinstance(start, np.ndarray):
+        W = np.asarray(start, dtype=bool)
+        if W.shape != (max_rules, solver.problem.n_features + 1):
+            raise ParameterError(f"a start rule must be a ({max_rules}, "
+                                 f"{solver.problem.n_features + 1}) clause matrix, "
+                                 f"got shape {W.shape}")
+        return W
+    if start == "sc":
+        return set_cover(solver, theta, max_rules).W
+    if start == "tree":
+        from rulelearn.learners.starts import tree_leaves, tree_start
+
+        key = ("tree", max_rules, solver.start_rows)
+        if key not in solver.starts:  # the tree does not depend on θ: grown once per path
+            solver.starts[key] = tree_leaves(solver.problem, max_rules,
+                                             max_rows=solver.start_rows)
+        return tree_start(solver.problem, max_rules, theta, solver.disable_cost,
+                          leaves=solver.starts[key])
+    if start == "cg":
+        from rulelearn.learners.cg import cg
+
+        return cg(solver, theta, max_rules).W
+    raise ParameterError(f"start must be one of {STARTS}, got {start!r}")
 
 
 def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
-            step, start: str = "sc", polish: bool = False) -> LearnResult:
+            step, start: str | np.ndarray = "sc", polish: bool = False) -> LearnResult:
     """From a start rule, apply ``step(W) -> (objective, W) or None`` while it helps.
 
     ``start``: "sc", the set-covering rule (the paper's start); "tree", a rule read off a
     CART tree (:func:`~rulelearn.learners.starts.tree_start`); "best", descend from both
-    and keep the lower objective (the SC descent on ties). Stops when a step does not
-    lower the objective (or proposes nothing), or after ``max_iter`` steps; the objective
-    never increases.
+    and keep the lower objective (the SC descent on ties); "cg", the column-generation rule
+    (:func:`~rulelearn.learners.cg.cg`, itself never worse than the SC rule), so the result is
+    never worse than CG's; or a clause matrix (``max_rules`` rows, always-true last). Stops
+    when a step does not lower the objective (or proposes nothing), or after ``max_iter``
+    steps; the objective never increases.
 
     When the solver's clause LP works on samples of the positives (``solver.n_stages`` > 1,
     :func:`~rulelearn.learners.clause.sample_sizes`), the start and the first descent use
@@ -73,24 +103,12 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
     ``polish``: then single-literal moves while they lower the objective
     (:func:`~rulelearn.learners.polish.polish`; each start's rule when ``start`` is "best").
     """
-    if start == "best":
+    if isinstance(start, str) and start == "best":
         results = [descend(solver, theta, max_rules, max_iter, step, s, polish)
                    for s in ("sc", "tree")]
         best = min(results, key=lambda result: result.objective)
         return best if best.objective < results[0].objective - 1e-9 else results[0]
-    if start == "sc":
-        W = set_cover(solver, theta, max_rules).W
-    elif start == "tree":
-        from rulelearn.learners.starts import tree_leaves, tree_start
-
-        key = ("tree", max_rules, solver.start_rows)
-        if key not in solver.starts:  # the tree does not depend on θ: grown once per path
-            solver.starts[key] = tree_leaves(solver.problem, max_rules,
-                                             max_rows=solver.start_rows)
-        W = tree_start(solver.problem, max_rules, theta, solver.disable_cost,
-                       leaves=solver.starts[key])
-    else:
-        raise ParameterError(f"start must be one of {STARTS}, got {start!r}")
+    W = start_rule(solver, theta, max_rules, start)
     objective = cnf_objective(solver.problem, W, theta, solver.disable_cost)
     W, history, n_iter = W.copy(), [objective], 0
     for stage in range(solver.n_stages):
