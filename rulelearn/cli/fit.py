@@ -159,12 +159,16 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
               help="Leave this column out of the features, e.g. an identifier (repeatable).")
 @click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
               help="Block coordinate descent, alternating minimization, set covering, "
-                   "or one clause.")
+                   "one clause, or column generation.")
 @click.option("--start", type=click.Choice(STARTS), default="best",
               show_default=True,
               help="Where BCD and AM start: the better of the set-covering rule (the paper's "
                    "start) and a rule read off a CART tree (best), or one of them, or the "
                    "column-generation rule (cg).")
+@click.option("--polish/--no-polish", default=False, show_default=True,
+              help="After BCD's or AM's descent, add, drop or swap single literals (or drop a "
+                   "clause) while that lowers the training objective (benchmarks/levers.md, "
+                   "round 4).")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
 @click.option("--rules", "-R", type=click_type(RULE_PARAMETERS["max_rules"]), default=None,
@@ -243,9 +247,9 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "valid, only looser (its status says so).")
 @_SEP
 @_DECIMAL
-def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler, select,
-        prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
+def fit(data, target, positive, missing, drop, method, start, polish, form, rules, theta,  # noqa: C901
+        max_iter, thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler,
+        select, prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
         certify_budget):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
@@ -290,7 +294,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start, cut_points=cut_points[0], sums=sums,
+                                      start=start, polish=polish, cut_points=cut_points[0],
+                                      sums=sums,
                                       class_weight=None if class_weight == "none" else class_weight)
     if dataset.positive is None:  # three or more classes: an ordered rule list
         from rulelearn.cli.rule_list import fit_rule_list
