@@ -19,12 +19,12 @@ of column generation (``method="cg"``) at ``min``'s (form, R) on the same folds.
 same folds: more quantile thresholds, tree cut points, R up to 20, 5 inner folds, the other
 class positive, derived sum columns (``sum``: :data:`TABLE_SUMS`; ``autosum``: per shared name
 suffix; ``treesum``: the columns a tree splits on), the cuts of a tree on all columns
-(``cart``, ``splitthr20``). ``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE``
-over base's rows and V's together (the CV picks; each row refitted as its variant). ``V@cell``
-runs only at the (form, R) base's CV chose (``min``), as
-:func:`rulelearn.model_selection.try_cut_points` does; ``twin@cell`` learns the same rules
-there the other way round (the other class positive, the other form). ``V:cpu`` is V's CPU
-seconds per fold (base's: ``cpu``).
+(``cart``, ``splitthr20``), single-literal moves after each descent (``polish``).
+``V:RULE`` is rule RULE over V's CV rows alone; ``base|V:RULE`` over base's rows and V's
+together (the CV picks; each row refitted as its variant). ``V@cell`` runs only at the
+(form, R) base's CV chose (``min``), as :func:`rulelearn.model_selection.try_cut_points` does;
+``twin@cell`` learns the same rules there the other way round (the other class positive, the
+other form). ``V:cpu`` is V's CPU seconds per fold (base's: ``cpu``).
 
 Run: ``RULELEARN_MIRROR=../shared/uci python benchmarks/select_rule.py [NAME ...] [--all]
 [--jobs N] [--rules min,0.5se,...] [--variants base,tree,...] [--cg] [--raw FILE.json
@@ -170,6 +170,9 @@ VARIANTS = {
     # (SplitCutsClassifier): that tree's own cuts, or 20 quantiles there
     "cart": ({"extra_cuts": "cart"}, {}),
     "splitthr20": ({"extra_cuts": "thr20"}, {}),
+    # single-literal moves after each descent (the estimator's polish)
+    "polish": ({"polish": True}, {}),
+    "polish@cell": ({"polish": True}, {}),
 }
 #: ``sum``'s derived columns per table (a table not named: none, the same CV as base).
 TABLE_SUMS = {"mlc_churn": {"total_charge": ["total_day_charge", "total_eve_charge",
@@ -331,6 +334,8 @@ def one_fold(name, fold, train, test, rules, with_cg=False, variants=("base",)):
             estimators[v], selections[v], model = variant_selection(
                 v, data.positive, X_tr, y[train], seed, selections.get("base"), name)
             out["cpu" if v == variants[0] else f"{v}:cpu"] = time.process_time() - began
+            if v != "base":  # also under its own name when it runs first (merged files)
+                out[f"{v}:cpu"] = out.get(f"{v}:cpu", out["cpu"])
             if model is not None:
                 models[(v, selections[v].chosen)] = model
             out["cv" if v == "base" else f"{v}:cv"] = selections[v].best.mean_error

@@ -35,4 +35,5 @@ RULE_PARAMETERS: dict[str, list] = {
     "class_weight": [None, Options("balanced"), InstanceOf(dict)],
     "cut_points": [Options("quantile", "tree", "both")],  # binarize.CUT_POINTS
     "certify": [Options(True, False)],
+    "polish": [Options(True, False)],
 }

@@ -150,6 +150,9 @@ best of the masters with Σ x = k for k = 0..R (the clause-count row as an equat
 none of the gap in any; 91 % of the gap there was G's own undercount (a rule of R clauses
 pays an uncovered positive the literals it misses), and in the one case where the least G
 itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none of it.
+The floor this LP sets on every fold of results/gaps (the least gap any bound from it can
+certify for the best rule known, and where pricing does not finish) is measured in
+results/gaps/what_limits.md (benchmarks/lp_floor.py).
 """
 
 from __future__ import annotations
@@ -1160,6 +1163,7 @@ class CertifiedRule:
     gap: float
     certificate: Certificate
     fit_objective: float | None = None  # ``fit_stats_["objective"]``, for comparison
+    bound_key: str | None = None  # :func:`bound_key` of an unseeded, cached bound
 
 
 def estimator_problem(estimator, X, y):
@@ -1183,28 +1187,62 @@ def estimator_problem(estimator, X, y):
 
 _CACHE: dict = {}
 _CACHE_SIZE = 64
+#: The sources a bound depends on (with highspy's version) in :func:`bound_key`.
+_BOUND_SOURCES = ("certify.py", "lp.py", "learners/problem.py")
+_CODE_DIGEST: list[str] = []
 
 
-def _cached_bound(A, positive, theta, *, form, max_rules, sample_weight, **options):
-    """:func:`lower_bound` without initial terms, remembered per problem (the last
-    :data:`_CACHE_SIZE` in this process)."""
+def _code_digest() -> str:
+    if not _CODE_DIGEST:
+        from importlib import metadata
+        from pathlib import Path
+
+        digest = hashlib.sha256(metadata.version("highspy").encode())
+        root = Path(__file__).resolve().parent
+        for name in _BOUND_SOURCES:
+            digest.update(name.encode() + b"|" + (root / name).read_bytes() + b"|")
+        _CODE_DIGEST.append(digest.hexdigest())
+    return _CODE_DIGEST[0]
+
+
+def bound_key(A, positive, theta, *, form, max_rules, sample_weight=None, **options) -> str:
+    """A name for :func:`lower_bound` of one problem without initial terms: a digest of the
+    literal matrix, classes, weights, θ, form, ``max_rules``, the options (limits) and the
+    code that computes the bound (its sources and highspy's version). Two fits with the same
+    key get the same bound, whichever method learned their rules."""
     digest = hashlib.sha256()
-    for part in (A, positive, sample_weight if sample_weight is not None else b"none"):
-        digest.update(np.ascontiguousarray(part).tobytes() if not isinstance(part, bytes)
-                      else part)
+    A = np.ascontiguousarray(A, dtype=np.uint8)
+    parts = (A, np.ascontiguousarray(positive, dtype=bool),
+             b"none" if sample_weight is None
+             else np.ascontiguousarray(sample_weight, dtype=np.float64))
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.tobytes())
         digest.update(b"|")
-    key = (digest.hexdigest(), np.asarray(A).shape, float(theta), form, max_rules,
-           tuple(sorted(options.items())))
+    digest.update(repr((A.shape, float(theta), form, max_rules,
+                        sorted(options.items()))).encode())
+    digest.update(_code_digest().encode())
+    return digest.hexdigest()[:32]
+
+
+def _cached_bound(A, positive, theta, *, form, max_rules, sample_weight, known=None,
+                  **options) -> tuple[Certificate, str]:
+    """:func:`lower_bound` without initial terms and its :func:`bound_key`, remembered per
+    problem (the last :data:`_CACHE_SIZE` in this process); ``known`` (key -> Certificate,
+    e.g. from earlier runs' records) is looked up first."""
+    key = bound_key(A, positive, theta, form=form, max_rules=max_rules,
+                    sample_weight=sample_weight, **options)
+    if known and key in known:
+        return known[key], key
     if key not in _CACHE:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = lower_bound(A, positive, theta, form=form, max_rules=max_rules,
                                   sample_weight=sample_weight, **options)
-    return _CACHE[key]
+    return _CACHE[key], key
 
 
 def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
-            cache: bool = False, **options) -> CertifiedRule:
+            cache: bool = False, known=None, **options) -> CertifiedRule:
     """Objective, lower bound and gap of a fitted ``BooleanRuleClassifier`` on ``(X, y)``.
 
     ``(X, y, sample_weight)`` should be the training data. Reads the public attributes
@@ -1212,9 +1250,12 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
     ``theta``, ``form``, ``max_rules``, ``method`` (OCRL: one clause), ``disable_cost``.
     ``options`` go to :func:`lower_bound` (``max_iterations``, ``pricing_nodes``, ...); the rule's
     terms seed the column generation unless ``seed_rule=False`` (then the bound depends on
-    the data, θ, R and form only, and ``cache=True`` reuses it for the same problem).
+    the data, θ, R and form only, and ``cache=True`` reuses it for the same problem, in this
+    process or from ``known``: :func:`bound_key` -> :class:`Certificate`; the result's
+    ``bound_key`` names it).
     """
     A, positive, terms = estimator_problem(estimator, X, y)
+    key = None
     max_rules = 1 if estimator.method == "ocrl" else int(estimator.max_rules)
     options.setdefault("disable_cost", float(estimator.disable_cost))
     objective = rule_objective(A, positive, terms, estimator.theta, form=estimator.form,
@@ -1225,14 +1266,15 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
                                   max_rules=max_rules, sample_weight=sample_weight,
                                   initial_terms=terms, **options)
     elif cache:
-        certificate = _cached_bound(A, positive, estimator.theta, form=estimator.form,
-                                    max_rules=max_rules, sample_weight=sample_weight, **options)
+        certificate, key = _cached_bound(A, positive, estimator.theta, form=estimator.form,
+                                         max_rules=max_rules, sample_weight=sample_weight,
+                                         known=known, **options)
     else:
         certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
                                   max_rules=max_rules, sample_weight=sample_weight, **options)
     fit_objective = getattr(estimator, "fit_stats_", {}).get("objective")
     return CertifiedRule(objective, certificate.bound, gap(objective, certificate.bound),
-                         certificate, fit_objective)
+                         certificate, fit_objective, key)
 
 
 def certify_fitted(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:

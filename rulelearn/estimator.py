@@ -79,10 +79,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         LP relaxation with best-threshold rounding, or exact MIP per clause.
     time_limit : float, default=60.0
         Seconds per clause MIP (``clause_solver="mip"`` only).
-    start : {"sc", "tree", "best"}, default="best"
+    start : {"sc", "tree", "best", "cg"}, default="best"
         Where BCD and AM start: the set-covering rule (the paper's), a rule read off a CART
         tree's negative leaves, or both (the lower objective is kept; ``rulelearn fit``'s
-        default too). Other methods ignore it. The benchmark's paper methods pass "sc".
+        default too), or the rule of method "cg" (never worse than it). Other methods ignore
+        it. The benchmark's paper methods pass "sc".
     class_weight : None, "balanced" or dict, default=None
         Weights of the classes in the rule's loss (the Hamming loss the LPs minimize and the
         CV error of :func:`~rulelearn.model_selection.fit_select`), times ``sample_weight``.
@@ -114,6 +115,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         the sum of those numeric columns (missing where any of them is), before binarizing;
         a literal on it reads ``total <= 73.4``. Computed again from the raw columns at
         predict time (:func:`rulelearn.binarize.add_sums`); ``X`` keeps its own columns.
+    polish : bool, default=False
+        BCD and AM: after the descent, add, drop or swap single literals of the rule (or
+        disable a clause) while that lowers its objective (:mod:`rulelearn.learners.polish`).
 
     Attributes
     ----------
@@ -139,7 +143,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, method="bcd", form="dnf", max_rules=5, theta=1.0, max_iter=100,
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
                  clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
-                 class_weight=None, cut_points="quantile", certify=False, sums=None):
+                 class_weight=None, cut_points="quantile", certify=False, sums=None,
+                 polish=False):
         self.method = method
         self.form = form
         self.max_rules = max_rules
@@ -157,6 +162,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.cut_points = cut_points
         self.certify = certify
         self.sums = sums
+        self.polish = polish
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -217,7 +223,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
             begin, lps, iterations = time.perf_counter(), solver.n_solves, solver.total_iterations
             result = run_learner(self.method, solver, thetas[index], max_rules=self.max_rules,
-                                 max_iter=self.max_iter, start=self.start)
+                                 max_iter=self.max_iter, start=self.start, polish=self.polish)
             model = clone(self).set_params(theta=thetas[index])
             model.classes_ = classes
             model.pos_label_ = pos_label

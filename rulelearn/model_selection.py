@@ -1321,8 +1321,10 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     mean CV error is within one standard error of the lowest.
 
     ``prune``: the refit's rule then loses each literal or clause whose removal does not raise
-    its training objective at its θ (errors + θ x literals; :func:`rulelearn.prune.prune`;
-    not with ``certify``, whose bound is about the rule the learner found).
+    its training objective at its θ, or at :data:`~rulelearn._defaults.PRUNE_FLOOR` x rows
+    if that is larger (errors + θ x literals: a literal must save 0.2 % of the rows in
+    errors; :func:`rulelearn.prune.prune`; not with ``certify``, whose bound is about the
+    rule the learner found).
 
     ``more_cut_points``: other cut points (``"tree"``, ``"both"``, ``"quantile"``) tried at
     the chosen (form, R) on the same folds and θ grid (:func:`try_cut_points`); the choice is
@@ -1364,7 +1366,8 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
             selection = selection.chosen_by(select)
         model = clone(estimator).set_params(**selection.estimator_setting(len(y))).fit(X, y)
         if prune and not estimator.get_params().get("certify"):  # a bound is about its rule
+            from rulelearn._defaults import PRUNE_FLOOR
             from rulelearn.prune import prune_model
 
-            prune_model(model, X, y)
+            prune_model(model, X, y, theta=max(float(model.theta), PRUNE_FLOOR * len(y)))
     return model, selection

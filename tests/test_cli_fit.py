@@ -577,6 +577,19 @@ def test_fit_start_option_reaches_the_estimator(run, data, start):
     assert model.rule_.describe(1, "y") in r.stdout
 
 
+@pytest.mark.parametrize("flag, polish",
+                         [("--polish", True), ("--no-polish", False), (None, False)])
+def test_fit_polish_option_reaches_the_estimator_and_the_model_file(run, data, flag, polish):
+    r = run("fit", data, *FAST, *([flag] if flag else []), "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    ds = read_csv_dataset(data)
+    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=1,
+                                  polish=polish).fit(ds.X, ds.y)
+    assert model.rule_.describe(1, "y") in r.stdout
+    with open("m.json", encoding="utf-8") as f:
+        assert json.load(f)["params"]["polish"] is polish
+
+
 def test_fit_shows_cv_progress_on_stderr_unless_quiet(run, data):
     r = run("fit", data, "--form", "dnf", "-R", "3", "--cv", "3")
     assert r.exit_code == 0, r.output

@@ -102,7 +102,7 @@ def test_the_rule_constraints_follow_the_learners():
 def test_the_estimator_checks_its_declaration_with_the_old_messages():
     with pytest.raises(ParameterError, match=re.escape(
             "The 'start' parameter of BooleanRuleClassifier must be one of "
-            "{'sc', 'tree', 'best'}. Got 'cart' instead.")):
+            "{'sc', 'tree', 'best', 'cg'}. Got 'cart' instead.")):
         BooleanRuleClassifier(start="cart").fit([[0], [1]], [0, 1])
     with pytest.raises(ParameterError, match=re.escape(
             "The 'time_limit' parameter of BooleanRuleClassifier must be a number >= 0. "

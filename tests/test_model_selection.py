@@ -6,6 +6,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
+from rulelearn._defaults import PRUNE_FLOOR
 from rulelearn.errors import DataError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.model_selection import (
@@ -552,9 +553,53 @@ def test_fit_selects_by_halving_from_its_own_start_then_refits():
     assert selection == alone.chosen_by(selection.select) and selection.first_folds == 1
     refit = BooleanRuleClassifier(pos_label=1, start="best").set_params(
         **selection.estimator_setting(90)).fit(X, y)
-    prune_model(refit, X, y)  # fit_select prunes its refit
+    prune_model(refit, X, y, theta=max(refit.theta, PRUNE_FLOOR * 90))  # as fit_select does
     assert selection.best.start in ("sc", "tree")  # the start that won on the first fold
     assert model.start == selection.best.start and str(model.rule_) == str(refit.rule_)
+
+
+def _errors_saved(model, X, y):
+    """Per literal of ``model``'s rule: the training errors its removal would add (weight 1)."""
+    from rulelearn.estimator import input_frame
+
+    frame = input_frame(model, X)
+    positive = np.asarray(y) == model.pos_label_
+    held = [[lit.evaluate(frame) for lit in c.literals] for c in model.rule_.clauses]
+    dnf = model.rule_.form == "dnf"
+
+    def predict(masks):
+        values = [np.logical_and.reduce(m) if dnf else np.logical_or.reduce(m) for m in masks if m]
+        if not values:
+            return np.full(len(positive), not dnf)
+        return np.logical_or.reduce(values) if dnf else np.logical_and.reduce(values)
+
+    def added(masks):
+        return int((predict(masks) != positive).sum()) - base
+
+    base = int((predict(held) != positive).sum())
+    literals = [added([h[:j] + h[j + 1:] if i == c else h for i, h in enumerate(held)])
+                for c in range(len(held)) for j in range(len(held[c])) if len(held[c]) > 1]
+    clauses = [added([h for i, h in enumerate(held) if i != c]) / len(held[c])
+               for c in range(len(held))]  # per literal a whole clause's removal saves
+    return literals + clauses
+
+
+def test_fit_select_prunes_literals_that_save_less_than_the_floor(monkeypatch):
+    """The refit keeps no literal that saves fewer than PRUNE_FLOOR x rows training errors, even
+    at a θ that makes every literal pay; with the floor at 0 some such literal stays (so the
+    floor is what removed them)."""
+    import rulelearn._defaults as defaults
+
+    assert defaults.PRUNE_FLOOR == 0.002  # the documented default (benchmarks/levers.md)
+    X, y = planted(n=400, seed=7, noise=0.15)
+    grid = dict(thetas=(1e-6,), rules=(5,), forms=("dnf",), cv=3)
+    monkeypatch.setattr(defaults, "PRUNE_FLOOR", 0.01)  # 4 errors on 400 rows
+    model, _ = fit_select(BooleanRuleClassifier(pos_label=1), X, y, **grid)
+    assert model.rule_.n_literals and min(_errors_saved(model, X, y)) > 4
+    monkeypatch.setattr(defaults, "PRUNE_FLOOR", 0.0)
+    loose, _ = fit_select(BooleanRuleClassifier(pos_label=1), X, y, **grid)
+    assert loose.rule_.n_literals > model.rule_.n_literals
+    assert min(_errors_saved(loose, X, y)) <= 4
 
 
 def test_fit_selects_large_tables_from_the_tree_start(monkeypatch):

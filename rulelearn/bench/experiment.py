@@ -11,6 +11,7 @@ return records; only this process appends them to ``records.jsonl`` (see :mod:`.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import datetime as _dt
 import importlib
 import json
@@ -100,6 +101,9 @@ class PreparedData:
     y: np.ndarray
     positive: object
     source: str = ""
+    #: certificates of earlier records by bound key (:func:`known_bounds`): a bound that
+    #: another method's record holds for the same problem is reused, not recomputed
+    bounds: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -271,7 +275,7 @@ def run_unit(unit: Unit, data: PreparedData) -> dict:
         extra = {}
         if m.params.get("certify"):
             extra["certificate"] = certificate_of(res.model, take_rows(data.X, train),
-                                                  data.y[train])
+                                                  data.y[train], data.bounds)
         rec = unit_record(
             unit, status="ok", warnings=sorted({str(w.message) for w in caught}), **extra,
             **baselines.describe(res.model), error=None, chosen=res.chosen,
@@ -303,24 +307,52 @@ CERTIFY_LIMITS = {"max_iterations": 40, "pricing_nodes": 20, "cut_rounds": 2,
                   "cpu_safety": 600.0, "levels": 2}
 
 
-def certificate_of(model, X, y) -> dict:
+def certificate_of(model, X, y, known=None) -> dict:
     """Objective, lower bound and gap of a fitted rule learner on its training part
     (:func:`rulelearn.certify.certify` within :data:`CERTIFY_LIMITS`). The bound is not seeded
     with the rule, so it depends on the fold, θ, R and form only: every method choosing the
-    same θ on a fold is measured against the same bound (computed once per process).
+    same θ on a fold is measured against the same bound, computed once per process, or
+    taken from ``known`` (:func:`known_bounds` of earlier records; ``reused`` then) when its
+    ``bound_key`` (:func:`rulelearn.certify.bound_key`: the literals, classes, weights, θ,
+    R, form, limits and the bound's code) is there.
     ``limits`` and ``status`` say what produced it (``reproducible``: the counts, not the
     CPU safety net, stopped it); ``cpu_seconds`` is the bound's own (0 when reused)."""
     from rulelearn.certify import certify
 
     t0, cpu0 = time.perf_counter(), time.process_time()
-    c = certify(model, X, y, seed_rule=False, cache=True, **CERTIFY_LIMITS)
+    c = certify(model, X, y, seed_rule=False, cache=True, known=known, **CERTIFY_LIMITS)
     return {"objective": c.objective, "lower_bound": c.bound, "gap": c.gap,
             "theta": float(model.theta), "status": c.certificate.status,
             "reproducible": c.certificate.status != "cpu limit",
             "exact_pricing": c.certificate.exact_pricing, "columns": c.certificate.columns,
             "iterations": c.certificate.iterations,
             "pricing_mips": c.certificate.pricing_mips, "limits": dict(CERTIFY_LIMITS),
+            "lp_value": c.certificate.lp_value, "lp_bound": c.certificate.lp_bound,
+            "levels": c.certificate.levels, "bound_key": c.bound_key,
+            "reused": bool(known) and c.bound_key in known,
             "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - cpu0}
+
+
+def known_bounds(records) -> dict:
+    """The reproducible certificates of ``records`` (the latest per unit, ok) by bound key,
+    as :class:`rulelearn.certify.Certificate` (for :func:`certificate_of`'s ``known``)."""
+    from rulelearn.certify import Certificate
+
+    known = {}
+    for rec in latest(records).values():
+        c = (rec.raw or {}).get("certificate") if rec.ok else None
+        if not isinstance(c, dict) or not c.get("bound_key") or not c.get("reproducible") \
+                or c.get("limits") != CERTIFY_LIMITS:
+            continue
+        try:
+            known[c["bound_key"]] = Certificate(
+                float(c["lower_bound"]), float(c["lp_value"]), bool(c["exact_pricing"]),
+                int(c["iterations"]), int(c["columns"]), 0.0, str(c["status"]),
+                pricing_mips=int(c["pricing_mips"]), lp_bound=float(c["lp_bound"]),
+                levels=int(c["levels"]))
+        except (KeyError, TypeError, ValueError):  # a damaged record: computed again
+            continue
+    return known
 
 
 def _now() -> str:
@@ -963,6 +995,9 @@ def _run_locked(config, folder, store, units, todo, datasets, kept, *, jobs, exe
     tally = _Tally(store, {u.key: u for u in todo}, progress_line,
                    seeded=len(config.seeds) > 1)
     runlog = RunLog(folder, interval=HEARTBEAT_SECONDS, earlier=_previous_wall_seconds(folder))
+    if any(u.method.params.get("certify") for u in todo):
+        bounds = known_bounds(scan_records(store.path)[0])
+        datasets = {k: dataclasses.replace(d, bounds=bounds) for k, d in datasets.items()}
     with runlog:
         if todo:
             for rec in _execute(todo, datasets, executor=executor, client=client, jobs=jobs,

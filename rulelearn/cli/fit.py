@@ -178,11 +178,16 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
               help="Leave this column out of the features, e.g. an identifier (repeatable).")
 @click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
               help="Block coordinate descent, alternating minimization, set covering, "
-                   "or one clause.")
+                   "one clause, or column generation.")
 @click.option("--start", type=click.Choice(STARTS), default="best",
               show_default=True,
               help="Where BCD and AM start: the better of the set-covering rule (the paper's "
-                   "start) and a rule read off a CART tree (best), or one of them.")
+                   "start) and a rule read off a CART tree (best), or one of them, or the "
+                   "column-generation rule (cg).")
+@click.option("--polish/--no-polish", default=False, show_default=True,
+              help="After BCD's or AM's descent, add, drop or swap single literals (or drop a "
+                   "clause) while that lowers the training objective (benchmarks/levers.md, "
+                   "round 4).")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
 @click.option("--rules", "-R", type=click_type(RULE_PARAMETERS["max_rules"]), default=None,
@@ -262,9 +267,9 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @_SEP
 @_DECIMAL
 @_stop_workers_on_error
-def fit(data, target, positive, missing, drop, method, start, form, rules, theta, max_iter,  # noqa: C901
-        thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler, select,
-        prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
+def fit(data, target, positive, missing, drop, method, start, polish, form, rules, theta,  # noqa: C901
+        max_iter, thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler,
+        select, prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
         certify_budget):
     """Learn a rule from the CSV file DATA (header row required) and print it.
 
@@ -285,7 +290,7 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
-    if cv_runs and scheduler is None:  # up and imported by the first fold job; see below
+    if cv_runs and scheduler is None:  # the CV's workers: up and imported by its first job
         start_workers(-1 if jobs is None else jobs)
     from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
     from rulelearn.data import read_csv_dataset
@@ -311,7 +316,8 @@ def fit(data, target, positive, missing, drop, method, start, form, rules, theta
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start, cut_points=cut_points[0], sums=sums,
+                                      start=start, polish=polish, cut_points=cut_points[0],
+                                      sums=sums,
                                       class_weight=None if class_weight == "none" else class_weight)
     if dataset.positive is None:  # three or more classes: an ordered rule list
         from rulelearn.cli.rule_list import fit_rule_list

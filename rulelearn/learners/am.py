@@ -40,14 +40,14 @@ _TIE_BLOCK = 1 << 20  # doubles per block of tied negatives' differences (8 MiB)
 
 
 def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc") -> LearnResult:
+        start: str = "sc", polish: bool = False) -> LearnResult:
     """AM from the set-covering rule.
 
     Alternates the v-step (:func:`assign_negatives`) with R independent clause
     updates, each on the positives and the negatives assigned to it. A clause
     keeps its old value unless the new one has a lower clause objective, so the
     objective never increases. Stops when it does not decrease, or after
-    ``max_iter``.
+    ``max_iter``; ``polish``: then single-literal moves (:func:`~rulelearn.learners.sc.descend`).
     """
     problem = solver.problem
 
@@ -62,4 +62,4 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
                 trial[r] = fit.clause
         return cnf_objective(problem, trial, theta, solver.disable_cost), trial
 
-    return descend(solver, theta, max_rules, max_iter, step, start)
+    return descend(solver, theta, max_rules, max_iter, step, start, polish)

@@ -11,7 +11,7 @@ from rulelearn.learners.sc import descend
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc") -> LearnResult:
+        start: str = "sc", polish: bool = False) -> LearnResult:
     """Greedy BCD from the set-covering rule.
 
     Each iteration re-learns every clause in turn with the others fixed (the
@@ -22,7 +22,8 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     count of the other clauses (the clause objective alone overcharges a
     negative that several selected features accept, and so favours disabling
     the clause).
-    It stops when no update lowers the objective, or after ``max_iter``.
+    It stops when no update lowers the objective, or after ``max_iter``; ``polish``: then
+    single-literal moves (:func:`~rulelearn.learners.sc.descend`).
     """
     problem = solver.problem
 
@@ -43,4 +44,4 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
                 best = (value, trial)
         return best
 
-    return descend(solver, theta, max_rules, max_iter, step, start)
+    return descend(solver, theta, max_rules, max_iter, step, start, polish)
