@@ -368,7 +368,8 @@ def test_fit_bad_input(run, tmp_path, make, extra, words):
     assert_one_line_error(run("fit", make(tmp_path), *extra), *words)
 
 
-def test_fit_starts_the_workers_before_reading_and_ends_them_on_an_error(run, monkeypatch):
+def test_fit_starts_the_workers_once_the_data_are_read_and_ends_them_on_an_error(
+        run, tmp_path, monkeypatch):
     from rulelearn import _workers
     from rulelearn.cli import fit as fit_command
 
@@ -380,12 +381,17 @@ def test_fit_starts_the_workers_before_reading_and_ends_them_on_an_error(run, mo
         return up
 
     monkeypatch.setattr(fit_command, "start_workers", start)
-    assert_one_line_error(run("fit", "absent.csv", "-q", "-j", "2"), "cannot read absent.csv")
+    # the CV's own error (a class of 1 row), after the start: the worker ends with it
+    assert_one_line_error(run("fit", one_positive(tmp_path), "--rules", "2", "-q", "-j", "2"),
+                          "class 1 has only 1 row")
     [(n_jobs, processes)] = started
     assert n_jobs == 2 and processes and not any(p.is_alive() for p in processes)
-    started.clear()  # none for a fit without CV, nor for a CV in this process alone
-    for args in (FAST, ["-j", "1"]):
+    started.clear()  # none for a file that cannot be read, a fit without CV, one process
+    for args in (["-j", "2"], FAST, ["-j", "1"]):
         assert_one_line_error(run("fit", "absent.csv", *args), "cannot read absent.csv")
+    planted().to_csv(tmp_path / "d.csv", index=False)
+    for args in (FAST, ["-j", "1", "--cv", "2", "--rules", "1", "--form", "dnf"]):
+        assert run("fit", "d.csv", *args, "-q").exit_code == 0
     assert started == [(1, [])]
 
 

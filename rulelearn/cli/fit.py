@@ -139,8 +139,8 @@ def _sums(ctx, param, value):
 
 def _stop_workers_on_error(command):
     """``command``, whose error or interrupt ends the CV's workers at once (:func:`rulelearn.
-    _workers.stop`): ``fit`` starts them before it reads the data, and none may outlive it
-    or hold up its exit to finish its imports."""
+    _workers.stop`): ``fit`` starts them before its own heavy imports (once the data are read
+    and checked: a bad file starts none), and none may outlive it or hold up its exit."""
     import functools
 
     @functools.wraps(command)
@@ -290,13 +290,8 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
-    if cv_runs and scheduler is None:  # the CV's workers: up and imported by its first job
-        start_workers(-1 if jobs is None else jobs)
-    from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
     from rulelearn.data import read_csv_dataset
     from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
-    from rulelearn.estimator import BooleanRuleClassifier
-    from rulelearn.model_io import accuracy
 
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
@@ -311,6 +306,12 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
             raise DataError("--sum is for a target of two classes (a rule list of three or "
                             "more classes reads the columns as they are)")
         add_sums(dataset.X.iloc[:0], sums, check=True)  # a one-line error before the CV
+    if cv_runs and scheduler is None:  # the CV's workers import while this process does
+        start_workers(-1 if jobs is None else jobs)
+    from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
+    from rulelearn.estimator import BooleanRuleClassifier
+    from rulelearn.model_io import accuracy
+
     for column in identifier_like_columns(dataset.X):
         echo(f"note: column {column!r} has a different value in every row (an "
              f"identifier?); leave it out with --drop {column}", err=True)
