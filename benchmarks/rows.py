@@ -9,7 +9,8 @@ measurement runs in a fresh process that reads the file and fits:
   what ``rulelearn fit --form dnf -R 5 --theta 1`` fits;
 - ``default fit``: :func:`rulelearn.model_selection.fit_select` with ``rulelearn fit``'s
   defaults (2 forms x R in 1, 3, 5, 10 x 8 θ, 5-fold CV, start "best", every core; the
-  workers started before the CSV is read, as ``rulelearn fit`` starts them);
+  workers started once the CSV is read, before the fit's imports, as ``rulelearn fit``
+  starts them);
 - ``CART``: scikit-learn's ``DecisionTreeClassifier(max_depth=6)`` on the one-hot table, for a
   ratio.
 
@@ -57,13 +58,13 @@ def _measure(kind: str, path: str) -> dict:
     import pandas as pd
 
     start = time.perf_counter()
-    if kind == "default fit":  # as rulelearn fit: the workers start before the data are read
-        from rulelearn._workers import start as start_workers
-
-        start_workers(-1)
     frame = pd.read_csv(path)
     X, y = frame.drop(columns="label"), frame["label"]
     out: dict = {}
+    if kind == "default fit":  # as rulelearn fit: once the data are read, before the imports
+        from rulelearn._workers import start as start_workers
+
+        start_workers(-1)
     if kind == "CART":
         from sklearn.tree import DecisionTreeClassifier
 

@@ -831,7 +831,7 @@ def _fold_jobs(cells, fold_ids, parts) -> dict:
 # the 2 kept cells on folds 2-5 (8 jobs, 12.3-12.5 s, 0.7-2.7 s each: the fold, not the
 # job's size, makes a straggler); busiest process per step 11.3 s of 21.7 s, so <= 0.6 s
 # idle per step. Around them: imports 1.1 s, the refit 1.0 s, each worker's start ~1.6 s
-# (rulelearn fit starts it before its imports: :mod:`rulelearn._workers`). Measured and not
+# (rulelearn fit starts it before its heavy imports: :mod:`rulelearn._workers`). Measured and not
 # kept: the walk's first two R (always both tried) as one call, each fold-1 job running R = 1
 # then R = 3 (exact, the same rows): 3.15 -> 3.26-3.40 CPU s for the two steps and no earlier
 # end (3 traced runs replayed on an idle 2-core schedule: 13.9-15.0 s against 12.9-13.9 s),
