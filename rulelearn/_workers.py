@@ -14,7 +14,9 @@ import os
 
 #: Idle workers are kept this many seconds (as joblib's loky).
 IDLE_SECONDS = 300
-_pools: list = []  # the executor last handed out (for :func:`stop`)
+_pools: list = []  # the executor last handed out
+_started: list = []  # the executor :func:`start` started, for :func:`stop`
+_readies: list = []  # its tasks that import in the workers
 
 
 def n_processes(n_jobs) -> int:
@@ -53,13 +55,24 @@ def start(n_jobs) -> bool:
     if workers < 1:
         return False
     pool = executor(workers)
-    for _ in range(workers):
-        pool.submit(ready)
+    _started[:] = [pool]
+    _readies[:] = [pool.submit(ready) for _ in range(workers)]
     return True
 
 
 def stop() -> None:
-    """End the reusable executor's workers now, whatever they are doing (on an error or an
-    interrupt: no worker outlives the command, nor delays its exit to finish an import)."""
-    while _pools:
-        _pools.pop().shutdown(wait=True, kill_workers=True)
+    """End the workers :func:`start` started, now, whatever they are doing (on an error or an
+    interrupt: no worker outlives the command, nor delays its exit to finish an import);
+    nothing if it started none (an executor the caller had before is left alone)."""
+    import time
+
+    deadline = time.monotonic() + 1.0  # loky's shutdown with kill_workers fails (KeyError in
+    while time.monotonic() < deadline and not all(  # its manager thread) on a task not yet
+            task.running() or task.done() for task in _readies):  # handed to a worker
+        time.sleep(0.001)
+    _readies.clear()
+    while _started:
+        pool = _started.pop()
+        pool.shutdown(wait=True, kill_workers=True)
+        if pool in _pools:
+            _pools.remove(pool)
