@@ -784,7 +784,7 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
         if client is not None:
             results = _on_cluster(client, X, y, jobs, scattered)
         elif workers > 1 and len(grouped) > 1:
-            results = _here_and_in_workers(X, y, list(jobs), min(workers, len(grouped)) - 1)
+            results = _here_and_in_workers(X, y, list(jobs), workers - 1)
         else:  # here: warnings go straight to the caller
             results = (_fold_scores(X, y, train, valid, paths, known, fold, record=False)
                        for train, valid, paths, known, fold in jobs)
@@ -830,23 +830,26 @@ def _fold_jobs(cells, fold_ids, parts) -> dict:
 # logged per process): fold 1's walk R = 1, 3, 5 (4 jobs each: 0.9, 2.6-2.9, 5.6-5.8 s), then
 # the 2 kept cells on folds 2-5 (8 jobs, 12.3-12.5 s, 0.7-2.7 s each: the fold, not the
 # job's size, makes a straggler); busiest process per step 11.3 s of 21.7 s, so <= 0.6 s
-# idle per step. Around them: imports 1.1 s, the refit 1.0 s, each worker's start ~1.6 s.
+# idle per step. Around them: imports 1.1 s, the refit 1.0 s, each worker's start ~1.6 s
+# (rulelearn fit starts it before its heavy imports: :mod:`rulelearn._workers`). Measured and not
+# kept: the walk's first two R (always both tried) as one call, each fold-1 job running R = 1
+# then R = 3 (exact, the same rows): 3.15 -> 3.26-3.40 CPU s for the two steps and no earlier
+# end (3 traced runs replayed on an idle 2-core schedule: 13.9-15.0 s against 12.9-13.9 s),
+# the 4 coarser jobs balancing worse than 8.
 def _here_and_in_workers(X, y, jobs: list, workers: int):
     """The results of :func:`_fold_scores` for ``jobs``, in their order: this process runs
-    them too, and the ``workers`` loky processes from when they are up (started and
-    imported: meanwhile this process, its imports done, runs the jobs), each taking the next
-    job when free. One HiGHS per process, as with loky alone. If a job fails or the caller
-    stops early, no further job starts."""
-    import os
+    them too, and the loky executor of ``workers`` processes (:func:`rulelearn._workers.
+    executor`: the same for every call, so that workers started early, or by the call
+    before, are reused) from when they are up (started and imported: meanwhile this
+    process, its imports done, runs the jobs), at most one fewer than the jobs, each taking
+    the next job when free. One HiGHS per process, as with loky alone. If a job fails or
+    the caller stops early, no further job starts."""
     import threading
 
-    from joblib.externals.loky import get_reusable_executor
+    from rulelearn._workers import executor as reusable
+    from rulelearn._workers import ready as worker_ready
 
-    # as joblib's loky: BLAS threads per process by the cores, idle workers kept 300 s
-    threads = str(max((os.cpu_count() or 1) // (workers + 1), 1))
-    executor = get_reusable_executor(max_workers=workers, timeout=300, env={
-        name: threads for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                                   "MKL_NUM_THREADS")})
+    executor = reusable(workers)
     results: list = [None] * len(jobs)  # per job: ("here", result) or ("there", future)
     ready = [threading.Event() for _ in jobs]
     lock = threading.Lock()
@@ -868,8 +871,8 @@ def _here_and_in_workers(X, y, jobs: list, workers: int):
         send()
 
     try:
-        for _ in range(workers):  # a job once the worker is up: till then, this process's
-            executor.submit(_worker_ready).add_done_callback(send)
+        for _ in range(min(workers, len(jobs) - 1)):  # a job once a worker is up: till
+            executor.submit(worker_ready).add_done_callback(send)  # then, this process's
         given = 0
         while (i := take()) is not None:
             results[i] = ("here", _fold_scores(X, y, *jobs[i]))
@@ -883,11 +886,6 @@ def _here_and_in_workers(X, y, jobs: list, workers: int):
     finally:
         with lock:
             order = iter(())  # nothing more is sent
-
-
-def _worker_ready() -> None:
-    """Nothing, once the fold jobs' modules are imported (in a worker process)."""
-    import rulelearn.estimator  # noqa: F401
 
 
 def _result(entry):
@@ -948,14 +946,14 @@ def _cv_rows(form, r, n, thetas, scores, k) -> list[CVRow]:
 
 
 def _workers(n_jobs) -> int:
-    import os
+    from rulelearn._workers import n_processes
 
     if n_jobs is None or n_jobs == 1:
         return 1
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0 \
             or n_jobs < -1:
         raise ParameterError(f"n_jobs must be an int >= 1 or -1; got {n_jobs!r}")
-    return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+    return n_processes(n_jobs)
 
 
 #: A process keeps the workspace of its latest fold job (:func:`_fold_scores`) while the

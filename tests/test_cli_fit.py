@@ -368,6 +368,33 @@ def test_fit_bad_input(run, tmp_path, make, extra, words):
     assert_one_line_error(run("fit", make(tmp_path), *extra), *words)
 
 
+def test_fit_starts_the_workers_once_the_data_are_read_and_ends_them_on_an_error(
+        run, tmp_path, monkeypatch):
+    from rulelearn import _workers
+    from rulelearn.cli import fit as fit_command
+
+    started = []
+
+    def start(n_jobs):
+        up = _workers.start(n_jobs)
+        started.append((n_jobs, list(_workers._pools[0]._processes.values()) if up else []))
+        return up
+
+    monkeypatch.setattr(fit_command, "start_workers", start)
+    # the CV's own error (a class of 1 row), after the start: the worker ends with it
+    assert_one_line_error(run("fit", one_positive(tmp_path), "--rules", "2", "-q", "-j", "2"),
+                          "class 1 has only 1 row")
+    [(n_jobs, processes)] = started
+    assert n_jobs == 2 and processes and not any(p.is_alive() for p in processes)
+    started.clear()  # none for a file that cannot be read, a fit without CV, one process
+    for args in (["-j", "2"], FAST, ["-j", "1"]):
+        assert_one_line_error(run("fit", "absent.csv", *args), "cannot read absent.csv")
+    planted().to_csv(tmp_path / "d.csv", index=False)
+    for args in (FAST, ["-j", "1", "--cv", "2", "--rules", "1", "--form", "dnf"]):
+        assert run("fit", "d.csv", *args, "-q").exit_code == 0
+    assert started == [(1, [])]
+
+
 @pytest.mark.parametrize("args, words", [
     (["--theta", "-0.1"], ["'--theta'", "-0.1", "x>=0"]),
     (["--rules", "0"], ["'--rules'", "0", "x>=1"]),

@@ -365,6 +365,21 @@ def test_two_worker_processes_give_the_selection_of_one():
         select_setting(est, X, y, n_jobs=0)
 
 
+def test_the_cv_runs_on_the_workers_started_early():
+    from rulelearn import _workers
+
+    assert not _workers.start(None) and not _workers.start(1)  # one process: no worker
+    assert _workers.start(2)
+    pool = _workers._pools[0]
+    worker = set(pool._processes)  # its process, started now
+    X, y = planted(n=60, seed=1)
+    est = BooleanRuleClassifier(pos_label=1)
+    alone = select_setting(est, X, y, thetas=(0.5, 2.0), rules=(1, 3), cv=3)
+    assert select_setting(est, X, y, thetas=(0.5, 2.0), rules=(1, 3), cv=3, n_jobs=2) == alone
+    # the same executor and worker (loky makes new ones when its arguments change)
+    assert _workers._pools == [pool] and set(pool._processes) == worker
+
+
 def test_fold_jobs_run_here_and_in_a_worker_give_the_results_in_job_order():
     from rulelearn.model_selection import _fold_scores, _here_and_in_workers, _job_size
 

@@ -22,6 +22,8 @@ from rulelearn._defaults import (
 )
 from rulelearn._params import accepts, allowed, click_type, options
 from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
+from rulelearn._workers import start as start_workers
+from rulelearn._workers import stop as stop_workers
 from rulelearn.bench import EXECUTORS
 from rulelearn.cli import (
     CVProgress,
@@ -133,6 +135,23 @@ def _sums(ctx, param, value):
             raise click.BadParameter(f"a column is repeated in {text!r}")
         sums[name.strip()] = parts
     return sums or None
+
+
+def _stop_workers_on_error(command):
+    """``command``, whose error or interrupt ends the CV's workers at once (:func:`rulelearn.
+    _workers.stop`): ``fit`` starts them before its own heavy imports (once the data are read
+    and checked: a bad file starts none), and none may outlive it or hold up its exit."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except BaseException:
+            stop_workers()
+            raise
+
+    return run
 
 
 _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
@@ -247,6 +266,7 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "valid, only looser (its status says so).")
 @_SEP
 @_DECIMAL
+@_stop_workers_on_error
 def fit(data, target, positive, missing, drop, method, start, polish, form, rules, theta,  # noqa: C901
         max_iter, thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler,
         select, prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
@@ -261,12 +281,6 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
     ELSE, and the others get one rule each, the more frequent first, each chosen by the same CV
     on the rows the rules before it leave.
     """
-    from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
-    from rulelearn.data import read_csv_dataset
-    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
-    from rulelearn.estimator import BooleanRuleClassifier
-    from rulelearn.model_io import accuracy
-
     need_stdout("the JSON" if as_json else "the rule")  # before the work, not after it
     if save is not None:
         refuse_overwrite("--save", save, [("input data file", data)])
@@ -276,6 +290,9 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
+    from rulelearn.data import read_csv_dataset
+    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
+
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep, decimal=decimal, multiclass=True)
@@ -289,6 +306,12 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
             raise DataError("--sum is for a target of two classes (a rule list of three or "
                             "more classes reads the columns as they are)")
         add_sums(dataset.X.iloc[:0], sums, check=True)  # a one-line error before the CV
+    if cv_runs and scheduler is None:  # the CV's workers import while this process does
+        start_workers(-1 if jobs is None else jobs)
+    from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
+    from rulelearn.estimator import BooleanRuleClassifier
+    from rulelearn.model_io import accuracy
+
     for column in identifier_like_columns(dataset.X):
         echo(f"note: column {column!r} has a different value in every row (an "
              f"identifier?); leave it out with --drop {column}", err=True)
