@@ -41,10 +41,17 @@ def executor(workers: int):
     return pool
 
 
-def ready() -> None:
-    """Nothing, once the fold jobs' modules are imported (run in a worker process)."""
-    import rulelearn.estimator  # noqa: F401
-    import rulelearn.model_selection  # noqa: F401
+#: The modules a fold job needs, imported by each worker as it starts (by name: this module
+#: runs them in other processes and does not depend on them).
+FOLD_JOB_MODULES = ("rulelearn.estimator", "rulelearn.model_selection")
+
+
+def ready(modules=FOLD_JOB_MODULES) -> None:
+    """Nothing, once ``modules`` are imported (run in a worker process)."""
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
 
 
 def start(n_jobs) -> bool:
