@@ -11,7 +11,7 @@ import numbers
 
 from rulelearn._params import InstanceOf, Interval, Options
 from rulelearn.learners import LEARNERS
-from rulelearn.learners.sc import STARTS
+from rulelearn.learners.descent import STARTS
 
 #: Numbers of cross-validation folds (``cv`` of the CV estimator and ``fit``, a config's folds).
 CV_FOLDS: list = [Interval(numbers.Integral, 2)]

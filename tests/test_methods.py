@@ -21,7 +21,7 @@ from rulelearn.bench.methods import METHODS, Method
 from rulelearn.errors import ConfigError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.learners import LEARNERS
-from rulelearn.learners.sc import STARTS
+from rulelearn.learners.descent import STARTS
 
 ESTIMATORS = [BooleanRuleClassifier, CartClassifier, RipperClassifier, BrcgClassifier]
 ALL_KEYS = """

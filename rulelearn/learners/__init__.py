@@ -31,7 +31,7 @@ _THREADPOOLS: list[ThreadpoolController] = []  # made on first use (after numpy 
 def run_learner(method: str, solver: ClauseSolver, theta: float, *, max_rules: int,
                 max_iter: int = 100, start: str = "sc", polish: bool = False) -> LearnResult:
     """Learner ``method`` on ``solver`` at ``theta``, given the options it takes of these
-    (``polish``: BCD and AM, :func:`~rulelearn.learners.sc.descend`).
+    (``polish``: BCD and AM, :func:`~rulelearn.learners.descent.descend`).
 
     BLAS runs single-threaded meanwhile: the learners' products (a weight vector
     times every negative, AM's cluster centres) are small, and on a loaded

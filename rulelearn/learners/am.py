@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.descent import descend
 from rulelearn.learners.problem import clause_objective, cnf_objective, count_matrix
 from rulelearn.learners.result import LearnResult
-from rulelearn.learners.sc import descend
 
 
 def assign_negatives(A_neg: np.ndarray, w_neg: np.ndarray, W: np.ndarray) -> np.ndarray:
@@ -47,7 +47,8 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     updates, each on the positives and the negatives assigned to it. A clause
     keeps its old value unless the new one has a lower clause objective, so the
     objective never increases. Stops when it does not decrease, or after
-    ``max_iter``; ``polish``: then single-literal moves (:func:`~rulelearn.learners.sc.descend`).
+    ``max_iter``; ``polish``: then single-literal moves
+    (:func:`~rulelearn.learners.descent.descend`).
     """
     problem = solver.problem
 

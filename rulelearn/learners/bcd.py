@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from rulelearn.learners.clause import ClauseSolver
+from rulelearn.learners.descent import descend
 from rulelearn.learners.problem import cnf_objective, count_matrix
 from rulelearn.learners.result import LearnResult
-from rulelearn.learners.sc import descend
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
@@ -23,7 +23,7 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     negative that several selected features accept, and so favours disabling
     the clause).
     It stops when no update lowers the objective, or after ``max_iter``; ``polish``: then
-    single-literal moves (:func:`~rulelearn.learners.sc.descend`).
+    single-literal moves (:func:`~rulelearn.learners.descent.descend`).
     """
     problem = solver.problem
 
