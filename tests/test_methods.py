@@ -28,7 +28,7 @@ ALL_KEYS = """
 datasets: [wdbc_bundled]
 methods:
   - bcd: {start: tree, clause_solver: mip}
-  - am: {start: best}
+  - am: {start: best, polish: true}
   - ocrl: {clause_solver: lp}
   - sc
   - cg
@@ -229,6 +229,7 @@ def test_the_paper_configs_keep_their_start_and_run_keys(config):
         if m.name in ("bcd", "am"):
             built = METHODS[m.name].build(m.params, m.grid, 1, 0)
             assert built.start == m.params.get("start", PAPER_START)
+            assert built.polish is False  # the paper's descent, never polished
     assert PAPER_START == "sc"
     planned = planned_keys(cfg.to_dict())
     recorded = {r["key"] for r in read_records(root / "results" / config / "records.jsonl")}
