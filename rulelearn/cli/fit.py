@@ -229,11 +229,12 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "plus 0.1 point per literal (0.1pt), the simplest setting within one "
                    "standard error of the lowest (1se), or 0.1pt among the settings within one "
                    "standard error of the lowest (0.1pt1se). The rule refitted then drops each "
-                   "literal whose removal does not raise its training objective.")
+                   "literal that saves fewer training errors than θ, or than 0.2 % of the "
+                   "rows if that is more (--prune).")
 @click.option("--prune/--no-prune", default=True, show_default=True,
               help="Whether the rule refitted after the CV drops each literal or clause whose "
-                   "removal does not raise its training objective (--no-prune: the rule as the "
-                   "learner found it).")
+                   "removal does not raise its training objective at θ or at 0.002 x rows, "
+                   "whichever is larger (--no-prune: the rule as the learner found it).")
 @click.option("--path", "show_path", is_flag=True,
               help="Print the CV error of every theta tried, not only the best per form and R.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
