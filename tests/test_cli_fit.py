@@ -594,6 +594,8 @@ def test_fit_polish_option_reaches_the_estimator_and_the_model_file(run, data, f
     assert model.rule_.describe(1, "y") in r.stdout
     with open("m.json", encoding="utf-8") as f:
         assert json.load(f)["params"]["polish"] is polish
+    r = run("fit", data, *FAST, *([flag] if flag else []), "--json")
+    assert json.loads(r.stdout)["setting"].get("polish", False) is polish
 
 
 def test_fit_shows_cv_progress_on_stderr_unless_quiet(run, data):

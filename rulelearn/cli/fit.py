@@ -509,6 +509,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "thresholds": int(model.n_thresholds),
                     "class_weight": model.class_weight, "cut_points": model.cut_points,
                     **({"sums": model.sums} if model.sums else {}),
+                    **({"polish": True} if model.polish else {}),
                     "chosen_by": "cv" if selection is not None else "given",
                     "pruned": "pruned_literals" in getattr(model, "fit_stats_", {})},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),
