@@ -87,6 +87,20 @@ def test_tradeoff_names_missing_cells_and_works_without_paths():
     assert pareto.axes[0].get_title().endswith("missing: SC (1/2 folds done)")
 
 
+def test_a_tradeoff_panel_with_nothing_complete_says_so_inside_it():
+    """A dataset of the config without records (Musk and MAGIC in results/public) gets its name
+    as the title and the missing methods as a note in the panel, not a title wider than it."""
+    config = config_of(records(), paper=False)
+    config["datasets"].append({"name": "musk"})
+    fig = plot.tradeoff_figure(records(), config)
+    musk = fig.axes[2]
+    assert musk.get_title() == "musk"
+    note = " ".join(t.get_text() for t in musk.texts)
+    assert note.startswith("nothing complete") and "BCD (no records)" in note
+    assert all(len(line) <= 36 for line in note.split("\n")[1:])
+    assert list(musk.get_xticks()) == [] and not musk.lines
+
+
 def config_of(recs, *, paper):
     """A resolved-config stand-in for ``recs`` (what the figures read of it)."""
     return {"datasets": [{"name": d} for d in dict.fromkeys(r["dataset"] for r in recs)],

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -276,6 +277,12 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     for ax, d in zip(_grid(fig, len(datasets), ncols), datasets):
         part = summary[summary["dataset"] == d]
         done = part[part["complete"]]
+        missing = ", ".join(f"{names[r.method]} ({r.reason})"
+                            for r in part[~part["complete"]].itertuples())
+        if done.empty:  # an empty panel: say so inside it, not in a title wider than the panel
+            ax.set_title(d, fontsize="medium")
+            _note(ax, f"nothing complete\n{textwrap.fill(missing, 36)}")
+            continue
         for r in done.itertuples():
             color, marker = styles[r.method]
             h = ax.errorbar(r.literals_mean, r.error_mean, xerr=_zero(r.literals_sem),
@@ -284,8 +291,6 @@ def tradeoff_figure(records, config=None, *, ncols=4):
             handles.setdefault(r.method, h)
         _scale(ax, list(done["literals_mean"]), "x", floor=1.0)
         _name_coinciding(ax, done, names)
-        missing = ", ".join(f"{names[r.method]} ({r.reason})"
-                            for r in part[~part["complete"]].itertuples())
         ax.set_title(d + (f"\nmissing: {missing}" if missing else ""), fontsize="medium")
         ax.set_xlabel("size (literals)")
         ax.set_ylabel("test error (%)")
