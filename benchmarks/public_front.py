@@ -5,6 +5,7 @@
 
     python benchmarks/public_front.py --select-raw FILE.json --rule NAME --rule NAME2 --compare
     python benchmarks/public_front.py --select-raw FILE.json --rule NAME --rule NAME2 --paired
+    python benchmarks/public_front.py --why [RESULTS_DIR]
 
 ``--select-raw`` (the ``--raw`` file of ``benchmarks/select_rule.py``, run on the benchmark's own
 outer folds) replaces ``fit``'s cells by what selection rule NAME (e.g. ``min``, ``1se+p``) did
@@ -14,7 +15,10 @@ whether it is on the front (``**``: within 1 point of the most accurate peer and
 literals than the sparsest peer near it; ``*``: within 1 point only), then each rule's score
 (and the first rule's on the same tables). ``--paired`` prints, per table, each rule's test error
 minus the first rule's, paired over the outer folds (mean and its standard error): whether a
-rule's move is larger than the folds' noise.
+rule's move is larger than the folds' noise. ``--why`` explains each table off the front: fit's
+test error minus the most accurate peer's, paired over the outer folds (mean and its standard
+error), and the best BCD (DNF, R = 5) could have done at one θ for all folds chosen with
+hindsight on the test folds (its records' paths), an optimistic reach of that learner.
 
 Per table, from the records (test error %, mean over the outer folds; size as Table 2 counts it):
 the most accurate peer rule learner, the sparsest peer within 1 point of it, and whether ``fit``
@@ -86,9 +90,14 @@ def main(argv=None) -> None:
                         help="a selection rule of that file (repeat for several)")
     parser.add_argument("--compare", action="store_true",
                         help="one table of every --rule side by side")
+    parser.add_argument("--why", action="store_true",
+                        help="explain each table off the front (paired gap, BCD's reach)")
     parser.add_argument("--paired", action="store_true",
                         help="each --rule's error minus the first's, paired over the folds")
     args = parser.parse_args(argv)
+    if args.why:
+        print(why(args.folder))
+        return
     if args.select_raw is None:
         show(front(args.folder))
         return
@@ -159,6 +168,49 @@ def paired(raw_file: str, rules) -> str:
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append("| **mean** | " + " | ".join(f"**{np.mean(means[r]):+.2f}**" if means[r] else ""
                                              for r in rules[1:]) + " |")
+    return "\n".join(lines)
+
+
+def hindsight_theta(records, dataset: str, method: str = "bcd"):
+    """(mean test error %, mean literals, θ) of ``method``'s single best θ over all its outer
+    folds on ``dataset``, read from its records' paths (chosen on the test folds: optimistic);
+    None without a complete path."""
+    last = {(r.seed, r.fold): r.path for r in records
+            if r.dataset == dataset and r.method == method and r.path}  # a rerun's last
+    paths = list(last.values())
+    if not paths:
+        return None
+    best = None
+    for theta in {p.param for p in paths[0]}:
+        cells = [next((p for p in path if p.param == theta), None) for path in paths]
+        if any(c is None or c.test_error is None for c in cells):
+            continue
+        cell = (100 * float(np.mean([c.test_error for c in cells])),
+                float(np.mean([c.literals for c in cells])), theta)
+        best = cell if best is None or cell[:2] < best[:2] else best
+    return best
+
+
+def why(folder: str) -> str:
+    """Markdown: each table off the front, with fit minus the most accurate peer paired over
+    the outer folds and BCD's hindsight-best θ (:func:`hindsight_theta`)."""
+    results = load_results(folder)
+    summary = results.summary
+    lines = ["| table | fit % / literals | needs % (literals ≤) | most accurate peer | "
+             "fit − peer, paired (SEM) | BCD's best θ in hindsight: % / literals |",
+             "|---|---|---|---|---|---|"]
+    for t, err, lits, best, best_err, _sparse, size, _close, both in front(folder):
+        if both:
+            continue
+        cells = summary[summary.dataset == t].set_index("method_name")
+        units = cells.loc["fit", "error_by_unit"]
+        peer = cells.loc[best, "error_by_unit"]
+        d = np.array([units[u] - peer[u] for u in units if u in peer])
+        sem = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+        reach = hindsight_theta(results.records, t)
+        lines.append(f"| {t} | {err:.1f} / {lits:.1f} | {best_err + 1:.1f} ({size:.1f}) | "
+                     f"{best} {best_err:.1f} | {d.mean():+.1f} ({sem:.1f}) | "
+                     + ("–" if reach is None else f"{reach[0]:.1f} / {reach[1]:.1f}") + " |")
     return "\n".join(lines)
 
 
