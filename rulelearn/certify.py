@@ -870,8 +870,9 @@ CUT_ROUNDS = 20
 #: Ladder levels of :func:`lower_bound` (1: the relaxation G; see the module docstring).
 LEVELS = 2
 #: How :func:`lower_bound` prices: "mip" (the pricing MIP), "search" (the exact
-#: branch-and-bound of :mod:`rulelearn.conjunctions`) or "auto" (the search, and the MIP
-#: when the search neither finishes nor finds a column), and the search's nodes per call.
+#: branch-and-bound of :mod:`rulelearn.conjunctions`) or "auto" (the search until it
+#: neither finishes nor finds a column, the MIP from then on), and the search's nodes per
+#: call.
 PRICING = "mip"
 PRICINGS = ("mip", "search", "auto")
 SEARCH_NODES = 200_000
@@ -920,8 +921,8 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     ``max_rules`` None always 1). ``disable_cost``: the rule's cost per disabled clause
     (the ladder's disabled-clause column pays it once). ``pricing``: "mip", "search"
     (:mod:`rulelearn.conjunctions`: exact, ``search_nodes`` nodes per call, its bound valid
-    when it stops there) or "auto" (the search, then the MIP where the search neither
-    finished nor found a column). See the module docstring for the formulation and why the bound is
+    when it stops there) or "auto" (the search until it neither finishes nor finds a
+    column, then the MIP). See the module docstring for the formulation and why the bound is
     valid. ``closure`` (with ``max_rules``): then :func:`closure_bound` lifts the bound
     towards ``upper_bound`` (None: the objective of the master MIP's rule over the generated
     columns) within ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
@@ -1134,8 +1135,11 @@ def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, c
     if pricing == "mip":
         return by_mip
     search = ConjunctionSearch(data.P, data.wp, data.N, data.wn, data.theta)
+    gave_up: list[bool] = []
 
     def by_search(mu, rho, last: bool) -> _PricingResult:
+        if gave_up:  # "auto", once the search has failed: the MIP from then on
+            return by_mip(mu, rho, last)
         search.theta = data.theta  # a master on a θ path re-costs its data
         found = search.least(mu, rho, node_limit=search_nodes, deadline=net)
         result = _PricingResult(found.term, found.value, found.dual_bound, found.optimal,
@@ -1144,6 +1148,7 @@ def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, c
             return result
         # "auto": the search neither proved nor found a column; the MIP's bound and the
         # search's are both valid, the larger is kept
+        gave_up.append(True)
         mip = by_mip(mu, rho, last)
         return replace(mip, dual_bound=max(mip.dual_bound, found.dual_bound))
     return by_search
@@ -1310,12 +1315,14 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     0 a finished MIP's value is the least objective over the listed columns, i.e. the
     optimum when it is below UB. ``None`` (status "column cap") when more
     than ``max_columns`` conjunctions qualify or the search's ``search_nodes`` run out;
-    ``deadline`` (a :func:`time.process_time` value) is a safety net for both.
+    ``deadline`` (a :func:`time.process_time` value) is a safety net for both. Run only
+    once pricing has proven ``L ≥ 0`` (up to 1e-6; status "pricing unfinished" otherwise),
+    though the argument holds for any ``L``.
     """
     if master.final_duals is None or master.max_rules is None:
         return Closure(None, "pricing unfinished")
     mu, rho, least = master.final_duals
-    if not np.isfinite(least):
+    if not least >= -1e-6:  # Δ grows with (R − 1)·|L|: listing is hopeless far below 0
         return Closure(None, "pricing unfinished")
     if upper_bound <= lp_bound:
         return Closure(None, "optimal")  # nothing lies between
