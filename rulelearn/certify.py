@@ -153,6 +153,17 @@ itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none o
 The floor this LP sets on every fold of results/gaps (the least gap any bound from it can
 certify for the best rule known, and where pricing does not finish) is measured in
 results/gaps/what_limits.md (benchmarks/lp_floor.py).
+
+Beyond the LP: exact search and the closure
+-------------------------------------------
+``pricing="search"`` prices by the depth-first branch-and-bound of
+:mod:`rulelearn.conjunctions` (exact; stopped at its node limit it still bounds the least
+reduced cost by its open nodes' least estimate), ``"auto"`` by the search until it neither
+finishes nor finds a column, then by the MIP. ``closure=True`` then goes past the LP optimum
+(:func:`closure_bound`): with exact duals, every column of a rule below an upper bound UB has
+reduced cost ≤ UB − LB, the search lists them all, and the master MIP over them bounds every
+rule by ``min(UB, its dual bound)``. Measured on the folds of benchmarks/lp_floor.py in
+results/gaps/what_limits.md (benchmarks/exact_bound.py).
 """
 
 from __future__ import annotations
@@ -216,7 +227,8 @@ class Certificate:
     kind: str = "lp"
     #: the closure's outcome ("" when not asked): "optimal" (its MIP finished), "node limit",
     #: "time limit" (stopped: the bound is its proven dual bound), "column cap" (too many
-    #: conjunctions qualify: the LP bound is kept), "pricing unfinished" (no exact duals)
+    #: conjunctions qualify: the LP bound is kept), "pricing unfinished" (no exact duals),
+    #: "upper bound met" (the LP bound reached the upper bound: nothing to close)
     closure_status: str = ""
     #: conjunctions the closure's MIP chose from, and the objective it certified below
     closure_columns: int = 0
@@ -1325,7 +1337,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     if not least >= -1e-6:  # Δ grows with (R − 1)·|L|: listing is hopeless far below 0
         return Closure(None, "pricing unfinished")
     if upper_bound <= lp_bound:
-        return Closure(None, "optimal")  # nothing lies between
+        return Closure(None, "upper bound met")  # the LP bound proves UB optimal already
     data, R = master.data, int(master.max_rules)
     disabled = master.disabled_reduced_cost(mu, rho)
     low = min(0.0, float(least), 0.0 if disabled is None else float(disabled))

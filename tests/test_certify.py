@@ -676,6 +676,10 @@ def test_the_closure_lifts_the_lp_bound_to_the_optimum():
     # objective value not below it; still valid)
     capped = lower_bound(A, y, theta, max_rules=R, closure=True, upper_bound=best_f - 0.05)
     assert best_f - 0.05 - TOL <= capped.bound < best_f - TOL
+    # an upper bound the LP bound reaches leaves nothing to close
+    met = lower_bound(A, y, theta, max_rules=R, closure=True, upper_bound=lp.lp_bound - 0.5)
+    assert met.closure_status == "upper bound met" and met.kind == "lp"
+    assert met.bound == lp.bound
 
 
 def test_the_closure_keeps_the_lp_bound_beyond_its_column_cap():
