@@ -17,8 +17,10 @@ holds on every row ``S`` covers (positives and negatives) is skipped with its su
 ``T ⊇ S ∪ {j}`` covers the same rows as ``T \\ {j}``, which lacks fewer literals on every
 positive and costs θ less, so ``T`` is never the least (with θ = 0: never less) and a rule
 using ``T`` is never better than the same rule with ``T \\ {j}`` (see
-:meth:`ConjunctionSearch.below`). Each node's children are evaluated at once (two
-matrix-vector products over the rows still in play).
+:meth:`ConjunctionSearch.below`). So is a literal ``j`` that implies, on every row, a literal
+``k`` of the term (``T \\ {k}`` covers the same rows as ``T``). Each node's children are
+evaluated at once (two matrix-vector products over the rows still in play), and before a
+node is expanded its subtree is bounded once more, negatives included (:func:`_estimate`).
 
 Stopped at a node limit, the least reduced cost is still bounded: every conjunction not
 evaluated lies in an open subtree, so ``min(best found, least estimate of the open nodes)``

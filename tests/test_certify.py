@@ -707,3 +707,16 @@ def test_unknown_pricing_is_refused():
     A, y, theta, R = _lp_gap_case()
     with pytest.raises(ParameterError, match="pricing must be one of"):
         lower_bound(A, y, theta, max_rules=R, pricing="beam")
+
+
+def test_auto_pricing_turns_to_the_mip_when_the_search_gives_up():
+    """A search of one node neither finishes nor (past the first calls) finds a column:
+    "auto" then prices by the MIP and reaches the exact LP bound; "search" alone stops
+    with a bound that is still valid."""
+    A, y, theta, R = _lp_gap_case()
+    best_f, _ = brute_force(A, y, theta, R)
+    exact = lower_bound(A, y, theta, max_rules=R)
+    auto = lower_bound(A, y, theta, max_rules=R, pricing="auto", search_nodes=1)
+    assert auto.exact_pricing and auto.lp_bound == pytest.approx(exact.lp_bound, abs=1e-6)
+    alone = lower_bound(A, y, theta, max_rules=R, pricing="search", search_nodes=1)
+    assert not alone.exact_pricing and 0 <= alone.bound <= best_f + TOL
