@@ -937,7 +937,8 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     column, then the MIP). See the module docstring for the formulation and why the bound is
     valid. ``closure`` (with ``max_rules``): then :func:`closure_bound` lifts the bound
     towards ``upper_bound`` (None: the objective of the master MIP's rule over the generated
-    columns) within ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
+    columns, its terms dropped while that lowers it, as the CG learner does) within
+    ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
     ``closure_levels`` ladder rows (None: the master's; "exact": every literal a term
     misses; see :func:`closure_bound`); the certificate's ``kind`` and ``closure_status``
     say what it gave, ``closure_terms`` the rule the closure MIP found.
@@ -960,8 +961,10 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
         order = np.argsort(reduced, kind="stable")[:MASTER_COLUMNS]
         chosen = master_mip(A, y, theta, [master.terms[k] for k in order], form=form,
                             max_rules=max_rules, data=master.data)
-        upper_bound = rule_objective(A, y, chosen, theta, form=form, max_rules=max_rules,
-                                     sample_weight=sample_weight, disable_cost=disable_cost)
+        # dropping terms while that lowers the objective (the CG learner's rule): the
+        # master MIP minimizes G, and its rule of R terms can pay far more than G
+        upper_bound = _prune(A, y, chosen, theta, form, max_rules, sample_weight,
+                             disable_cost)[1]
     budget = cpu_limit if cpu_safety is None else cpu_safety
     deadline = None if budget is None else cpu_start + float(budget)
     closed = closure_bound(master, float(upper_bound), certificate.lp_bound or 0.0,
