@@ -937,7 +937,8 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     column, then the MIP). See the module docstring for the formulation and why the bound is
     valid. ``closure`` (with ``max_rules``): then :func:`closure_bound` lifts the bound
     towards ``upper_bound`` (None: the objective of the master MIP's rule over the generated
-    columns, its terms dropped while that lowers it, as the CG learner does) within
+    columns, its terms dropped while that lowers it, as the CG learner does, or the LP
+    optimum's rule when that is integral and lower) within
     ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
     ``closure_levels`` ladder rows (None: the master's; "exact": every literal a term
     misses; see :func:`closure_bound`); the certificate's ``kind`` and ``closure_status``
@@ -965,6 +966,11 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
         # master MIP minimizes G, and its rule of R terms can pay far more than G
         upper_bound = _prune(A, y, chosen, theta, form, max_rules, sample_weight,
                              disable_cost)[1]
+        if certificate.integral and 0 < len(certificate.terms) <= max_rules:
+            # the LP's own rule (optimal when it has fewer than R terms)
+            upper_bound = min(upper_bound, rule_objective(
+                A, y, certificate.terms, theta, form=form, max_rules=max_rules,
+                sample_weight=sample_weight, disable_cost=disable_cost))
     budget = cpu_limit if cpu_safety is None else cpu_safety
     deadline = None if budget is None else cpu_start + float(budget)
     closed = closure_bound(master, float(upper_bound), certificate.lp_bound or 0.0,
@@ -1339,7 +1345,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     mu, rho, least = master.final_duals
     if not least >= -1e-6:  # Δ grows with (R − 1)·|L|: listing is hopeless far below 0
         return Closure(None, "pricing unfinished")
-    if upper_bound <= lp_bound:
+    if upper_bound <= lp_bound + 1e-7 * max(1.0, abs(upper_bound)):  # (the LP's tolerances)
         return Closure(None, "upper bound met")  # the LP bound proves UB optimal already
     data, R = master.data, int(master.max_rules)
     disabled = master.disabled_reduced_cost(mu, rho)

@@ -720,3 +720,14 @@ def test_auto_pricing_turns_to_the_mip_when_the_search_gives_up():
     assert auto.exact_pricing and auto.lp_bound == pytest.approx(exact.lp_bound, abs=1e-6)
     alone = lower_bound(A, y, theta, max_rules=R, pricing="search", search_nodes=1)
     assert not alone.exact_pricing and 0 <= alone.bound <= best_f + TOL
+
+
+def test_an_integral_lp_rule_is_the_closures_upper_bound():
+    """The LP's optimum is the rule {0, 1} (one term, fewer than R): its objective is the
+    upper bound, which the LP bound meets, so there is nothing to list."""
+    A, y, theta, R = _needs_two_literals()
+    best_f, _ = brute_force(A, y, theta, R)
+    closed = lower_bound(A, y, theta, max_rules=R, closure=True)
+    assert closed.integral and closed.terms == ((0, 1),)
+    assert closed.closure_status == "upper bound met" and closed.closure_columns == 0
+    assert closed.upper_bound == pytest.approx(best_f) and closed.bound == pytest.approx(best_f)
