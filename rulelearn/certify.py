@@ -153,6 +153,17 @@ itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none o
 The floor this LP sets on every fold of results/gaps (the least gap any bound from it can
 certify for the best rule known, and where pricing does not finish) is measured in
 results/gaps/what_limits.md (benchmarks/lp_floor.py).
+
+Beyond the LP: exact search and the closure
+-------------------------------------------
+``pricing="search"`` prices by the depth-first branch-and-bound of
+:mod:`rulelearn.conjunctions` (exact; stopped at its node limit it still bounds the least
+reduced cost by its open nodes' least estimate), ``"auto"`` by the search until it neither
+finishes nor finds a column, then by the MIP. ``closure=True`` then goes past the LP optimum
+(:func:`closure_bound`): with exact duals, every column of a rule below an upper bound UB has
+reduced cost ≤ UB − LB, the search lists them all, and the master MIP over them bounds every
+rule by ``min(UB, its dual bound)``. Measured on the folds of benchmarks/lp_floor.py in
+results/gaps/what_limits.md (benchmarks/exact_bound.py).
 """
 
 from __future__ import annotations
@@ -164,6 +175,7 @@ from dataclasses import dataclass, replace
 import highspy
 import numpy as np
 
+from rulelearn.conjunctions import ConjunctionSearch
 from rulelearn.errors import ParameterError, SolverError
 from rulelearn.learners.problem import CNFProblem, cnf_objective, disabled_clause
 from rulelearn.lp import INF, LinearProgram, new_highs
@@ -207,6 +219,22 @@ class Certificate:
     levels: int = 1
     #: CPU seconds of this process (``seconds`` is wall time)
     cpu_seconds: float = 0.0
+    #: how conjunctions were priced: "mip" (the pricing MIP) or "search"
+    #: (:mod:`rulelearn.conjunctions`' branch-and-bound)
+    pricing: str = "mip"
+    #: which bound ``bound`` is: "lp" (column generation) or "closure" (the master MIP over
+    #: every conjunction of small enough reduced cost; :func:`closure_bound`)
+    kind: str = "lp"
+    #: the closure's outcome ("" when not asked): "optimal" (its MIP finished), "node limit",
+    #: "time limit" (stopped: the bound is its proven dual bound), "column cap" (too many
+    #: conjunctions qualify: the LP bound is kept), "pricing unfinished" (no exact duals),
+    #: "upper bound met" (the LP bound reached the upper bound: nothing to close)
+    closure_status: str = ""
+    #: conjunctions the closure's MIP chose from, and the objective it certified below
+    closure_columns: int = 0
+    upper_bound: float | None = None
+    #: the rule of the closure MIP's best solution (terms: literal indices of ``A``)
+    closure_terms: tuple[tuple[int, ...], ...] = ()
 
     @property
     def integral(self) -> bool:
@@ -356,6 +384,8 @@ class _Master:
         self.terms: list[tuple[int, ...]] = []
         self.seen: set[tuple[int, ...]] = set()
         self.negative: list[float] = []  # each column's covered negative weight (θ-free)
+        #: the last duals priced (μ, ρ) and the pricing's bound on the least reduced cost
+        self.final_duals: tuple | None = None
 
     def add(self, terms) -> int:
         new = []
@@ -584,6 +614,7 @@ class _PricingResult:
     dual_bound: float  # proven lower bound on the least reduced cost
     optimal: bool
     clock: bool = False  # HiGHS stopped at its time limit (the result depends on the machine)
+    terms: tuple = ()  # more columns of negative reduced cost (the search's), best first
 
 
 class _PricingMIP:
@@ -850,6 +881,18 @@ MAX_COLUMNS = 2000
 CUT_ROUNDS = 20
 #: Ladder levels of :func:`lower_bound` (1: the relaxation G; see the module docstring).
 LEVELS = 2
+#: How :func:`lower_bound` prices: "mip" (the pricing MIP), "search" (the exact
+#: branch-and-bound of :mod:`rulelearn.conjunctions`) or "auto" (the search until it
+#: neither finishes nor finds a column, the MIP from then on), and the search's nodes per
+#: call.
+PRICING = "mip"
+PRICINGS = ("mip", "search", "auto")
+SEARCH_NODES = 200_000
+#: Limits of the closure (:func:`closure_bound`): conjunctions it may enumerate (more: the
+#: LP bound is kept), nodes of the search that enumerates them and of its MIP.
+CLOSURE_COLUMNS = 100_000
+CLOSURE_SEARCH_NODES = 2_000_000
+CLOSURE_NODES = 1000
 
 
 def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
@@ -858,7 +901,11 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
                 cut_rounds: int = CUT_ROUNDS, time_limit: float | None = None,
                 cpu_limit: float | None = None, cpu_safety: float | None = None,
                 initial_terms=(), pricer=None, levels: int = LEVELS,
-                disable_cost: float = 0.0) -> Certificate:
+                disable_cost: float = 0.0, pricing: str = PRICING,
+                search_nodes: int = SEARCH_NODES, closure: bool = False,
+                upper_bound: float | None = None, closure_columns: int = CLOSURE_COLUMNS,
+                closure_nodes: int = CLOSURE_NODES,
+                closure_levels: int | str | None = None) -> Certificate:
     """A lower bound on the objective of every rule over the literals (columns) of ``A``.
 
     ``A``: 0/1 matrix (rows × literals), ``y``: booleans (True = the class the rule
@@ -884,14 +931,60 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     replaces the pricing MIP (for tests): a callable ``(mu, rho) -> result with term, value,
     dual_bound, optimal``. ``levels``: ladder rows per positive (1: the relaxation G; with
     ``max_rules`` None always 1). ``disable_cost``: the rule's cost per disabled clause
-    (the ladder's disabled-clause column pays it once). See the module docstring for the
-    formulation and why the bound is valid.
+    (the ladder's disabled-clause column pays it once). ``pricing``: "mip", "search"
+    (:mod:`rulelearn.conjunctions`: exact, ``search_nodes`` nodes per call, its bound valid
+    when it stops there) or "auto" (the search until it neither finishes nor finds a
+    column, then the MIP). See the module docstring for the formulation and why the bound is
+    valid. ``closure`` (with ``max_rules``): then :func:`closure_bound` lifts the bound
+    towards ``upper_bound`` (None: the objective of the master MIP's rule over the generated
+    columns, its terms dropped while that lowers it, as the CG learner does, or the LP
+    optimum's rule when that is integral and lower) within
+    ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
+    ``closure_levels`` ladder rows (None: the master's; "exact": every literal a term
+    misses; see :func:`closure_bound`); the certificate's ``kind`` and ``closure_status``
+    say what it gave, ``closure_terms`` the rule the closure MIP found.
     """
-    return _generate(A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
-                     max_iterations=max_iterations, pricing_nodes=pricing_nodes,
-                     max_columns=max_columns, cut_rounds=cut_rounds, time_limit=time_limit,
-                     cpu_limit=cpu_limit, cpu_safety=cpu_safety, initial_terms=initial_terms,
-                     pricer=pricer, levels=levels, disable_cost=disable_cost)[0]
+    start, cpu_start = time.perf_counter(), time.process_time()
+    if pricing not in PRICINGS:
+        raise ParameterError(f"pricing must be one of {PRICINGS}, got {pricing!r}")
+    _check_options(form, theta, max_rules, search_nodes=search_nodes,
+                   closure_columns=closure_columns, closure_nodes=closure_nodes)
+    certificate, master, reduced = _generate(
+        A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
+        max_iterations=max_iterations, pricing_nodes=pricing_nodes, max_columns=max_columns,
+        cut_rounds=cut_rounds, time_limit=time_limit, cpu_limit=cpu_limit,
+        cpu_safety=cpu_safety, initial_terms=initial_terms, pricer=pricer, levels=levels,
+        disable_cost=disable_cost, pricing=pricing, search_nodes=search_nodes)
+    certificate = replace(certificate, pricing=pricing)
+    if not closure or master is None or max_rules is None:
+        return certificate
+    if upper_bound is None:
+        order = np.argsort(reduced, kind="stable")[:MASTER_COLUMNS]
+        chosen = master_mip(A, y, theta, [master.terms[k] for k in order], form=form,
+                            max_rules=max_rules, data=master.data)
+        # dropping terms while that lowers the objective (the CG learner's rule): the
+        # master MIP minimizes G, and its rule of R terms can pay far more than G
+        upper_bound = _prune(A, y, chosen, theta, form, max_rules, sample_weight,
+                             disable_cost)[1]
+        if certificate.integral and 0 < len(certificate.terms) <= max_rules:
+            # the LP's own rule (optimal when it has fewer than R terms)
+            upper_bound = min(upper_bound, rule_objective(
+                A, y, certificate.terms, theta, form=form, max_rules=max_rules,
+                sample_weight=sample_weight, disable_cost=disable_cost))
+    budget = cpu_limit if cpu_safety is None else cpu_safety
+    deadline = None if budget is None else cpu_start + float(budget)
+    closed = closure_bound(master, float(upper_bound), certificate.lp_bound or 0.0,
+                           max_columns=closure_columns, node_limit=closure_nodes,
+                           deadline=deadline, levels=closure_levels)
+    bound = certificate.bound
+    if closed.bound is not None and closed.bound > (certificate.lp_bound or 0.0):
+        bound = max(bound, _rounded(closed.bound, master.data))
+    return replace(certificate, bound=bound,
+                   kind="closure" if bound > certificate.bound else "lp",
+                   closure_status=closed.status, closure_columns=closed.columns,
+                   upper_bound=float(upper_bound), closure_terms=closed.terms,
+                   seconds=time.perf_counter() - start,
+                   cpu_seconds=time.process_time() - cpu_start)
 
 
 def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
@@ -899,7 +992,7 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
               cpu_limit=None, cpu_safety=None, initial_terms=(), pricer=None,
               exact_pricing=True, master=None, levels=1, disable_cost=0.0, floor=0.0,
-              after_g=True,
+              after_g=True, pricing=PRICING, search_nodes=SEARCH_NODES,
               ) -> tuple[Certificate, "_Master | None", np.ndarray]:
     """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
     when the problem is trivial) and the columns' reduced costs at the final duals.
@@ -929,7 +1022,8 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
                                initial_terms, form=form, max_rules=max_rules,
                                sample_weight=sample_weight, max_iterations=max_iterations,
                                pricing_nodes=pricing_nodes, max_columns=max_columns,
-                               cut_rounds=cut_rounds, disable_cost=disable_cost)
+                               cut_rounds=cut_rounds, disable_cost=disable_cost,
+                               pricing=pricing, search_nodes=search_nodes)
     deadline = None if budget is None else cpu_start + float(budget)
     if master is None:
         data = _Data.build(A, y, theta, form, sample_weight)
@@ -948,10 +1042,13 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     c_min = min(data.theta, float(data.wn.sum()))
     # with levels, a term that covers no positive covers some of the disabled column's
     # rows: the pricing MIP may leave such terms out only while that column is cheaper
-    disjoint = master.levels == 1 or master.disable_cost < c_min
+    # (the search is exact over every conjunction: it leaves none out)
+    disjoint = pricing == "mip" and (master.levels == 1 or master.disable_cost < c_min)
     price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds,
                      None if cpu_safety is not None else deadline, cpu_limit, master.levels,
-                     disjoint, wall=cpu_safety)
+                     disjoint, wall=cpu_safety, pricing=pricing, search_nodes=search_nodes,
+                     net=deadline)
+    least = -np.inf
 
     state = _State(best_bound=max(0.0, float(floor)))
     while True:
@@ -985,9 +1082,11 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         if limit is not None:
             state.status = limit
             break
-        if result.term is None or result.value >= -_TOL or not master.add([result.term]):
+        new_terms = list(getattr(result, "terms", ()) or ()) or [result.term]
+        if result.term is None or result.value >= -_TOL or not master.add(new_terms):
             state.status = "pricing stalled"
             break
+    master.final_duals = (mu, rho, least)
     return (_certificate(state, value, x, master, start, cpu_start), master,
             master.reduced_costs(mu, rho))
 
@@ -1032,24 +1131,48 @@ def _ladder_after_g(A, y, theta, levels, time_limit, cpu_budget, safety, initial
 
 
 def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit,
-             levels=1, disjoint=True, wall=None):
+             levels=1, disjoint=True, wall=None, pricing=PRICING, search_nodes=SEARCH_NODES,
+             net=None):
     """``price(mu, rho, last)``: ``pricer``, else a pricing MIP that stops at ``deadline``
     (the ``last`` one, for the final bound, at a tenth of ``cpu_limit`` past it at the
     latest), or whose HiGHS runs stop after ``wall`` seconds each (``deadline`` None);
-    None without a pricer and ``exact_pricing``."""
+    None without a pricer and ``exact_pricing``. With ``pricing="search"`` the exact search
+    of :mod:`rulelearn.conjunctions` (``search_nodes`` per call; it also stops at the CPU
+    deadline ``net``, the budget's end, with a valid bound)."""
     if pricer is not None:
         return lambda mu, rho, last: pricer(mu, rho)
     if not exact_pricing:
         return None
-    own = _PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds, levels=levels,
-                      disjoint=disjoint)
+    mips: list[_PricingMIP] = []  # built when first needed
 
-    def price(mu, rho, last: bool) -> _PricingResult:
+    def by_mip(mu, rho, last: bool) -> _PricingResult:
+        if not mips:
+            mips.append(_PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds,
+                                    levels=levels, disjoint=disjoint))
         if deadline is None:
-            return own.price(mu, rho, wall=wall)
+            return mips[0].price(mu, rho, wall=wall)
         grace = 0.1 * float(cpu_limit) if last else 0.0
-        return own.price(mu, rho, max(deadline, time.process_time() + grace))
-    return price
+        return mips[0].price(mu, rho, max(deadline, time.process_time() + grace))
+    if pricing == "mip":
+        return by_mip
+    search = ConjunctionSearch(data.P, data.wp, data.N, data.wn, data.theta)
+    gave_up: list[bool] = []
+
+    def by_search(mu, rho, last: bool) -> _PricingResult:
+        if gave_up:  # "auto", once the search has failed: the MIP from then on
+            return by_mip(mu, rho, last)
+        search.theta = data.theta  # a master on a θ path re-costs its data
+        found = search.least(mu, rho, node_limit=search_nodes, deadline=net)
+        result = _PricingResult(found.term, found.value, found.dual_bound, found.optimal,
+                                found.clock, tuple(found.terms))
+        if pricing == "search" or found.optimal or found.terms or found.clock:
+            return result
+        # "auto": the search neither proved nor found a column; the MIP's bound and the
+        # search's are both valid, the larger is kept
+        gave_up.append(True)
+        mip = by_mip(mu, rho, last)
+        return replace(mip, dual_bound=max(mip.dual_bound, found.dual_bound))
+    return by_search
 
 
 def _check_budget(cpu_limit, cpu_safety=None) -> None:
@@ -1136,21 +1259,176 @@ def round_up_to_objective(bound: float, theta: float, positive_weight: float,
     return max(bound, best) if np.isfinite(best) else bound
 
 
+def _rounded(bound: float, data: _Data) -> float:
+    """:func:`round_up_to_objective` when every row weight is an integer, else ``bound``."""
+    weights = np.concatenate([data.wp, data.wn])
+    if not np.array_equal(weights, np.round(weights)):
+        return bound
+    return round_up_to_objective(bound, data.theta, float(data.wp.sum()), float(data.wn.sum()))
+
+
 def _certificate(state: _State, value: float, x, master: _Master, start: float,
                  cpu_start: float) -> Certificate:
     positive = np.flatnonzero(x > 1e-9)
     lp_bound = min(state.best_bound, value)
     data = master.data
-    weights = np.concatenate([data.wp, data.wn])
-    bound = (round_up_to_objective(lp_bound, data.theta, float(data.wp.sum()),
-                                   float(data.wn.sum()))
-             if np.array_equal(weights, np.round(weights)) else lp_bound)
+    bound = _rounded(lp_bound, data)
     return Certificate(bound=bound, lp_bound=lp_bound, lp_value=value,
                        exact_pricing=state.exact, iterations=state.iterations,
                        columns=len(master.terms), seconds=time.perf_counter() - start,
                        status=state.status, terms=tuple(master.terms[k] for k in positive),
                        weights=tuple(float(x[k]) for k in positive), pricing_mips=state.mips,
                        levels=master.levels, cpu_seconds=time.process_time() - cpu_start)
+
+
+# ---------------------------------------------------------------------------- the closure
+@dataclass(frozen=True)
+class Closure:
+    """What :func:`closure_bound` gave: ``bound`` (None: none better than the LP's), its
+    ``status`` (:class:`Certificate`'s ``closure_status``) and the conjunctions of its MIP."""
+
+    bound: float | None
+    status: str
+    columns: int = 0
+    terms: tuple[tuple[int, ...], ...] = ()  # the rule of the MIP's best solution
+
+
+def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
+                  max_columns: int = CLOSURE_COLUMNS, node_limit: int = CLOSURE_NODES,
+                  search_nodes: int = CLOSURE_SEARCH_NODES,
+                  deadline: float | None = None, levels: int | str | None = None) -> Closure:
+    """A bound above the LP's by reduced-cost enumeration (exact; standard in set
+    partitioning): the master as a MIP over every conjunction that an integer solution below
+    ``upper_bound`` (UB) can use.
+
+    Why those suffice. Take the master's last duals, ``μ_{i,t} ∈ [0, w_i]`` and ``ρ ≤ 0``
+    (``master.final_duals``), the dual value ``D = Σ_{i,t} μ_{i,t} + ρR``, each column's
+    reduced cost ``rc_k``, the disabled-clause column's ``rc_dis`` (``x_dis``), and a bound
+    ``L`` ≤ every ``rc_k`` (the last pricing's). For any feasible point of the full master,
+    its rows ``ξ_{i,t} + Σ_{k: d_k(i) < t} x_k + [t ≥ 2] x_dis ≥ 1`` weighted by ``μ_{i,t}``,
+    and its row ``Σ_k x_k + x_dis ≤ R`` by ``ρ``, give
+
+        value = D + Σ_k rc_k x_k + rc_dis x_dis + Σ_{i,t} (w_i − μ_{i,t}) ξ_{i,t}
+                + Σ_{i,t} μ_{i,t} (row (i,t)'s surplus) − ρ (R − Σ_k x_k − x_dis)
+              ≥ D + Σ_k rc_k x_k + rc_dis x_dis,
+
+    every other term being ≥ 0. A rule's point has binary ``x`` and ``x_dis`` with
+    ``Σ x + x_dis ≤ R``; if it uses column ``k`` the other R − 1 at most add ≥
+    ``min(0, L, rc_dis)`` each, so value < UB forces
+
+        rc_k < Δ = UB − D − min(0, L, rc_dis) · (R − 1)
+
+    (with exact pricing, ``L ≥ 0`` up to tolerances and ``D`` the LP bound LB: ``Δ = UB −
+    LB``). :meth:`~rulelearn.conjunctions.ConjunctionSearch.below` lists every conjunction
+    with ``rc ≤ Δ`` except those with a literal that holds on every row of a shorter prefix;
+    such a term covers the same rows as without that literal, lacking fewer literals, so
+    dropping the literal (or the term, when the rule has the shorter one already) never
+    raises a point's value: some least point uses listed columns only. The master MIP over
+    them (ξ continuous, ``x`` and ``x_dis`` binary; HiGHS, ``node_limit`` nodes) has a
+    proven dual bound ``β``: every rule's point of value < UB is ≥ β, so
+    ``min(UB, β)`` is a valid bound whether or not the MIP finished (and any UB will do; a
+    known rule's objective is the natural one). The MIP has ``levels`` ladder rows (None:
+    the master's; "exact": as many as the longest listed term has literals, and at least
+    the master's). With more rows than the master a rule's point there is worth
+    at least its point in the master (more rows, ξ ≥ 0), so the listing still holds every
+    column of a rule below UB, and a rule of R terms is then charged exactly (the module
+    docstring), one of fewer terms its G plus one ``disable_cost``: with ``disable_cost``
+    0 a finished MIP's value is the least objective over the listed columns, i.e. the
+    optimum when it is below UB. ``None`` (status "column cap") when more
+    than ``max_columns`` conjunctions qualify or the search's ``search_nodes`` run out;
+    ``deadline`` (a :func:`time.process_time` value) is a safety net for both. Run only
+    once pricing has proven ``L ≥ 0`` (up to 1e-6; status "pricing unfinished" otherwise),
+    though the argument holds for any ``L``.
+    """
+    if master.final_duals is None or master.max_rules is None:
+        return Closure(None, "pricing unfinished")
+    mu, rho, least = master.final_duals
+    if not least >= -1e-6:  # Δ grows with (R − 1)·|L|: listing is hopeless far below 0
+        return Closure(None, "pricing unfinished")
+    if upper_bound <= lp_bound + 1e-7 * max(1.0, abs(upper_bound)):  # (the LP's tolerances)
+        return Closure(None, "upper bound met")  # the LP bound proves UB optimal already
+    data, R = master.data, int(master.max_rules)
+    disabled = master.disabled_reduced_cost(mu, rho)
+    low = min(0.0, float(least), 0.0 if disabled is None else float(disabled))
+    dual_value = float(np.sum(mu)) + rho * R
+    threshold = upper_bound - dual_value - low * (R - 1)
+    search = ConjunctionSearch(data.P, data.wp, data.N, data.wn, data.theta)
+    found = search.below(mu, rho, threshold + 1e-7 * max(1.0, abs(upper_bound)),
+                         node_limit=search_nodes, max_terms=max_columns, deadline=deadline)
+    if not found.optimal:
+        return Closure(None, "time limit" if found.clock else "column cap", len(found.terms))
+    beta, status, rule = _closure_mip(master, found.terms, node_limit, deadline, levels)
+    return Closure(None if beta is None else min(upper_bound, beta), status, len(found.terms),
+                   rule)
+
+
+def _closure_mip(master: _Master, terms, node_limit: int, deadline: float | None,
+                 levels: int | str | None = None):
+    """The proven MIP bound over ``terms`` (``x``, ``x_dis`` binary) of the master with
+    ``levels`` ladder rows (:func:`closure_bound`), how the MIP ended, and the terms of its
+    best solution."""
+    data = master.data
+    levels = (master.levels if levels is None else
+              max([master.levels] + [len(t) for t in terms]) if levels == "exact"
+              else max(master.levels, int(levels)))
+    n = len(data.wp)
+    n_xi = n * levels
+    n_rows = n_xi + 1
+    indptr, indices = list(range(n_xi + 1)), list(range(n_xi))
+    costs = [np.tile(data.wp, levels)]
+    if levels > 1:
+        indices += list(range(n, n_xi)) + [n_xi]
+        indptr.append(len(indices))
+        costs.append(np.array([master.disable_cost]))
+    term_costs = []
+    for term in terms:
+        misses = data.misses(term, data.P)
+        indices += [t * n + i for t in range(levels) for i in np.flatnonzero(misses <= t)]
+        indices.append(n_xi)
+        indptr.append(len(indices))
+        term_costs.append(data.cost(term))
+    costs.append(np.array(term_costs, dtype=np.float64))
+    n_x = len(indptr) - 1 - n_xi
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n_xi + n_x, n_rows
+    lp.col_cost_ = np.concatenate(costs).astype(np.float64)
+    lp.col_lower_ = np.zeros(n_xi + n_x)
+    lp.col_upper_ = np.concatenate([np.full(n_xi, INF), np.ones(n_x)])
+    row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
+    row_lower[-1], row_upper[-1] = -INF, float(master.max_rules or 0)
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.array(indptr, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(indices, dtype=np.int32)
+    lp.a_matrix_.value_ = np.ones(len(indices))
+    kinds = highspy.HighsVarType
+    lp.integrality_ = [kinds.kContinuous] * n_xi + [kinds.kInteger] * n_x
+    highs = new_highs()
+    for option, value in MASTER_OPTIONS.items():
+        highs.setOptionValue(option, value)
+    highs.setOptionValue("mip_max_nodes", int(node_limit))
+    highs.setOptionValue("mip_rel_gap", 0.0)
+    if deadline is not None:
+        highs.setOptionValue("time_limit", float(max(deadline - time.process_time(), 1e-3)))
+    if highs.passModel(lp) == highspy.HighsStatus.kError:
+        raise SolverError(f"HiGHS rejected the closure MIP ({n_rows} rows x {n_xi + n_x} "
+                          "columns)")
+    highs.run()
+    status = highs.getModelStatus()
+    if status == highspy.HighsModelStatus.kNotset:
+        raise SolverError("HiGHS did not start on the closure MIP (model status 'Not Set'): "
+                          "an option set in this process conflicts with it")
+    if status not in _BOUNDED_ENDINGS:
+        return None, f"MIP {highs.modelStatusToString(status)}", ()
+    info = highs.getInfo()
+    dual = float(info.mip_dual_bound)
+    name = ("optimal" if status == highspy.HighsModelStatus.kOptimal else
+            "time limit" if status == highspy.HighsModelStatus.kTimeLimit else "node limit")
+    rule: tuple[tuple[int, ...], ...] = ()
+    if info.primal_solution_status == highspy.kSolutionStatusFeasible:
+        x = np.asarray(highs.getSolution().col_value)[n_xi + (levels > 1):]
+        rule = tuple(terms[k] for k in np.flatnonzero(x > 0.5))
+    return (dual if np.isfinite(dual) else None), name, rule
 
 
 # ---------------------------------------------------------------------------- a fitted model
@@ -1188,7 +1466,7 @@ def estimator_problem(estimator, X, y):
 _CACHE: dict = {}
 _CACHE_SIZE = 64
 #: The sources a bound depends on (with highspy's version) in :func:`bound_key`.
-_BOUND_SOURCES = ("certify.py", "lp.py", "learners/problem.py")
+_BOUND_SOURCES = ("certify.py", "conjunctions.py", "lp.py", "learners/problem.py")
 _CODE_DIGEST: list[str] = []
 
 
@@ -1252,7 +1530,9 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
     terms seed the column generation unless ``seed_rule=False`` (then the bound depends on
     the data, θ, R and form only, and ``cache=True`` reuses it for the same problem, in this
     process or from ``known``: :func:`bound_key` -> :class:`Certificate`; the result's
-    ``bound_key`` names it).
+    ``bound_key`` names it). With ``closure=True`` and the rule seeding, the closure
+    (:func:`closure_bound`) certifies up to the rule's objective unless ``upper_bound`` is
+    given; unseeded, up to the master MIP's rule (so that the bound stays the rule's own).
     """
     A, positive, terms = estimator_problem(estimator, X, y)
     key = None
@@ -1262,6 +1542,8 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
                                max_rules=max_rules, sample_weight=sample_weight,
                                disable_cost=estimator.disable_cost)
     if seed_rule:
+        if options.get("closure"):
+            options.setdefault("upper_bound", objective)
         certificate = lower_bound(A, positive, estimator.theta, form=estimator.form,
                                   max_rules=max_rules, sample_weight=sample_weight,
                                   initial_terms=terms, **options)
@@ -1279,11 +1561,13 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
 
 def certify_fitted(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:
     """:func:`certify`, and its figures put into the estimator's ``fit_stats_``:
-    ``objective``, ``lower_bound``, ``gap`` (relative) and ``certificate_status``."""
+    ``objective``, ``lower_bound``, ``gap`` (relative), ``certificate_status`` and
+    ``bound_kind`` ("lp" or "closure": :class:`Certificate`'s ``kind``)."""
     certified = certify(estimator, X, y, sample_weight, **options)
     estimator.fit_stats_.update(objective=certified.objective, lower_bound=certified.bound,
                                 gap=certified.gap,
-                                certificate_status=certified.certificate.status)
+                                certificate_status=certified.certificate.status,
+                                bound_kind=certified.certificate.kind)
     return certified
 
 

@@ -613,3 +613,121 @@ def test_the_beam_grows_a_term_whose_literals_each_cover_many_negatives():
     assert conj[int(np.argmin(every))] == (0, 1) and every.min() == pytest.approx(-3.0)
     assert cert.beam_columns(data, mu, 0.0, width=2)[0] == (0, 1)
     assert (0, 1) not in cert.beam_columns(data, mu, 0.0, width=2, bound_weights=(0.0,))
+
+
+# ---------------------------------------------------------------------------- the exact search
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_pricing_by_the_search_reaches_the_mip_pricings_lp_bound(problem):
+    A, y, theta, R, form, w = problem
+    assume(R is not None)
+    by_mip = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w)
+    by_search = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w,
+                            pricing="search")
+    assert by_search.exact_pricing and by_search.pricing == "search"
+    if by_mip.exact_pricing:
+        assert by_search.lp_bound == pytest.approx(by_mip.lp_bound, abs=1e-6)
+    best_f, _ = brute_force(A, y, theta, R, form, w)
+    assert by_search.bound <= best_f + TOL
+
+
+def _lp_gap_case():
+    """A 30-row case (6 literals, R = 2, θ 0.2495) whose ladder LP (levels 2) is below the
+    brute-force optimum (found by a scan of seeds)."""
+    rng = np.random.default_rng(42)
+    A = (rng.random((30, 6)) < 0.5).astype(np.uint8)
+    y = rng.random(30) < 0.5
+    return A, y, 0.2495, 2
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.sampled_from([None, "exact"]), st.sampled_from(["mip", "search"]))
+def test_the_closure_is_between_the_lp_bound_and_the_optimum(problem, levels, pricing):
+    A, y, theta, R, form, w = problem
+    assume(R is not None)
+    best_f, _ = brute_force(A, y, theta, R, form, w)
+    lp = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w, pricing=pricing)
+    closed = lower_bound(A, y, theta, form=form, max_rules=R, sample_weight=w,
+                         pricing=pricing, closure=True, closure_levels=levels)
+    assert lp.bound - TOL <= closed.bound <= best_f + TOL
+    assert closed.kind == ("closure" if closed.bound > lp.bound else "lp")
+    if closed.closure_status == "optimal" and closed.closure_terms:
+        rule = rule_objective(A, y, closed.closure_terms, theta, form=form, max_rules=R,
+                              sample_weight=w)
+        # a finished MIP with every literal a term misses charged: the optimum, unless
+        # the upper bound (a known rule's objective) is lower, as it then is the optimum
+        if levels == "exact" or len(closed.closure_terms) < R:
+            assert closed.bound == pytest.approx(min(best_f, closed.upper_bound), abs=TOL)
+        assert rule >= closed.bound - TOL
+
+
+def test_the_closure_lifts_the_lp_bound_to_the_optimum():
+    A, y, theta, R = _lp_gap_case()
+    best_f, _ = brute_force(A, y, theta, R)
+    lp = lower_bound(A, y, theta, max_rules=R)
+    assert lp.exact_pricing and lp.bound < best_f - 0.1
+    for pricing in ("mip", "search", "auto"):
+        closed = lower_bound(A, y, theta, max_rules=R, closure=True, pricing=pricing)
+        assert closed.kind == "closure" and closed.closure_status == "optimal"
+        assert closed.bound == pytest.approx(best_f, abs=TOL)
+        assert rule_objective(A, y, closed.closure_terms, theta,
+                              max_rules=R) == pytest.approx(best_f)
+    # an upper bound below the optimum caps the bound there (then rounded up to the least
+    # objective value not below it; still valid)
+    capped = lower_bound(A, y, theta, max_rules=R, closure=True, upper_bound=best_f - 0.05)
+    assert best_f - 0.05 - TOL <= capped.bound < best_f - TOL
+    # an upper bound the LP bound reaches leaves nothing to close
+    met = lower_bound(A, y, theta, max_rules=R, closure=True, upper_bound=lp.lp_bound - 0.5)
+    assert met.closure_status == "upper bound met" and met.kind == "lp"
+    assert met.bound == lp.bound
+
+
+def test_the_closure_keeps_the_lp_bound_beyond_its_column_cap():
+    A, y, theta, R = _lp_gap_case()
+    lp = lower_bound(A, y, theta, max_rules=R)
+    capped = lower_bound(A, y, theta, max_rules=R, closure=True, closure_columns=1)
+    assert capped.closure_status == "column cap" and capped.kind == "lp"
+    assert capped.bound == lp.bound
+
+
+def test_certify_with_the_closure_says_which_bound_it_is():
+    A, y, theta, R = _lp_gap_case()
+    X = pd.DataFrame(A, columns=list("abcdef"))
+    model = BooleanRuleClassifier(max_rules=R, theta=theta, pos_label=1).fit(X, y.astype(int))
+    plain = cert.certify(model, X, y.astype(int))
+    certified = cert.certify_fitted(model, X, y.astype(int), closure=True)
+    assert model.fit_stats_["bound_kind"] == certified.certificate.kind
+    # certified up to the rule's own objective
+    assert certified.certificate.upper_bound == pytest.approx(certified.objective)
+    assert plain.bound - TOL <= certified.bound <= certified.objective + TOL
+    assert plain.certificate.kind == "lp" and plain.certificate.closure_status == ""
+
+
+def test_unknown_pricing_is_refused():
+    A, y, theta, R = _lp_gap_case()
+    with pytest.raises(ParameterError, match="pricing must be one of"):
+        lower_bound(A, y, theta, max_rules=R, pricing="beam")
+
+
+def test_auto_pricing_turns_to_the_mip_when_the_search_gives_up():
+    """A search of one node neither finishes nor (past the first calls) finds a column:
+    "auto" then prices by the MIP and reaches the exact LP bound; "search" alone stops
+    with a bound that is still valid."""
+    A, y, theta, R = _lp_gap_case()
+    best_f, _ = brute_force(A, y, theta, R)
+    exact = lower_bound(A, y, theta, max_rules=R)
+    auto = lower_bound(A, y, theta, max_rules=R, pricing="auto", search_nodes=1)
+    assert auto.exact_pricing and auto.lp_bound == pytest.approx(exact.lp_bound, abs=1e-6)
+    alone = lower_bound(A, y, theta, max_rules=R, pricing="search", search_nodes=1)
+    assert not alone.exact_pricing and 0 <= alone.bound <= best_f + TOL
+
+
+def test_an_integral_lp_rule_is_the_closures_upper_bound():
+    """The LP's optimum is the rule {0, 1} (one term, fewer than R): its objective is the
+    upper bound, which the LP bound meets, so there is nothing to list."""
+    A, y, theta, R = _needs_two_literals()
+    best_f, _ = brute_force(A, y, theta, R)
+    closed = lower_bound(A, y, theta, max_rules=R, closure=True)
+    assert closed.integral and closed.terms == ((0, 1),)
+    assert closed.closure_status == "upper bound met" and closed.closure_columns == 0
+    assert closed.upper_bound == pytest.approx(best_f) and closed.bound == pytest.approx(best_f)
