@@ -101,6 +101,23 @@ def test_a_tradeoff_panel_with_nothing_complete_says_so_inside_it():
     assert list(musk.get_xticks()) == [] and not musk.lines
 
 
+def test_methods_on_one_spot_are_named_wrapped_inside_their_panel():
+    """Eight long labels on one spot (results/gaps' ILPD) once made a one-line note that
+    collapsed every panel's layout; the note is wrapped, clipped to its panel and kept out of
+    the layout, on the side of the point facing the panel's middle."""
+    labels = [f"bcd[form=dnf,R=5,start=s{i}]" for i in range(8)]
+    recs = [record("ilpd", "bcd", fold, 0.28, 0, label=lab, path=False)
+            for lab in labels for fold in (0, 1)]
+    recs += [record("ilpd", "cart", fold, 0.30, 9, path=False) for fold in (0, 1)]
+    fig = plot.tradeoff_figure(recs)
+    (note,) = fig.axes[0].texts
+    lines = note.get_text().split("\n")
+    assert len(lines) > 3 and all(len(line) <= 22 for line in lines)
+    assert "".join(lines).replace(" ", "") == "=".join(labels)
+    assert not note.get_in_layout() and note.get_clip_on()
+    assert note.get_horizontalalignment() == "left"  # the spot is left of the middle
+
+
 def config_of(recs, *, paper):
     """A resolved-config stand-in for ``recs`` (what the figures read of it)."""
     return {"datasets": [{"name": d} for d in dict.fromkeys(r["dataset"] for r in recs)],

@@ -309,10 +309,17 @@ def _name_coinciding(ax, cells, names):
     spots: dict = {}
     for r in cells.itertuples():
         spots.setdefault((round(r.literals_mean, 1), round(r.error_mean, 1)), []).append(r)
+    xs = [x for x, _ in spots]
+    middle = (min(xs) + max(xs)) / 2 if xs else 0.0
     for (x, y), same in spots.items():
-        if len(same) > 1:
-            ax.annotate(" = ".join(names[r.method] for r in same), (x, y), xytext=(8, 8),
-                        textcoords="offset points", fontsize="x-small", color="0.25")
+        if len(same) > 1:  # wrapped, towards the panel's inside, clipped to the panel and
+            # left out of the layout (eight long names in one line collapsed every panel)
+            text = textwrap.fill(" = ".join(names[r.method] for r in same), 22)
+            left = x > middle
+            note = ax.annotate(text, (x, y), xytext=(-8 if left else 8, 8),
+                               textcoords="offset points", ha="right" if left else "left",
+                               fontsize="x-small", color="0.25", clip_on=True)
+            note.set_in_layout(False)
 
 
 def _zero(value):
