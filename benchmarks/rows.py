@@ -53,8 +53,10 @@ DEFAULT_FIT_SIZES = (10_000, 100_000)  # the default fit on 1M: with --default-s
 KINDS = ("one setting", "default fit", "CART")
 
 
-def _measure(kind: str, path: str) -> dict:
-    """In the measured process: read ``path``, fit, return the figures of the fit."""
+def _measure(kind: str, path: str, methods: str = "bcd") -> dict:
+    """In the measured process: read ``path``, fit, return the figures of the fit
+    (``methods``: the learner, or several comma-separated for the default fit's CV to choose
+    among, as ``rulelearn fit --method``)."""
     import pandas as pd
 
     start = time.perf_counter()
@@ -74,18 +76,20 @@ def _measure(kind: str, path: str) -> dict:
     else:
         from rulelearn.estimator import BooleanRuleClassifier
 
-        estimator = BooleanRuleClassifier(start="best", pos_label="yes")
+        own, *more = methods.split(",")
+        estimator = BooleanRuleClassifier(method=own, start="best", pos_label="yes")
         if kind == "one setting":
             model = estimator.set_params(form="dnf", max_rules=5, theta=1.0).fit(X, y)
         else:
             from rulelearn._workers import stop as stop_workers
             from rulelearn.model_selection import fit_select
 
-            model, selection = fit_select(estimator, X, y, n_jobs=-1)
+            model, selection = fit_select(estimator, X, y, n_jobs=-1, more_methods=tuple(more))
             stop_workers()  # workers reaped: their CPU counted
             per_row = " per row" if selection.theta_scale == "rows" else ""
             out["setting"] = f"{selection.best.form} R={selection.best.max_rules} " \
-                             f"θ={selection.best.theta:.3g}{per_row}"
+                             f"θ={selection.best.theta:.3g}{per_row}" \
+                             + (f" {model.method}" if more else "")
         stats = model.fit_stats_
         out.update(accuracy=float(model.score(X, y)), LPs=stats["n_lp"],
                    iterations=stats["simplex_iterations"], objective=stats["objective"],
@@ -96,9 +100,10 @@ def _measure(kind: str, path: str) -> dict:
     return out
 
 
-def measure(kind: str, path: str) -> dict:
+def measure(kind: str, path: str, methods: str = "bcd") -> dict:
     """One measurement in a fresh process: its figures plus CPU seconds and peak RSS."""
-    process = subprocess.Popen([sys.executable, __file__, "--measure", kind, path],
+    process = subprocess.Popen([sys.executable, __file__, "--measure", kind, path,
+                                "--method", methods],
                                stdout=subprocess.PIPE, env=os.environ.copy())
     assert process.stdout is not None
     output = process.stdout.read()
@@ -221,6 +226,9 @@ def main(argv=None):
                              "section)")
     parser.add_argument("--data", default=None, help="folder for the CSV files (kept)")
     parser.add_argument("--output", default="results/perf/perf.md")
+    parser.add_argument("--method", default="bcd",
+                        help="with --default-only: the learner, or several comma-separated "
+                             "for the CV to choose among (bcd,cg), as rulelearn fit --method")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.default_only:
@@ -231,7 +239,7 @@ def main(argv=None):
                          f"got {args.sizes!r}")
     args.sizes = args.sizes or ",".join(map(str, SIZES))
     if args.measure:
-        print(json.dumps(_measure(*args.measure)))
+        print(json.dumps(_measure(*args.measure, methods=args.method)))
         return
     if args.census:
         _census(args)
@@ -326,8 +334,9 @@ def _default_only(args) -> None:
                     make_census().to_csv(path, index=False)
                 else:
                     write_table(path, int(size))
-            figures = measure("default fit", path)
+            figures = measure("default fit", path, args.method)
             rows.append({"table": "census shape, 32,561" if size == "census" else f"{size:,}",
+                         **({"method": args.method} if args.method != "bcd" else {}),
                          "wall s": round(figures["wall"], 1), "CPU s": round(figures["cpu"], 1),
                          "of which this process": round(figures["own cpu"], 1),
                          "peak MiB": round(figures["peak MiB"]),

@@ -173,6 +173,8 @@ VARIANTS = {
     # single-literal moves after each descent (the estimator's polish)
     "polish": ({"polish": True}, {}),
     "polish@cell": ({"polish": True}, {}),
+    # column generation's whole search instead of BCD's (base|cg: fit --method bcd,cg)
+    "cg": ({"method": "cg"}, {}),
 }
 #: ``sum``'s derived columns per table (a table not named: none, the same CV as base).
 TABLE_SUMS = {"mlc_churn": {"total_charge": ["total_day_charge", "total_eve_charge",

@@ -58,6 +58,7 @@ CV_PARAMETERS: dict[str, list] = {
     "random_state": [Interval(numbers.Integral, 0, 2**32 - 1, closed="both")],
     "prune": [Options(True, False)],
     "more_cut_points": [InstanceOf(tuple), InstanceOf(list)],
+    "more_methods": [InstanceOf(tuple), InstanceOf(list)],
 }
 
 
@@ -89,6 +90,10 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
     more_cut_points : sequence of {"quantile", "tree", "both"}, default=FIT_MORE_CUT_POINTS
         Cut points also tried at the chosen (form, R), besides ``cut_points``, on the same
         folds; the CV picks among all the rows.
+    more_methods : sequence of learner names, default=()
+        Other learners (e.g. ``("cg",)``) whose whole search also runs on the same folds and
+        grids; the CV picks among all the rows and the refit uses the chosen row's learner
+        (``method_``).
     prune : bool, default=True
         Drop each literal or clause of the refit's rule whose removal does not raise its
         training objective (False: the rule as the learner found it).
@@ -121,6 +126,7 @@ time_limit, start, lp_rows, class_weight, cut_points, certify, sums, polish
     best_score_ : float, mean validation accuracy of the chosen setting (weighted as the
         loss is, by ``class_weight``)
     form_, max_rules_, theta_ : the chosen setting; ``theta_`` is the refit's θ in errors
+    method_ : str, the learner of the refit (``method`` unless ``more_methods`` won)
     cv_results_ : dict of arrays, one entry per setting tried (as ``GridSearchCV``'s):
         ``params``, ``param_form``, ``param_max_rules``, ``param_theta``,
         ``param_n_thresholds``, ``split<k>_test_score``, ``mean_test_score``,
@@ -142,7 +148,7 @@ fit_stats_, clause_precision_, default_precision_
                  disable_cost=0.0, clause_solver="lp", time_limit=60.0, start="best",
                  lp_rows="auto", class_weight=None, cut_points="quantile", certify=False,
                  ties="literals", prune=True, more_cut_points=FIT_MORE_CUT_POINTS,
-                 sums=None, polish=False):
+                 sums=None, polish=False, more_methods=()):
         self.forms = forms
         self.rules = rules
         self.thetas = thetas
@@ -172,6 +178,7 @@ fit_stats_, clause_precision_, default_precision_
         self.more_cut_points = more_cut_points
         self.sums = sums
         self.polish = polish
+        self.more_methods = more_methods
 
     def fit(self, X, y, groups=None, progress=None):
         """Choose the setting by CV, refit on all of ``(X, y)``; returns ``self``.
@@ -196,7 +203,8 @@ fit_stats_, clause_precision_, default_precision_
                 progress=progress, n_jobs=self.n_jobs, select=self.select,
                 theta_scale=self.theta_scale, halving=self.halving, groups=groups,
                 client=client, ties=self.ties, prune=self.prune,
-                more_cut_points=tuple(self.more_cut_points))
+                more_cut_points=tuple(self.more_cut_points),
+                more_methods=tuple(self.more_methods))
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)  # nothing of an earlier fit survives
         self.__dict__.update({k: v for k, v in vars(model).items()
@@ -209,6 +217,7 @@ fit_stats_, clause_precision_, default_precision_
         self.best_score_ = 1.0 - selection.best.mean_error
         self.n_splits_ = selection.n_folds
         self.form_, self.max_rules_, self.theta_ = model.form, model.max_rules, model.theta
+        self.method_ = model.method
         return self
 
     def select_setting(self, X, y, groups=None, progress=None):

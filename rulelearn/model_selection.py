@@ -57,7 +57,7 @@ __all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "FIT_THETAS", "SE
            "take_rows", "choose", "fit_candidates", "cv_folds", "resolve_folds", "cv_scores",
            "error_rate",
            "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused",
-           "refine_thresholds", "try_cut_points", "cv_sample"]
+           "refine_thresholds", "try_cut_points", "try_methods", "cv_sample"]
 
 #: Two mean errors closer than this are a tie (they are ratios of small integers).
 TIE_TOLERANCE = 1e-12
@@ -285,11 +285,15 @@ class CVRow:
     cut_points: str | None = None  #: where numeric columns are cut (None: the estimator's)
     #: the start the later folds ran from ("": the estimator's own; see ``pick_start``)
     start: str = ""
+    #: the learner of the fold models ("": the estimator's own; see :func:`try_methods`)
+    method: str = ""
 
     @property
     def setting(self) -> dict:
         """The estimator parameters of this row."""
         setting = {"form": self.form, "max_rules": self.max_rules, "theta": self.theta}
+        if self.method:
+            setting["method"] = self.method
         if self.n_thresholds is not None:
             setting["n_thresholds"] = self.n_thresholds
         if self.cut_points is not None:
@@ -326,6 +330,8 @@ class Selection:
     ties: str = "literals"  #: the order ties are broken in (:data:`TIE_ORDERS`)
     #: θ grid points either side of the first folds' choices the later folds ran (None: all)
     theta_span: int | None = None
+    #: the learners whose CV made the rows, the estimator's own first (): its own only)
+    methods: tuple[str, ...] = ()
 
     @property
     def best(self) -> CVRow:
@@ -374,11 +380,15 @@ class Selection:
         kinds = list(dict.fromkeys(r.cut_points for r in self.rows if r.cut_points))
         if kinds:
             size += f", then {' and '.join(kinds)} cut points at the best form and R"
+        if len(self.methods) > 1:
+            size += f", for each of {', '.join(self.methods)} (the same folds)"
         sample = "" if self.cv_rows is None else f" on a stratified sample of {self.cv_rows:,} rows"
         rule = _RULE_WORDS.get(self.select, "")
+        own = [r for r in self.rows if not r.method]  # the other learners halve alike
         halving = "" if not self.first_folds else (
             f"; every (form, R) on {self.first_folds} fold{'s' if self.first_folds > 1 else ''}"
-            f" first, the {len({(r.form, r.max_rules) for r in self.rows})} best on all")
+            f" first, the {len({(r.form, r.max_rules) for r in own})} best on all"
+            + (" (per learner)" if len(self.methods) > 1 else ""))
         later = []
         if self.first_folds and self.theta_span is not None:
             later.append(f"at θ within {self.theta_span} grid points of the first folds' "
@@ -399,25 +409,28 @@ class Selection:
         index = range(len(self.rows)) if full else self.best_per_setting()
         several = len(self.thresholds) > 1  # then a column for the number of thresholds
         cuts = any(row.cut_points for row in self.rows)  # then a column for the cut points
+        learners = len(self.methods) > 1  # then a column for the learner
         lines = ["  form   R" + (" thresholds" if several else "") + ("     cuts" if cuts else "")
-                 + "      theta  literals  CV error %"]
+                 + (" learner" if learners else "") + "      theta  literals  CV error %"]
         for i in index:
             row = self.rows[i]
             lines.append(f"{'*' if i == self.chosen else ' '} {row.form.upper():4} "
                          f"{row.max_rules:3d}" + (f" {row.n_thresholds:10d}" if several else "")
                          + (f" {row.cut_points or 'quantile':>8}" if cuts else "")
+                         + (f" {row.method or self.methods[0]:>7}" if learners else "")
                          + f" {row.theta:10.4g} {row.mean_literals:9.1f}  "
                          f"{100 * row.mean_error:5.1f} ± {100 * row.sem:.1f}")
+        by = f" ({self.methods[0]})" if learners else ""  # the others' walks are not kept
         if self.skipped:
             by_form: dict[str, list[str]] = {}
             for form, r in self.skipped:
                 by_form.setdefault(form, []).append(str(r))
             names = "; ".join(f"{form.upper()} R = {', '.join(rs)}" for form, rs in by_form.items())
-            lines.append(f"  not tried: {names} (a smaller R already left a clause unused)")
+            lines.append(f"  not tried{by}: {names} (a smaller R already left a clause unused)")
         if self.pruned:
             names = ", ".join(f"{form.upper()} R = {r}" for form, r in self.pruned)
-            lines.append(f"  dropped after {self.first_folds} of {self.n_folds} folds: {names} "
-                         f"(their CV error there was not among the lowest)")
+            lines.append(f"  dropped{by} after {self.first_folds} of {self.n_folds} folds: "
+                         f"{names} (their CV error there was not among the lowest)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -431,12 +444,14 @@ class Selection:
                 **({"theta_span": self.theta_span} if self.theta_span is not None else {}),
                 **({"splitter": self.splitter} if self.splitter else {}),
                 **({"ties": self.ties} if self.ties != "literals" else {}),
+                **({"methods": list(self.methods)} if self.methods else {}),
                 "rows": [{"form": r.form, "max_rules": r.max_rules, "theta": r.theta,
                           "n_thresholds": r.n_thresholds,
                           **({"cut_points": r.cut_points} if r.cut_points else {}),
                           "mean_error": r.mean_error,
                           "sem": r.sem, "mean_literals": r.mean_literals,
-                          **({"start": r.start} if r.start else {})} for r in self.rows]}
+                          **({"start": r.start} if r.start else {}),
+                          **({"method": r.method} if r.method else {})} for r in self.rows]}
 
 
 _RULE_WORDS = {"1se": " (the simplest within one SEM of the lowest CV error)",
@@ -446,21 +461,23 @@ _RULE_WORDS = {"1se": " (the simplest within one SEM of the lowest CV error)",
 
 
 def _groups(rows) -> dict[tuple, list[int]]:
-    """Row indices per (form, R, number of thresholds, cut points), in the order first met."""
+    """Row indices per (form, R, number of thresholds, cut points, learner), in the order first
+    met."""
     groups: dict[tuple, list[int]] = {}
     for i, row in enumerate(rows):
-        groups.setdefault((row.form, row.max_rules, row.n_thresholds, row.cut_points),
-                          []).append(i)
+        groups.setdefault((row.form, row.max_rules, row.n_thresholds, row.cut_points,
+                           row.method), []).append(i)
     return groups
 
 
 def _simplicity(row: CVRow, ties: str = "literals") -> tuple:
     """Sort key, simplest first (:data:`TIE_ORDERS`): fewer literals, larger θ, smaller R, DNF
-    before CNF, fewer thresholds, the estimator's own cut points; with ``ties="theta"`` the
-    larger θ before fewer literals."""
+    before CNF, fewer thresholds, the estimator's own cut points, then its own learner; with
+    ``ties="theta"`` the larger θ before fewer literals."""
     key = (row.mean_literals, -row.theta, row.max_rules, DEFAULT_FORMS.index(row.form)
            if row.form in DEFAULT_FORMS else len(DEFAULT_FORMS),
-           row.n_thresholds if row.n_thresholds is not None else 0, row.cut_points is not None)
+           row.n_thresholds if row.n_thresholds is not None else 0, row.cut_points is not None,
+           row.method != "")
     return (key[1], key[0]) + key[2:] if ties == "theta" else key
 
 
@@ -1120,6 +1137,8 @@ def try_cut_points(estimator, X, y, selection: Selection, kinds, *, cv=5, groups
     template = clone(estimator)
     if best.n_thresholds is not None:
         template.set_params(n_thresholds=best.n_thresholds)
+    if best.method:  # the learner the CV chose (try_methods)
+        template.set_params(method=best.method)
     rows = list(selection.rows)
     for kind in kinds:
         extra = select_setting(template.set_params(cut_points=kind), X, y,
@@ -1128,9 +1147,40 @@ def try_cut_points(estimator, X, y, selection: Selection, kinds, *, cv=5, groups
                                progress=progress, n_jobs=n_jobs,
                                theta_scale=selection.theta_scale, groups=groups,
                                client=client, ties=selection.ties)
-        rows += [dataclasses.replace(row, cut_points=kind) for row in extra.rows]
+        rows += [dataclasses.replace(row, cut_points=kind, method=best.method)
+                 for row in extra.rows]
     found = tuple(rows)
     return dataclasses.replace(selection, rows=found,
+                               chosen=_choose_row(found, range(len(found)), ties=selection.ties))
+
+
+def try_methods(estimator, X, y, selection: Selection, methods, **search) -> Selection:
+    """``selection`` (made with ``estimator``'s own learner) with the rows of each other
+    learner of ``methods`` (e.g. ``("cg",)``): that learner's whole search, by
+    :func:`select_setting` with the same folds (``search``: its keyword arguments, the
+    same as ``selection``'s; the seed is ``selection``'s), the same grids and halving; the
+    choice is then made again over every row (on ties, the estimator's own learner).
+    Methods equal to the estimator's own are not tried again."""
+    from rulelearn.learners import LEARNERS
+
+    own = estimator.get_params()["method"]
+    others = tuple(m for m in dict.fromkeys(methods) if m != own)
+    for method in others:
+        if method not in LEARNERS:
+            raise ParameterError(f"every method must be one of {', '.join(LEARNERS)}; "
+                                 f"got {method!r}")
+    if not others:
+        return selection
+    rows = list(selection.rows)
+    for method in others:
+        extra = select_setting(clone(estimator).set_params(method=method), X, y,
+                               thetas=selection.thetas, rules=selection.rules,
+                               forms=selection.forms, seed=selection.seed,
+                               theta_scale=selection.theta_scale, ties=selection.ties,
+                               **search)
+        rows += [dataclasses.replace(row, method=method) for row in extra.rows]
+    found = tuple(rows)
+    return dataclasses.replace(selection, rows=found, methods=(own,) + others,
                                chosen=_choose_row(found, range(len(found)), ties=selection.ties))
 
 
@@ -1192,8 +1242,8 @@ def walk_unused(selection: Selection) -> Selection:
     (its rows of the first number of thresholds)."""
     first = selection.thresholds[0] if selection.thresholds else selection.rows[0].n_thresholds
     table = {(form, r): [selection.rows[i] for i in index]
-             for (form, r, n, cuts), index in _groups(selection.rows).items()
-             if n == first and cuts is None}
+             for (form, r, n, cuts, method), index in _groups(selection.rows).items()
+             if n == first and cuts is None and not method}
     return _walk(lambda form, r: table[(form, r)], selection.forms, selection.rules,
                  selection.thetas, selection.n_folds, selection.seed, True,
                  selection.thresholds[:1], ties=selection.ties)
@@ -1289,7 +1339,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
                cv_rows="auto", cv_params="auto", select: str = DEFAULT_SELECT,
                theta_scale: str = "rows", halving="auto", groups=None, client=None,
                prune: bool = True, ties: str = "literals", pick_start="auto",
-               theta_span="auto", more_cut_points=FIT_MORE_CUT_POINTS):
+               theta_span="auto", more_cut_points=FIT_MORE_CUT_POINTS, more_methods=()):
     """Choose (form, R, θ) by :func:`select_setting`, then fit a clone on all of ``(X, y)``.
 
     Returns ``(fitted estimator, Selection)``; ``estimator`` itself is left alone.
@@ -1329,6 +1379,10 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     ``more_cut_points``: other cut points (``"tree"``, ``"both"``, ``"quantile"``) tried at
     the chosen (form, R) on the same folds and θ grid (:func:`try_cut_points`); the choice is
     then made over every row. Default :data:`FIT_MORE_CUT_POINTS`.
+
+    ``more_methods``: other learners (e.g. ``("cg",)``) whose whole search runs too, on the
+    same folds, grids and halving (:func:`try_methods`); the choice is then made over every
+    row, and the refit uses the chosen row's learner (``model.method``).
     """
     _check_select("select", select)
     large = len(np.asarray(y)) > CV_SAMPLE_ABOVE
@@ -1351,12 +1405,13 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     cv_estimator = estimator if not cv_params else clone(estimator).set_params(**cv_params)
     X_cv, y_cv = (X, y) if rows is None else (take_rows(X, rows), np.asarray(y)[rows])
     with _each_warning_once():  # not once per fold and refit, wherever the folds ran
+        search = dict(cv=cv, skip_unused=skip_unused, progress=progress, n_jobs=n_jobs,
+                      halving=halving, groups=groups, client=client, pick_start=pick_start,
+                      theta_span=theta_span)
         selection = select_setting(cv_estimator, X_cv, y_cv, thetas=thetas, rules=rules,
-                                   forms=forms, thresholds=thresholds, cv=cv, seed=seed,
-                                   skip_unused=skip_unused, progress=progress,
-                                   n_jobs=n_jobs, theta_scale=theta_scale, halving=halving,
-                                   groups=groups, client=client, ties=ties,
-                                   pick_start=pick_start, theta_span=theta_span)
+                                   forms=forms, thresholds=thresholds, seed=seed,
+                                   theta_scale=theta_scale, ties=ties, **search)
+        selection = try_methods(cv_estimator, X_cv, y_cv, selection, more_methods, **search)
         selection = try_cut_points(cv_estimator, X_cv, y_cv, selection, more_cut_points,
                                    cv=cv, groups=groups, progress=progress, n_jobs=n_jobs,
                                    client=client)

@@ -821,3 +821,23 @@ def test_fit_tries_more_cut_points_at_the_chosen_form_and_r(run, tmp_path):
     assert_one_line_error(run(*args, "--cut-points", "quantile,trees"), "every kind must be",
                           usage=True)
     assert_one_line_error(run(*args, "--cut-points", "tree,tree"), "repeated", usage=True)
+
+
+def test_fit_with_several_methods_lets_the_cv_choose_the_learner(run, tmp_path):
+    """--method ocrl,bcd: both searches on the same folds; y = (a AND b) OR (c AND d) needs
+    two clauses, so BCD's row wins, and the rule, --json and the saved model say bcd."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(160, 5)), columns=list("abcde"))
+    y = (X.a & X.b) | (X.c & X.d)
+    X.assign(y=np.where(y, "yes", "no")).to_csv(tmp_path / "terms.csv", index=False)
+    args = ("fit", "terms.csv", "--form", "dnf", "-R", "3", "--cv", "3", "-j", "1", "-q",
+            "--positive", "yes", "--method", "ocrl,bcd")
+    doc = json.loads(run(*args, "--json", "--save", "m.json").stdout)
+    assert doc["method"] == "bcd" and doc["cv"]["methods"] == ["ocrl", "bcd"]
+    assert {row["method"] for row in doc["cv"]["grid"]} == {"ocrl", "bcd"}
+    assert [row["method"] for row in doc["cv"]["grid"] if row["chosen"]] == ["bcd"]
+    assert doc["train_accuracy_percent"] == 100.0
+    assert json.loads((tmp_path / "m.json").read_text())["params"]["method"] == "bcd"
+    r = run(*args)
+    assert "rule (DNF, bcd, R = 3)" in r.stdout and "for each of ocrl, bcd" in r.stdout
+    assert_one_line_error(run(*args[:-1], "bcd,cgg"), "every method must be", usage=True)

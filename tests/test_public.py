@@ -89,6 +89,20 @@ def test_fit_is_rulelearn_fit_select_with_its_defaults():
     assert (ours.predict(X) == theirs.predict(X)).all()
 
 
+def test_fit_method_bcd_plus_cg_is_fit_select_with_cg_as_a_more_method():
+    from rulelearn.estimator import BooleanRuleClassifier
+    from rulelearn.model_selection import fit_select
+
+    X, y = _tiny()
+    ours = peers.FitDefaultsClassifier(cv=3, method="bcd+cg", pos_label="pos").fit(X, y)
+    theirs, selection = fit_select(BooleanRuleClassifier(pos_label="pos", start="best"), X, y,
+                                   cv=3, more_methods=("cg",))
+    assert ours.selection_.methods == ("bcd", "cg") and ours.setting_ == selection.best.setting
+    assert ours.model_.method == theirs.method and str(ours.rule_) == str(theirs.rule_)
+    config = parse_config("datasets: [wdbc_bundled]\nmethods:\n  - fit: {method: bcd+cg}\n")
+    assert config.methods[0].params["method"] == "bcd+cg"
+
+
 def test_fit_is_a_bench_method_with_nothing_to_tune():
     config = parse_config("datasets: [wdbc_bundled]\nmethods:\n  - fit: {cv: 3}\n")
     (variant,) = config.methods

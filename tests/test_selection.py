@@ -1,5 +1,7 @@
 """Selection rules over a CV table (min, 0.1pt, 1se) and the pruned refit of fit_select."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -170,3 +172,54 @@ def test_0_1pt1se_is_0_1pt_within_one_sem_of_the_lowest():
     assert _choose_row(ROWS, range(5), "0.1pt1se") == _choose_row(ROWS, range(5), "0.1pt") == 1
     assert "within one SEM" in Selection(tuple(rows), 0, 3, 0, ("dnf",), (1, 3), (0.1,)
                                          ).chosen_by("0.1pt1se").describe()
+
+
+def two_terms(n=160, seed=0):
+    """y = (a AND b) OR (c AND d) on 0/1 columns, 5 % of labels flipped: one clause (OCRL)
+    cannot say it, two (BCD, R >= 2) can."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 2, size=(n, 6)), columns=list("abcdef"))
+    y = ((X.a & X.b) | (X.c & X.d)).to_numpy()
+    return X, np.where(rng.random(n) < 0.05, 1 - y, y)
+
+
+def test_more_methods_run_each_learners_whole_search_on_the_same_folds_and_can_win():
+    X, y = two_terms()
+    grid = dict(rules=(1, 3), forms=("dnf",), cv=3, thetas=(1e-3, 1e-2))
+    _, own = fit_select(BooleanRuleClassifier(method="ocrl", pos_label=1), X, y, **grid)
+    bcd_model, bcd = fit_select(BooleanRuleClassifier(method="bcd", pos_label=1), X, y, **grid)
+    model, both = fit_select(BooleanRuleClassifier(method="ocrl", pos_label=1), X, y,
+                             more_methods=("bcd",), **grid)
+    # the rows: OCRL's own search, then BCD's, tagged, on the same folds (same errors)
+    assert both.rows == own.rows + tuple(dataclasses.replace(r, method="bcd") for r in bcd.rows)
+    assert both.methods == ("ocrl", "bcd") and both.best.method == "bcd"
+    assert model.method == "bcd" and model.rule_ == bcd_model.rule_  # BCD's refit
+    assert both.best.mean_error < own.best.mean_error
+    assert "for each of ocrl, bcd" in both.describe() and " learner " in both.table()
+    saved = both.to_dict()
+    assert saved["methods"] == ["ocrl", "bcd"] and saved["rows"][both.chosen]["method"] == "bcd"
+    # the estimator's own learner is not run twice; a name not a learner is refused
+    _, same = fit_select(BooleanRuleClassifier(method="ocrl", pos_label=1), X, y,
+                         more_methods=("ocrl",), **grid)
+    assert same == own
+    with pytest.raises(ParameterError, match="every method must be one of"):
+        fit_select(BooleanRuleClassifier(pos_label=1), X, y, more_methods=("cgg",), **grid)
+
+
+def test_more_methods_cg_rows_are_cgs_own_search():
+    X, y = two_terms(100, seed=1)
+    grid = dict(rules=(1, 3), forms=("dnf",), cv=3, thetas=(1e-3, 1e-2))
+    _, cg = fit_select(BooleanRuleClassifier(method="cg", pos_label=1), X, y, **grid)
+    model, both = fit_select(BooleanRuleClassifier(pos_label=1), X, y, more_methods=("cg",),
+                             **grid)
+    assert both.rows[-len(cg.rows):] == tuple(dataclasses.replace(r, method="cg")
+                                               for r in cg.rows)
+    assert model.method == (both.best.method or "bcd")
+
+
+def test_on_a_tie_the_estimators_own_learner_wins():
+    bcd, cg = row("dnf", 3, 1.0, 0.1, 0.0, 4.0), row("dnf", 3, 1.0, 0.1, 0.0, 4.0)
+    cg = dataclasses.replace(cg, method="cg")
+    for select in SELECT_RULES:
+        assert _choose_row([cg, bcd], range(2), select) == 1
+    assert cg.setting["method"] == "cg" and "method" not in bcd.setting

@@ -61,7 +61,7 @@ class FitDefaultsClassifier(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "cv": CV_FOLDS,
-        "method": [Options("bcd", "am", "sc", "ocrl")],
+        "method": [Options("bcd", "am", "sc", "ocrl", "cg", "bcd+cg")],  # +: the CV chooses
         "start": [Options("best", "sc", "cart")],
         "max_iter": RULE_PARAMETERS["max_iter"],
         "n_thresholds": RULE_PARAMETERS["n_thresholds"],
@@ -82,11 +82,13 @@ class FitDefaultsClassifier(ClassifierMixin, BaseEstimator):
         from rulelearn.model_selection import fit_select
 
         validate_params(self)
-        base = BooleanRuleClassifier(method=self.method, start=self.start,
+        own, *more = self.method.split("+")
+        base = BooleanRuleClassifier(method=own, start=self.start,
                                      max_iter=self.max_iter, n_thresholds=self.n_thresholds,
                                      pos_label=self.pos_label)
         seed = 0 if self.random_state is None else int(self.random_state)
-        self.model_, self.selection_ = fit_select(base, X, y, cv=self.cv, seed=seed)
+        self.model_, self.selection_ = fit_select(base, X, y, cv=self.cv, seed=seed,
+                                                  more_methods=tuple(more))
         self.setting_ = dict(self.selection_.best.setting)
         # what the benchmark's describe() reads off a rule learner
         self.rule_ = self.model_.rule_

@@ -90,18 +90,19 @@ class _Kinds(click.ParamType):
 
     name = "kinds"
 
-    def __init__(self, choices):
+    def __init__(self, choices, word="kind"):
         self.choices = tuple(choices)
+        self.word = word
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
             return value
         kinds = tuple(p.strip() for p in str(value).split(","))
         if any(k not in self.choices for k in kinds):
-            self.fail(f"every kind must be one of {', '.join(self.choices)}; got {value!r}",
-                      param, ctx)
+            self.fail(f"every {self.word} must be one of {', '.join(self.choices)}; "
+                      f"got {value!r}", param, ctx)
         if len(set(kinds)) != len(kinds):
-            self.fail(f"a kind is repeated in {value!r}", param, ctx)
+            self.fail(f"a {self.word} is repeated in {value!r}", param, ctx)
         return kinds
 
 
@@ -176,9 +177,13 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "NA, NaN, nan, ?, null, None).")
 @click.option("--drop", "-d", metavar="COLUMN", multiple=True,
               help="Leave this column out of the features, e.g. an identifier (repeatable).")
-@click.option("--method", type=click.Choice(METHODS), default="bcd", show_default=True,
-              help="Block coordinate descent, alternating minimization, set covering, "
-                   "one clause, or column generation.")
+@click.option("--method", metavar="METHOD[,METHOD...]", type=_Kinds(METHODS, "method"),
+              default="bcd",
+              show_default=True,
+              help=f"Block coordinate descent, alternating minimization, set covering, one "
+                   f"clause, or column generation ({', '.join(METHODS)}). Several (bcd,cg): "
+                   f"each one's whole CV runs on the same folds and the CV picks among all "
+                   f"their rows (more CPU; benchmarks/levers.md, round 5).")
 @click.option("--start", type=click.Choice(STARTS), default="best",
               show_default=True,
               help="Where BCD and AM start: the better of the set-covering rule (the paper's "
@@ -288,6 +293,8 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
     cv_runs = None in (form, rules, theta) or len(thresholds) > 1  # several counts: an axis
     if len(cut_points) > 1 and not cv_runs:
         cut_points = cut_points[:1]  # nothing to choose among: the first
+    methods = method if cv_runs else method[:1]
+    method = methods[0]
     if plot_file is not None:
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
@@ -324,6 +331,9 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
     if dataset.positive is None:  # three or more classes: an ordered rule list
         from rulelearn.cli.rule_list import fit_rule_list
 
+        if len(methods) > 1:
+            raise click.UsageError("several --method values are for a target of two classes; "
+                                   "a rule list takes one")
         fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
                       jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
                       plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
@@ -342,7 +352,7 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
                 theta_scale="rows" if theta is None else "errors",
                 thresholds=thresholds if len(thresholds) > 1 else None,
                 n_jobs=-1 if jobs is None else jobs, scheduler=scheduler, select=select,
-                prune=prune, more_cut_points=cut_points[1:],
+                prune=prune, more_cut_points=cut_points[1:], more_methods=methods[1:],
             ).fit(dataset.X, dataset.y, progress=progress)
             model, selection = search.best_estimator_, search.selection_
         finally:
@@ -352,6 +362,7 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
         model = estimator.set_params(form=form, max_rules=rules, theta=theta)
         model, selection = model.fit(dataset.X, dataset.y), None
     _certify(model, dataset, certify, certify_budget)
+    method = model.method  # the learner of the rule: the CV's choice among several
 
     if as_json:
         train_accuracy = accuracy(model, dataset.X, dataset.y)
@@ -521,12 +532,15 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
         "cv": None if selection is None else {
             "folds": int(selection.n_folds), "seed": int(selection.seed),
             "select": selection.select,
+            **({"methods": list(selection.methods)} if len(selection.methods) > 1 else {}),
             "error_percent": 100 * float(selection.best.mean_error),
             "sem_percent": 100 * float(selection.best.sem),
             "grid": [{"form": row.form, "R": int(row.max_rules), "theta": float(row.theta),
                       "thresholds": int(model.n_thresholds if row.n_thresholds is None
                                         else row.n_thresholds),
                       **({"cut_points": row.cut_points} if row.cut_points else {}),
+                      **({"method": row.method or selection.methods[0]}
+                         if len(selection.methods) > 1 else {}),
                       "chosen": row is selection.best,
                       "error_percent": 100 * float(row.mean_error),
                       "sem_percent": 100 * float(row.sem),
