@@ -1388,36 +1388,13 @@ def _closure_mip(master: _Master, terms, node_limit: int, deadline: float | None
         indptr.append(len(indices))
         term_costs.append(data.cost(term))
     costs.append(np.array(term_costs, dtype=np.float64))
-    n_x = len(indptr) - 1 - n_xi
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n_xi + n_x, n_rows
-    lp.col_cost_ = np.concatenate(costs).astype(np.float64)
-    lp.col_lower_ = np.zeros(n_xi + n_x)
-    lp.col_upper_ = np.concatenate([np.full(n_xi, INF), np.ones(n_x)])
-    row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
-    row_lower[-1], row_upper[-1] = -INF, float(master.max_rules or 0)
-    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.array(indptr, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(indices, dtype=np.int32)
-    lp.a_matrix_.value_ = np.ones(len(indices))
-    kinds = highspy.HighsVarType
-    lp.integrality_ = [kinds.kContinuous] * n_xi + [kinds.kInteger] * n_x
-    highs = new_highs()
-    for option, value in MASTER_OPTIONS.items():
-        highs.setOptionValue(option, value)
-    highs.setOptionValue("mip_max_nodes", int(node_limit))
-    highs.setOptionValue("mip_rel_gap", 0.0)
+    options = {"mip_rel_gap": 0.0}
     if deadline is not None:
-        highs.setOptionValue("time_limit", float(max(deadline - time.process_time(), 1e-3)))
-    if highs.passModel(lp) == highspy.HighsStatus.kError:
-        raise SolverError(f"HiGHS rejected the closure MIP ({n_rows} rows x {n_xi + n_x} "
-                          "columns)")
-    highs.run()
+        options["time_limit"] = float(max(deadline - time.process_time(), 1e-3))
+    highs = _covering_mip(np.concatenate(costs), n_xi, indptr, indices, n_rows,
+                          float(master.max_rules or 0), node_limit=node_limit,
+                          what="closure MIP", options=options)
     status = highs.getModelStatus()
-    if status == highspy.HighsModelStatus.kNotset:
-        raise SolverError("HiGHS did not start on the closure MIP (model status 'Not Set'): "
-                          "an option set in this process conflicts with it")
     if status not in _BOUNDED_ENDINGS:
         return None, f"MIP {highs.modelStatusToString(status)}", ()
     info = highs.getInfo()
@@ -1608,6 +1585,43 @@ def relaxed_objective(data: _Data, terms) -> float:
     return float(data.wp @ ~covered) + sum(data.cost(t) for t in terms)
 
 
+def _covering_mip(costs, n_continuous: int, indptr, indices, n_rows: int,
+                  max_rules: float | None, *, node_limit: int, what: str, options=None):
+    """HiGHS, run on ``min costs·v`` over 0/1 columns (``indptr``/``indices``, column-wise):
+    every row ≥ 1 but the last, which is ≤ ``max_rules`` when that is given; the first
+    ``n_continuous`` columns continuous ≥ 0, the others binary. ``what`` names the model in
+    errors; ``options``: more HiGHS options."""
+    n_cols = len(indptr) - 1
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n_cols, n_rows
+    lp.col_cost_ = np.asarray(costs, dtype=np.float64)
+    lp.col_lower_ = np.zeros(n_cols)
+    lp.col_upper_ = np.concatenate([np.full(n_continuous, INF),
+                                    np.ones(n_cols - n_continuous)])
+    row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
+    if max_rules is not None:
+        row_lower[-1], row_upper[-1] = -INF, float(max_rules)
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.array(indptr, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(indices, dtype=np.int32)
+    lp.a_matrix_.value_ = np.ones(len(indices))
+    kinds = highspy.HighsVarType
+    lp.integrality_ = ([kinds.kContinuous] * n_continuous
+                       + [kinds.kInteger] * (n_cols - n_continuous))
+    highs = new_highs()
+    for option, value in {**MASTER_OPTIONS, "mip_max_nodes": int(node_limit),
+                          **(options or {})}.items():
+        highs.setOptionValue(option, value)
+    if highs.passModel(lp) == highspy.HighsStatus.kError:
+        raise SolverError(f"HiGHS rejected the {what} ({n_rows} rows x {n_cols} columns)")
+    highs.run()
+    if highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        raise SolverError(f"HiGHS did not start on the {what} (model status 'Not Set'): "
+                          "an option set in this process conflicts with it")
+    return highs
+
+
 def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int | None = None,
                sample_weight=None, node_limit: int = MASTER_NODES, incumbent=(),
                data: _Data | None = None) -> tuple[tuple[int, ...], ...]:
@@ -1623,7 +1637,7 @@ def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int |
         data = _Data.build(A, y, theta, form, sample_weight)
     incumbent = [tuple(sorted(t)) for t in incumbent]
     terms = list(dict.fromkeys([tuple(sorted(t)) for t in terms] + incumbent))
-    n, m = len(data.wp), len(terms)
+    n = len(data.wp)
     n_rows = n + (max_rules is not None)
     indptr, indices = list(range(n + 1)), list(range(n))
     cover = [np.flatnonzero(data.covers(term, data.P)) if n else np.zeros(0, int)
@@ -1631,31 +1645,9 @@ def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int |
     for rows in cover:
         indices += rows.tolist() + ([n] if max_rules is not None else [])
         indptr.append(len(indices))
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n + m, n_rows
-    lp.col_cost_ = np.concatenate([data.wp, [data.cost(t) for t in terms]]).astype(np.float64)
-    lp.col_lower_ = np.zeros(n + m)
-    lp.col_upper_ = np.concatenate([np.full(n, INF), np.ones(m)])
-    row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
-    if max_rules is not None:
-        row_lower[-1], row_upper[-1] = -INF, float(max_rules)
-    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.array(indptr, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(indices, dtype=np.int32)
-    lp.a_matrix_.value_ = np.ones(len(indices))
-    kinds = highspy.HighsVarType
-    lp.integrality_ = [kinds.kContinuous] * n + [kinds.kInteger] * m
-    highs = new_highs()
-    for option, value in MASTER_OPTIONS.items():
-        highs.setOptionValue(option, value)
-    highs.setOptionValue("mip_max_nodes", int(node_limit))
-    if highs.passModel(lp) == highspy.HighsStatus.kError:
-        raise SolverError(f"HiGHS rejected the master MIP ({n_rows} rows x {n + m} columns)")
-    highs.run()
-    if highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
-        raise SolverError("HiGHS did not start on the master MIP (model status 'Not Set'): "
-                          "an option set in this process conflicts with it")
+    costs = np.concatenate([data.wp, [data.cost(t) for t in terms]])
+    highs = _covering_mip(costs, n, indptr, indices, n_rows, max_rules,
+                          node_limit=node_limit, what="master MIP")
     fits = incumbent and (max_rules is None or len(incumbent) <= max_rules)
     if highs.getInfo().primal_solution_status != highspy.kSolutionStatusFeasible:
         return tuple(incumbent) if fits else ()
