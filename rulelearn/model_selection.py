@@ -1161,14 +1161,9 @@ def try_methods(estimator, X, y, selection: Selection, methods, **search) -> Sel
     same as ``selection``'s; the seed is ``selection``'s), the same grids and halving; the
     choice is then made again over every row (on ties, the estimator's own learner).
     Methods equal to the estimator's own are not tried again."""
-    from rulelearn.learners import LEARNERS
-
+    _check_methods(methods)
     own = estimator.get_params()["method"]
     others = tuple(m for m in dict.fromkeys(methods) if m != own)
-    for method in others:
-        if method not in LEARNERS:
-            raise ParameterError(f"every method must be one of {', '.join(LEARNERS)}; "
-                                 f"got {method!r}")
     if not others:
         return selection
     rows = list(selection.rows)
@@ -1182,6 +1177,16 @@ def try_methods(estimator, X, y, selection: Selection, methods, **search) -> Sel
     found = tuple(rows)
     return dataclasses.replace(selection, rows=found, methods=(own,) + others,
                                chosen=_choose_row(found, range(len(found)), ties=selection.ties))
+
+
+def _check_methods(methods) -> None:
+    """A one-line error for a learner name that is not one (before any search runs)."""
+    from rulelearn.learners import LEARNERS
+
+    for method in methods:
+        if method not in LEARNERS:
+            raise ParameterError(f"every method must be one of {', '.join(LEARNERS)}; "
+                                 f"got {method!r}")
 
 
 def _cut_at_thresholds(column) -> bool:
@@ -1385,6 +1390,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     row, and the refit uses the chosen row's learner (``model.method``).
     """
     _check_select("select", select)
+    _check_methods(more_methods)
     large = len(np.asarray(y)) > CV_SAMPLE_ABOVE
     given_folds = _splitter_name(cv) != ""  # they index every row: no sample
     if cv_rows == "auto":
@@ -1407,10 +1413,10 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     with _each_warning_once():  # not once per fold and refit, wherever the folds ran
         search = dict(cv=cv, skip_unused=skip_unused, progress=progress, n_jobs=n_jobs,
                       halving=halving, groups=groups, client=client, pick_start=pick_start,
-                      theta_span=theta_span)
+                      theta_span=theta_span, thresholds=thresholds)
         selection = select_setting(cv_estimator, X_cv, y_cv, thetas=thetas, rules=rules,
-                                   forms=forms, thresholds=thresholds, seed=seed,
-                                   theta_scale=theta_scale, ties=ties, **search)
+                                   forms=forms, seed=seed, theta_scale=theta_scale, ties=ties,
+                                   **search)
         selection = try_methods(cv_estimator, X_cv, y_cv, selection, more_methods, **search)
         selection = try_cut_points(cv_estimator, X_cv, y_cv, selection, more_cut_points,
                                    cv=cv, groups=groups, progress=progress, n_jobs=n_jobs,

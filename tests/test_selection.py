@@ -223,3 +223,28 @@ def test_on_a_tie_the_estimators_own_learner_wins():
     for select in SELECT_RULES:
         assert _choose_row([cg, bcd], range(2), select) == 1
     assert cg.setting["method"] == "cg" and "method" not in bcd.setting
+
+
+def test_more_methods_are_checked_before_any_search(monkeypatch):
+    import rulelearn.model_selection as ms
+
+    def searched(*args, **kwargs):
+        raise AssertionError("a search ran before the learner names were checked")
+    monkeypatch.setattr(ms, "select_setting", searched)
+    X, y = two_terms()
+    with pytest.raises(ParameterError, match="every method must be one of"):
+        fit_select(BooleanRuleClassifier(pos_label=1), X, y, more_methods=("cgg",), cv=3)
+
+
+def test_more_methods_search_the_same_thresholds_grid():
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.normal(size=(160, 3)), columns=list("abc"))
+    y = ((X.a > 0.3) | (X.b < -0.5)).to_numpy().astype(int)
+    grid = dict(rules=(1, 3), forms=("dnf",), cv=3, thetas=(1e-3, 1e-2), thresholds=(4, 8))
+    _, own = fit_select(BooleanRuleClassifier(method="ocrl", pos_label=1), X, y, **grid)
+    _, bcd = fit_select(BooleanRuleClassifier(method="bcd", pos_label=1), X, y, **grid)
+    _, both = fit_select(BooleanRuleClassifier(method="ocrl", pos_label=1), X, y,
+                         more_methods=("bcd",), **grid)
+    assert {r.n_thresholds for r in bcd.rows} == {4, 8}  # the refinement ran
+    assert both.rows[len(own.rows):] == tuple(dataclasses.replace(r, method="bcd")
+                                               for r in bcd.rows)
