@@ -36,4 +36,5 @@ RULE_PARAMETERS: dict[str, list] = {
     "cut_points": [Options("quantile", "tree", "both")],  # binarize.CUT_POINTS
     "certify": [Options(True, False)],
     "polish": [Options(True, False)],
+    "perturb": [Interval(numbers.Integral, 0)],
 }

@@ -114,7 +114,7 @@ class BooleanRuleClassifierCV(BooleanRuleClassifier):
     random_state : int, default=0
         Seed of the folds of an int ``cv``.
     method, max_iter, n_thresholds, pos_label, binarize, disable_cost, clause_solver, \
-time_limit, start, lp_rows, class_weight, cut_points, certify, sums, polish
+time_limit, start, lp_rows, class_weight, cut_points, certify, sums, polish, perturb
         Passed to every fit, as in :class:`~rulelearn.estimator.BooleanRuleClassifier`.
 
     Attributes
@@ -148,7 +148,7 @@ fit_stats_, clause_precision_, default_precision_
                  disable_cost=0.0, clause_solver="lp", time_limit=60.0, start="best",
                  lp_rows="auto", class_weight=None, cut_points="quantile", certify=False,
                  ties="literals", prune=True, more_cut_points=FIT_MORE_CUT_POINTS,
-                 sums=None, polish=False, more_methods=()):
+                 sums=None, polish=False, perturb=0, more_methods=()):
         self.forms = forms
         self.rules = rules
         self.thetas = thetas
@@ -178,6 +178,7 @@ fit_stats_, clause_precision_, default_precision_
         self.more_cut_points = more_cut_points
         self.sums = sums
         self.polish = polish
+        self.perturb = perturb
         self.more_methods = more_methods
 
     def fit(self, X, y, groups=None, progress=None):

@@ -118,6 +118,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     polish : bool, default=False
         BCD and AM: after the descent, add, drop or swap single literals of the rule (or
         disable a clause) while that lowers its objective (:mod:`rulelearn.learners.polish`).
+    perturb : int, default=0
+        BCD and AM: then that many rounds of iterated local search (kick one or two clauses
+        at random, with a fixed seed; descend and polish again; keep the rule when not worse;
+        :mod:`rulelearn.learners.perturb`). Each round costs about one more descent.
 
     Attributes
     ----------
@@ -144,7 +148,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                  n_thresholds=10, pos_label=None, binarize="auto", disable_cost=0.0,
                  clause_solver="lp", time_limit=60.0, start="best", lp_rows="auto",
                  class_weight=None, cut_points="quantile", certify=False, sums=None,
-                 polish=False):
+                 polish=False, perturb=0):
         self.method = method
         self.form = form
         self.max_rules = max_rules
@@ -163,6 +167,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.certify = certify
         self.sums = sums
         self.polish = polish
+        self.perturb = perturb
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -223,7 +228,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         for index in sorted(range(len(thetas)), key=lambda i: -thetas[i]):
             begin, lps, iterations = time.perf_counter(), solver.n_solves, solver.total_iterations
             result = run_learner(self.method, solver, thetas[index], max_rules=self.max_rules,
-                                 max_iter=self.max_iter, start=self.start, polish=self.polish)
+                                 max_iter=self.max_iter, start=self.start, polish=self.polish,
+                                 perturb=self.perturb)
             model = clone(self).set_params(theta=thetas[index])
             model.classes_ = classes
             model.pos_label_ = pos_label

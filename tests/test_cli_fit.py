@@ -841,3 +841,23 @@ def test_fit_with_several_methods_lets_the_cv_choose_the_learner(run, tmp_path):
     r = run(*args)
     assert "rule (DNF, bcd, R = 3)" in r.stdout and "for each of ocrl, bcd" in r.stdout
     assert_one_line_error(run(*args[:-1], "bcd,cgg"), "every method must be", usage=True)
+
+
+@pytest.mark.parametrize("args, perturb", [(["--perturb", "4", "--polish"], 4), ([], 0)])
+def test_fit_perturb_option_reaches_the_estimator_and_the_model_file(run, data, args, perturb):
+    r = run("fit", data, *FAST, *args, "--save", "m.json")
+    assert r.exit_code == 0, r.output
+    ds = read_csv_dataset(data)
+    model = BooleanRuleClassifier(theta=0.5, max_rules=3, pos_label=1, polish=bool(perturb),
+                                  perturb=perturb).fit(ds.X, ds.y)
+    assert model.rule_.describe(1, "y") in r.stdout
+    with open("m.json", encoding="utf-8") as f:
+        assert json.load(f)["params"]["perturb"] == perturb
+    r = run("fit", data, *FAST, *args, "--json")
+    assert json.loads(r.stdout)["setting"].get("perturb", 0) == perturb
+
+
+@pytest.mark.parametrize("value", ["-1", "2.5", "x"])
+def test_a_bad_perturb_count_is_a_one_line_usage_error(run, data, value):
+    assert_one_line_error(run("fit", data, *FAST, "--perturb", value), "'--perturb'", value,
+                          usage=True)

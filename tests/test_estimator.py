@@ -95,7 +95,7 @@ def test_get_set_params_and_clone():
     assert set(params) == {"method", "form", "max_rules", "theta", "max_iter", "n_thresholds",
                            "pos_label", "binarize", "disable_cost", "clause_solver", "time_limit",
                            "start", "lp_rows", "class_weight", "cut_points",
-                           "certify", "sums", "polish"}
+                           "certify", "sums", "polish", "perturb"}
     assert model.set_params(theta=0.5) is model and model.theta == 0.5
     model.fit(TABLE, TARGET)
     copy = clone(model)

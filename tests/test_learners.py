@@ -263,8 +263,8 @@ def test_a_misspelt_option_is_an_error_not_ignored(method):
 
 
 def test_each_learner_is_given_only_the_options_it_takes():
-    assert LEARNER_OPTIONS == {"bcd": ("max_rules", "max_iter", "start", "polish"),
-                               "am": ("max_rules", "max_iter", "start", "polish"),
+    assert LEARNER_OPTIONS == {"bcd": ("max_rules", "max_iter", "start", "polish", "perturb"),
+                               "am": ("max_rules", "max_iter", "start", "polish", "perturb"),
                                "sc": ("max_rules",), "ocrl": (), "cg": ("max_rules",)}
 
 

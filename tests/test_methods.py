@@ -28,7 +28,7 @@ ALL_KEYS = """
 datasets: [wdbc_bundled]
 methods:
   - bcd: {start: tree, clause_solver: mip}
-  - am: {start: best, polish: true}
+  - am: {start: best, polish: true, perturb: 3}
   - ocrl: {clause_solver: lp}
   - sc
   - cg

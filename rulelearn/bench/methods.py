@@ -64,7 +64,8 @@ def _rule_learner(name: str) -> Callable[..., Any]:
         kwargs = dict(method=name, form=params["form"], max_rules=params["R"],
                       max_iter=params["max_iter"], n_thresholds=params["n_thresholds"],
                       theta=max(grid) if grid else 1.0, pos_label=pos_label)
-        for optional in ("clause_solver", "start", "polish"):  # in the run's key only when given
+        # in the run's key only when given
+        for optional in ("clause_solver", "start", "polish", "perturb"):
             if optional in params:
                 kwargs[optional] = params[optional]
         kwargs.setdefault("start", PAPER_START)  # not the estimator's default: the paper's
@@ -134,8 +135,9 @@ METHODS: dict[str, Method] = _MethodTable({
     # rulelearn fit's defaults: form, R, θ chosen by its own CV inside fit (nothing to tune here)
     "fit": Method(name="fit", estimator=peers.FitDefaultsClassifier, build=_fit_defaults,
                   config_keys=("cv", "method", "start", "max_iter", "n_thresholds")),
-    "bcd": _rule_method("bcd", _RULE_KEYS + ("start", "polish")),  # start: default PAPER_START
-    "am": _rule_method("am", _RULE_KEYS + ("start", "polish")),
+    # start: default PAPER_START
+    "bcd": _rule_method("bcd", _RULE_KEYS + ("start", "polish", "perturb")),
+    "am": _rule_method("am", _RULE_KEYS + ("start", "polish", "perturb")),
     "ocrl": _rule_method("ocrl", tuple(k for k in _RULE_KEYS if k != "R"), fixed={"R": 1}),
     "sc": _rule_method("sc"),
     "cg": _rule_method("cg"),  # column generation, seeded with SC (rulelearn.learners.cg)

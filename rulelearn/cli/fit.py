@@ -193,6 +193,12 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
               help="After BCD's or AM's descent, add, drop or swap single literals (or drop a "
                    "clause) while that lowers the training objective (benchmarks/levers.md, "
                    "round 4).")
+@click.option("--perturb", type=click_type(RULE_PARAMETERS["perturb"]), default=0,
+              show_default=True, metavar="N",
+              help="Then N rounds of iterated local search: kick one or two clauses at random "
+                   "(a fixed seed), descend again, keep the rule when its training objective "
+                   "is not worse (each round costs about one more descent; "
+                   "benchmarks/local_search.md).")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
 @click.option("--rules", "-R", type=click_type(RULE_PARAMETERS["max_rules"]), default=None,
@@ -273,7 +279,7 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @_SEP
 @_DECIMAL
 @_stop_workers_on_error
-def fit(data, target, positive, missing, drop, method, start, polish, form, rules, theta,  # noqa: C901
+def fit(data, target, positive, missing, drop, method, start, polish, perturb, form, rules, theta,  # noqa: C901
         max_iter, thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler,
         select, prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
         certify_budget):
@@ -325,7 +331,8 @@ def fit(data, target, positive, missing, drop, method, start, polish, form, rule
              f"identifier?); leave it out with --drop {column}", err=True)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
-                                      start=start, polish=polish, cut_points=cut_points[0],
+                                      start=start, polish=polish, perturb=perturb,
+                                      cut_points=cut_points[0],
                                       sums=sums,
                                       class_weight=None if class_weight == "none" else class_weight)
     if dataset.positive is None:  # three or more classes: an ordered rule list
@@ -521,6 +528,7 @@ def _fit_json(data, dataset, target, method, model, selection, train_accuracy, s
                     "class_weight": model.class_weight, "cut_points": model.cut_points,
                     **({"sums": model.sums} if model.sums else {}),
                     **({"polish": True} if model.polish else {}),
+                    **({"perturb": int(model.perturb)} if model.perturb else {}),
                     "chosen_by": "cv" if selection is not None else "given",
                     "pruned": "pruned_literals" in getattr(model, "fit_stats_", {})},
         "rule": str(rule), "rule_text": rule.describe(dataset.positive, target),

@@ -29,9 +29,10 @@ _THREADPOOLS: list[ThreadpoolController] = []  # made on first use (after numpy 
 
 
 def run_learner(method: str, solver: ClauseSolver, theta: float, *, max_rules: int,
-                max_iter: int = 100, start: str = "sc", polish: bool = False) -> LearnResult:
+                max_iter: int = 100, start: str = "sc", polish: bool = False,
+                perturb: int = 0) -> LearnResult:
     """Learner ``method`` on ``solver`` at ``theta``, given the options it takes of these
-    (``polish``: BCD and AM, :func:`~rulelearn.learners.descent.descend`).
+    (``polish``, ``perturb``: BCD and AM, :func:`~rulelearn.learners.descent.descend`).
 
     BLAS runs single-threaded meanwhile: the learners' products (a weight vector
     times every negative, AM's cluster centres) are small, and on a loaded
@@ -43,7 +44,8 @@ def run_learner(method: str, solver: ClauseSolver, theta: float, *, max_rules: i
     AM rules were the same at all 8 θ of the inner CV's grid). One thread also
     makes them independent of the machine's core count.
     """
-    given = {"max_rules": max_rules, "max_iter": max_iter, "start": start, "polish": polish}
+    given = {"max_rules": max_rules, "max_iter": max_iter, "start": start, "polish": polish,
+             "perturb": perturb}
     if not _THREADPOOLS:
         _THREADPOOLS.append(ThreadpoolController())
     with _THREADPOOLS[0].limit(limits=1, user_api="blas"):

@@ -40,7 +40,7 @@ _TIE_BLOCK = 1 << 20  # doubles per block of tied negatives' differences (8 MiB)
 
 
 def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc", polish: bool = False) -> LearnResult:
+        start: str = "sc", polish: bool = False, perturb: int = 0) -> LearnResult:
     """AM from the set-covering rule.
 
     Alternates the v-step (:func:`assign_negatives`) with R independent clause
@@ -63,4 +63,4 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
                 trial[r] = fit.clause
         return cnf_objective(problem, trial, theta, solver.disable_cost), trial
 
-    return descend(solver, theta, max_rules, max_iter, step, start, polish)
+    return descend(solver, theta, max_rules, max_iter, step, start, polish, perturb)

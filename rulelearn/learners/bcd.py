@@ -11,7 +11,7 @@ from rulelearn.learners.result import LearnResult
 
 
 def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
-        start: str = "sc", polish: bool = False) -> LearnResult:
+        start: str = "sc", polish: bool = False, perturb: int = 0) -> LearnResult:
     """Greedy BCD from the set-covering rule.
 
     Each iteration re-learns every clause in turn with the others fixed (the
@@ -23,7 +23,8 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
     negative that several selected features accept, and so favours disabling
     the clause).
     It stops when no update lowers the objective, or after ``max_iter``; ``polish``: then
-    single-literal moves (:func:`~rulelearn.learners.descent.descend`).
+    single-literal moves; ``perturb``: then that many rounds of iterated local search
+    (:func:`~rulelearn.learners.descent.descend`).
     """
     problem = solver.problem
 
@@ -44,4 +45,4 @@ def bcd(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
                 best = (value, trial)
         return best
 
-    return descend(solver, theta, max_rules, max_iter, step, start, polish)
+    return descend(solver, theta, max_rules, max_iter, step, start, polish, perturb)

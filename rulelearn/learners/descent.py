@@ -42,7 +42,8 @@ def start_rule(solver: ClauseSolver, theta: float, max_rules: int,
 
 
 def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
-            step, start: str | np.ndarray = "sc", polish: bool = False) -> LearnResult:
+            step, start: str | np.ndarray = "sc", polish: bool = False,
+            perturb: int = 0) -> LearnResult:
     """From a start rule, apply ``step(W) -> (objective, W) or None`` while it helps.
 
     ``start``: "sc", the set-covering rule (the paper's start); "tree", a rule read off a
@@ -61,7 +62,17 @@ def descend(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int,
 
     ``polish``: then single-literal moves while they lower the objective
     (:func:`~rulelearn.learners.polish.polish`; each start's rule when ``start`` is "best").
+
+    ``perturb``: then that many rounds of iterated local search from the rule (from the better
+    one when ``start`` is "best"): kick it, descend (and polish) again, keep it when not worse
+    (:func:`~rulelearn.learners.perturb.iterate`).
     """
+    if perturb:
+        from rulelearn.learners.perturb import iterate
+
+        first = descend(solver, theta, max_rules, max_iter, step, start, polish)
+        return iterate(first, lambda W: descend(solver, theta, max_rules, max_iter, step, W,
+                                                polish), perturb)
     if isinstance(start, str) and start == "best":
         results = [descend(solver, theta, max_rules, max_iter, step, s, polish)
                    for s in ("sc", "tree")]
