@@ -861,3 +861,18 @@ def test_fit_perturb_option_reaches_the_estimator_and_the_model_file(run, data, 
 def test_a_bad_perturb_count_is_a_one_line_usage_error(run, data, value):
     assert_one_line_error(run("fit", data, *FAST, "--perturb", value), "'--perturb'", value,
                           usage=True)
+
+
+@pytest.mark.parametrize("method, args, note", [
+    ("sc", ["--polish", "--perturb", "3"], "--polish and --perturb apply to BCD and AM only"),
+    ("cg", ["--perturb", "3"], "--perturb applies to BCD and AM only"),
+    ("am", ["--perturb", "3"], None),
+    ("bcd,cg", ["--polish"], None),
+])
+def test_descent_options_a_learner_does_not_take_are_noted(run, data, method, args, note):
+    r = run("fit", data, *FAST, "--method", method, *args)
+    assert r.exit_code == 0, r.output
+    if note:
+        assert f"note: {note}; --method {method} does not use" in r.stderr
+    else:
+        assert "apply to BCD and AM" not in r.stderr and "applies to BCD" not in r.stderr

@@ -329,6 +329,7 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
     for column in identifier_like_columns(dataset.X):
         echo(f"note: column {column!r} has a different value in every row (an "
              f"identifier?); leave it out with --drop {column}", err=True)
+    _note_unused_descent_options(methods, polish, perturb)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
                                       start=start, polish=polish, perturb=perturb,
@@ -412,6 +413,18 @@ def _where_folds_run(executor, scheduler, jobs, *, cv_done) -> str | None:
     need_dask("--scheduler")
     return scheduler
 
+
+def _note_unused_descent_options(methods, polish: bool, perturb: int) -> None:
+    """Say so on stderr when --polish or --perturb is given but no learner of ``methods``
+    descends (only BCD and AM take them)."""
+    from rulelearn.learners import LEARNER_OPTIONS
+
+    given = [flag for flag, on in (("--polish", polish), ("--perturb", perturb)) if on]
+    if given and not any("polish" in LEARNER_OPTIONS[m] for m in methods):
+        both = len(given) > 1
+        echo(f"note: {' and '.join(given)} {'apply' if both else 'applies'} to BCD and AM "
+             f"only; --method {','.join(methods)} does not use {'them' if both else 'it'}",
+             err=True)
 
 def _theta_per_row(selection) -> dict:
     """``{"theta_per_row": θ}`` when the CV chose θ per training row, else nothing."""
