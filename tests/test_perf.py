@@ -60,7 +60,8 @@ def test_protocol_section_sums_unit_time_per_dataset_and_projects_it_on_the_work
                 "total_seconds": seconds, "status": status}
 
     records = [rec("musk", "bcd", 180), rec("musk", "bcd", 240), rec("musk", "am", 60),
-               rec("wdbc", "sc", 6), rec("wdbc", "bcd", 3), rec("wdbc", "am", 99, "failed")]
+               rec("wdbc", "sc", 6), rec("wdbc", "bcd", 3), rec("wdbc", "am", 99, "failed"),
+               {**rec("musk", "bcd", 120), "key": "musk-bcd-240"}]  # a rerun replaces a unit
     folder = tmp_path / "paper"
     folder.mkdir()
     (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -68,7 +69,7 @@ def test_protocol_section_sums_unit_time_per_dataset_and_projects_it_on_the_work
     text = perf(tmp_path, "--protocol-only", "--protocol-folder", folder)
     rows = [[cell.strip() for cell in line.strip("|").split("|")]
             for line in text.splitlines() if line.startswith("| ")][1:]
-    assert rows == [["musk", "3", "8", "bcd 88 %", "4"],
+    assert rows == [["musk", "3", "6", "bcd 83 %", "3"],
                     ["wdbc", "2", "0.1", "sc 67 %", "0.1"],
-                    ["all", "5", "8.2", "", "4.1"]]
+                    ["all", "5", "6.2", "", "3.1"]]
     assert "measured wall time of that run: 5.0 min" in text
