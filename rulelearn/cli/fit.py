@@ -426,6 +426,7 @@ def _note_unused_descent_options(methods, polish: bool, perturb: int) -> None:
              f"only; --method {','.join(methods)} does not use {'them' if both else 'it'}",
              err=True)
 
+
 def _theta_per_row(selection) -> dict:
     """``{"theta_per_row": θ}`` when the CV chose θ per training row, else nothing."""
     if selection is None or selection.theta_scale != "rows":
