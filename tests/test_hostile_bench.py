@@ -797,3 +797,88 @@ def test_the_battery_is_large_enough():
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+# ------------------------------------------------------------------- bench: what a config imports
+
+def _marker_package(folder: Path, name: str) -> Path:
+    """A package ``name`` in ``folder`` whose import writes a marker file; returns the marker."""
+    marker = folder / f"{name}.imported"
+    (folder / name).mkdir()
+    (folder / name / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+        "class Model:\n"
+        "    def __init__(self, depth=1):\n"
+        "        self.depth = depth\n"
+        "    def fit(self, X, y):\n"
+        "        return self\n"
+        "    def predict(self, X):\n"
+        "        return [0] * len(X)\n")
+    return marker
+
+
+def _run_bench(folder: Path, config: str, *extra, env=None):
+    """``rulelearn bench`` in a fresh interpreter started in ``folder`` (``python -m``: the
+    working directory comes first on the import path, as it does for a user who runs it so)."""
+    import subprocess
+
+    (folder / "c.yaml").write_text(config)
+    return subprocess.run([sys.executable, "-m", "rulelearn.cli", "bench", "c.yaml", "-q",
+                           "--no-tables", *extra], cwd=folder, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=120)
+
+
+def _one_error(proc, message):
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0], lines
+
+
+@pytest.mark.parametrize("name", ["this.X", "antigravity.X", "os.system", "subprocess.Popen"])
+def test_a_config_cannot_import_a_module_outside_the_allowed_packages(ws, name):
+    # 'this' prints the Zen of Python on import, 'antigravity' opens a web browser: refused
+    # before the import, in one line that names the way to allow it
+    proc = _run_bench(ws, base_config(ws, methods=f"[{name}]"), env={"BROWSER": "false"})
+    _one_error(proc, f"refused to import '{name}'")
+    assert f"--allow-import {name.partition('.')[0]}" in proc.stderr
+    assert "Beautiful is better than ugly" not in proc.stdout + proc.stderr
+    assert not (ws / "results").exists()
+
+
+def test_a_package_on_the_path_runs_no_code_unless_allowed(ws, tmp_path_factory):
+    lib = tmp_path_factory.mktemp("lib")
+    marker = _marker_package(lib, "mymodels")
+    config = base_config(ws, methods="[{mymodels.Model: {depth: [1, 2]}}]")
+    proc = _run_bench(ws, config, env={"PYTHONPATH": str(lib)})
+    _one_error(proc, "refused to import 'mymodels.Model'")
+    assert not marker.exists()
+    # a prefix covers its dotted children only: 'mymodel' does not allow 'mymodels'
+    proc = _run_bench(ws, config, "--allow-import", "mymodel", env={"PYTHONPATH": str(lib)})
+    _one_error(proc, "refused to import 'mymodels.Model'")
+    assert not marker.exists()
+    # allowed by the person who runs the config: imported, and the config is accepted
+    from rulelearn.bench.config import parse_config
+
+    sys.path.insert(0, str(lib))
+    try:
+        parsed = parse_config(config, allow_import=("mymodels",))
+    finally:
+        sys.path.remove(str(lib))
+        sys.modules.pop("mymodels", None)
+    assert marker.exists() and parsed.methods[0].grid == (1, 2)
+
+
+@pytest.mark.parametrize("package", ["imodels", "wittgenstein"])
+def test_a_trusted_name_shadowed_by_a_folder_in_the_working_directory_is_refused(ws, package):
+    marker = _marker_package(ws, package)
+    proc = _run_bench(ws, base_config(ws, methods=f"[{package}.Model]"))
+    _one_error(proc, "is not the installed package")
+    assert not marker.exists()
+
+
+def test_an_import_prefix_must_be_dotted_identifiers(ws):
+    (ws / "c.yaml").write_text(base_config(ws))
+    r = invoke("bench", ws / "c.yaml", "--allow-import", "os; rm")
+    assert r.exit_code == 2 and "is not an import prefix" in r.stderr
+    assert not (ws / "results").exists()

@@ -177,7 +177,8 @@ def test_the_size_of_a_figs_model_counts_every_split():
 
 
 @pytest.mark.parametrize("name, message", [
-    ("nosuchpackage.Model", "cannot import 'nosuchpackage.Model': no module 'nosuchpackage'"),
+    ("nosuchpackage.Model", "refused to import 'nosuchpackage.Model': a config may name classes "
+                            "of sklearn, imodels"),
     ("sklearn.tree.NoSuchTree", "cannot import 'sklearn.tree.NoSuchTree': module "
                                 "'sklearn.tree' has no 'NoSuchTree'"),
     ("sklearn.tree.export_text", "'sklearn.tree.export_text' is not a classifier class"),

@@ -192,8 +192,8 @@ class ExperimentConfig:
 # loading
 
 
-def load_config(path: str | os.PathLike) -> ExperimentConfig:
-    """Read and validate a YAML experiment file."""
+def load_config(path: str | os.PathLike, *, allow_import=()) -> ExperimentConfig:
+    """Read and validate a YAML experiment file (``allow_import``: see :func:`parse_config`)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -202,7 +202,7 @@ def load_config(path: str | os.PathLike) -> ExperimentConfig:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"Cannot read config file {path}: not UTF-8 text ({exc.reason} at "
                           f"byte {exc.start}).") from None
-    return parse_config(text, source=str(path))
+    return parse_config(text, source=str(path), allow_import=allow_import)
 
 
 class _NoAliasLoader(yaml.SafeLoader):
@@ -231,8 +231,13 @@ def _compose(text: str, source: str):
         loader.dispose()
 
 
-def parse_config(text: str, *, source: str = "<config>") -> ExperimentConfig:
-    """Validate YAML text into an :class:`ExperimentConfig`."""
+def parse_config(text: str, *, source: str = "<config>", allow_import=()) -> ExperimentConfig:
+    """Validate YAML text into an :class:`ExperimentConfig`.
+
+    ``allow_import``: import prefixes (``mypackage``, ``mypackage.models``) whose classes a method
+    may name, beyond :data:`~rulelearn.bench.peers.TRUSTED_PACKAGES`. A config is data: a name
+    outside them is refused before anything is imported.
+    """
     try:
         node, data = _compose(text, source)
     except yaml.YAMLError as exc:
@@ -245,7 +250,7 @@ def parse_config(text: str, *, source: str = "<config>") -> ExperimentConfig:
     lines: dict = {}
     if node is not None:
         _collect_lines(node, (), lines)
-    return _Validator(source, lines).config(data)
+    return _Validator(source, lines, tuple(allow_import)).config(data)
 
 
 def _collect_lines(node, path, lines):
@@ -268,7 +273,8 @@ def _fmt(v) -> str:
 
 
 class _Validator:
-    def __init__(self, source, lines):
+    def __init__(self, source, lines, allow_import=()):
+        self.allow_import = allow_import
         self.source = source
         self.lines = lines
 
@@ -611,7 +617,7 @@ class _Validator:
         from rulelearn.errors import RuleLearnError
 
         try:
-            cls = resolve(name)
+            cls = resolve(name, allow=self.allow_import)
         except RuleLearnError as exc:
             self.fail(path, str(exc))
         if not isinstance(params, dict):

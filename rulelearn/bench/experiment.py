@@ -825,8 +825,8 @@ def preflight(config: ExperimentConfig, units, *, executor, scheduler, mirror=No
             where = f" (seed {seed})" if seed is not None and len(config.seeds) > 1 else ""
             problems.append(f"dataset '{name}'{where}: {text}")
     if problems:
-        raise ConfigError("nothing was run: " + "; ".join(problems) +
-                          ("" if len(problems) > 1 else "."))
+        text = "; ".join(problems)
+        raise ConfigError(f"nothing was run: {text}{'' if text.endswith('.') else '.'}")
     return datasets
 
 

@@ -9,7 +9,9 @@ tune for it: the selection happens inside ``fit``, on the outer training part on
 
 A method named by import path (``imodels.FIGSClassifier``, ``sklearn.tree.DecisionTreeClassifier``)
 is any scikit-learn style classifier (a class with ``fit`` and ``predict``), wrapped by
-:class:`ImportedClassifier`:
+:class:`ImportedClassifier`. A config is data, and importing runs a module's code: a config names
+classes of :data:`TRUSTED_PACKAGES` (installed, not shadowed) or of a prefix the person running it
+allows (``bench --allow-import``), checked before anything is imported (:func:`check_allowed`).
 
 * **Input.** Numeric columns as numbers, a missing value replaced by the column's median on the
   training part; each categorical column one-hot encoded (one 0/1 column per category seen in
@@ -40,6 +42,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -109,8 +112,78 @@ def is_import_path(name) -> bool:
     return isinstance(name, str) and bool(_IMPORT_PATH.fullmatch(name))
 
 
-def resolve(path: str) -> type:
-    """The classifier class at ``path``; :class:`RuleLearnError` (one line, naming it) if none."""
+#: The packages whose classes a config may name without ``bench --allow-import``: scikit-learn,
+#: the rule learners the project compares with, and rulelearn itself. Importing a module runs its
+#: top-level code, and a config is shared like data, so any other package must be allowed by the
+#: person who runs the config (docs: "Benchmarking", the trust model).
+TRUSTED_PACKAGES = ("sklearn", "imodels", "wittgenstein", "aix360", "rulelearn")
+
+
+def _allowed_by(path: str, prefixes) -> str | None:
+    """The prefix of ``prefixes`` that covers ``path`` (``a.b`` covers ``a.b.C``, not ``a.bc.C``),
+    or None."""
+    for prefix in prefixes:
+        if path == prefix or path.startswith(prefix + "."):
+            return prefix
+    return None
+
+
+def _shadowed(package: str) -> bool:
+    """Whether the top-level ``package`` that an import would find is not the installed one (its
+    files lie outside the installation directories and it is not rulelearn itself), found
+    without running any of it: a module of that name in the working directory or on
+    ``PYTHONPATH``. False when there is none (the import then says what to install)."""
+    import importlib.util
+    import site
+    import sysconfig
+
+    try:
+        spec = importlib.util.find_spec(package)  # a top-level name: finds, imports nothing
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    places = [spec.origin] if spec.origin else []
+    places += list(spec.submodule_search_locations or ())
+    if not places:
+        return True
+    roots = {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
+    roots.update(getattr(site, "getsitepackages", list)())
+    roots.add(site.getusersitepackages())
+    roots.add(str(Path(__file__).resolve().parents[1]))  # rulelearn's own package
+    roots_resolved = [Path(r).resolve() for r in roots if r]
+    return not all(any(Path(place).resolve() == r or r in Path(place).resolve().parents
+                           for r in roots_resolved) for place in places)
+
+
+def check_allowed(path: str, allow=()) -> None:
+    """:class:`RuleLearnError` (one line) unless a config may import ``path``: under a package of
+    :data:`TRUSTED_PACKAGES` that is installed (not a file of the same name elsewhere on the
+    import path), or under a prefix of ``allow`` (``bench --allow-import``). Nothing is imported."""
+    if not is_import_path(path):
+        raise RuleLearnError(f"'{path}' is not an import path such as 'imodels.FIGSClassifier'")
+    if _allowed_by(path, allow):
+        return
+    top = path.partition(".")[0]
+    if top not in TRUSTED_PACKAGES:
+        raise RuleLearnError(
+            f"refused to import '{path}': a config may name classes of "
+            f"{', '.join(TRUSTED_PACKAGES)} only; to run code of '{top}', allow it: "
+            f"rulelearn bench --allow-import {top}")
+    if _shadowed(top):
+        raise RuleLearnError(
+            f"refused to import '{path}': the '{top}' found first on the import path is not "
+            f"the installed package (a file or folder of that name shadows it)")
+
+
+def resolve(path: str, allow=None) -> type:
+    """The classifier class at ``path``; :class:`RuleLearnError` (one line, naming it) if none.
+
+    ``allow``: None when the caller chose ``path`` itself (the Python API); else the import
+    prefixes a config's user allowed (:func:`check_allowed` runs before anything is imported).
+    """
+    if allow is not None:
+        check_allowed(path, allow)
     module_name, _, attr = path.rpartition(".")
     if not is_import_path(path):
         raise RuleLearnError(f"'{path}' is not an import path such as 'imodels.FIGSClassifier'")

@@ -36,9 +36,15 @@ from rulelearn.cli import echo, write_out
                    "(default: the config's unit_timeout, else no limit; local executor only).")
 @click.option("--no-tables", is_flag=True,
               help="Only compute records; do not write tables nor report.html.")
+@click.option("--allow-import", "allow_import", multiple=True, metavar="PREFIX",
+              callback=lambda ctx, param, value: _import_prefixes(value, param),
+              help="Let the config name classes under this import prefix (a package such as "
+                   "'mypackage', or 'mypackage.models'; repeatable). Importing runs the "
+                   "module's code, so a config may name only scikit-learn, imodels, "
+                   "wittgenstein, aix360 and rulelearn unless you allow more.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror, only_datasets,
-          only_methods, unit_timeout, no_tables, quiet):
+          only_methods, unit_timeout, no_tables, allow_import, quiet):
     """Run the experiment of a YAML CONFIG (resumable) and write its tables.
 
     Exits with status 1 when a unit failed (each distinct reason is printed once, with its
@@ -55,8 +61,8 @@ def bench(config, jobs, executor, scheduler, output, force, reuse_stale, mirror,
 
     ctx = click.get_current_context()
     try:
-        summary = experiment.run(load_config(config), jobs=jobs, executor=executor,
-                                 scheduler=scheduler, output=output, force=force,
+        summary = experiment.run(load_config(config, allow_import=allow_import), jobs=jobs,
+                                 executor=executor, scheduler=scheduler, output=output, force=force,
                                  reuse_stale=reuse_stale, mirror=mirror,
                                  only_datasets=only_datasets, only_methods=only_methods,
                                  progress=not quiet, unit_timeout=unit_timeout)
@@ -87,6 +93,16 @@ def _finite(value, param):
     if value is not None and (value != value or value == float("inf")):  # NaN passes FloatRange
         raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
     return value
+
+
+def _import_prefixes(values, param):
+    import re
+
+    for value in values:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", value):
+            raise click.BadParameter(f"{value!r} is not an import prefix such as 'mypackage' or "
+                                     f"'mypackage.models'", param=param)
+    return tuple(values)
 
 
 def _new_line() -> str:
