@@ -37,7 +37,7 @@ test-fast:
 
 slow-list:
 	$(PY) -m pytest -q -p no:cacheprovider --durations=0 > .durations.log || (cat .durations.log; exit 1)
-	$(PY) benchmarks/slow_tests.py .durations.log && rm -f .durations.log
+	$(PY) tools/slow_tests.py .durations.log && rm -f .durations.log
 
 lint:
 	$(PY) -m ruff check .
@@ -82,5 +82,5 @@ table2:
 # Speed benchmark (not a test): fast path vs the straightforward loop, MAGIC scaling, peak memory;
 # then the rows section (generated tables of 10k, 100k and 1M rows; ROWS="--quick" for 10k, 100k).
 perf:
-	RULELEARN_MIRROR=$(MIRROR) $(PY) benchmarks/perf.py
-	$(PY) benchmarks/rows.py $(ROWS)
+	RULELEARN_MIRROR=$(MIRROR) $(PY) studies/perf/perf.py
+	$(PY) studies/perf/rows.py $(ROWS)

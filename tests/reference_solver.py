@@ -2,7 +2,7 @@
 
 :class:`ReferenceClauseSolver` builds every clause LP from scratch in a new HiGHS model with
 HiGHS's defaults (presolve on), with no answer reuse; tests check that the fast path learns the
-same rules, and ``benchmarks/perf.py`` times the two against each other (it imports this module).
+same rules, and ``studies/perf/perf.py`` times the two against each other (it imports this module).
 """
 
 from rulelearn.learners.clause import ClauseSolver

@@ -590,7 +590,7 @@ def test_fit_select_prunes_literals_that_save_less_than_the_floor(monkeypatch):
     floor is what removed them)."""
     import rulelearn._defaults as defaults
 
-    assert defaults.PRUNE_FLOOR == 0.002  # the documented default (benchmarks/levers.md)
+    assert defaults.PRUNE_FLOOR == 0.002  # the documented default (studies/selection-rule)
     X, y = planted(n=400, seed=7, noise=0.15)
     grid = dict(thetas=(1e-6,), rules=(5,), forms=("dnf",), cv=3)
     monkeypatch.setattr(defaults, "PRUNE_FLOOR", 0.01)  # 4 errors on 400 rows

@@ -1,5 +1,5 @@
 """The fast clause solver against the reference loop (tests/reference_solver.py), and
-``benchmarks/perf.py`` run as the program it is (tests never import benchmarks/)."""
+``studies/perf/perf.py`` run as the program it is (tests never import studies/)."""
 
 import json
 import re
@@ -15,7 +15,7 @@ from rulelearn.learners import run_learner
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
 
-PERF = Path(__file__).resolve().parents[1] / "benchmarks" / "perf.py"
+PERF = Path(__file__).resolve().parents[1] / "studies" / "perf" / "perf.py"
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -1,4 +1,4 @@
-"""benchmarks/rows.py's command line (run as a script: benchmarks are not imported by tests)."""
+"""studies/perf/rows.py's command line (run as a script: studies are not imported by tests)."""
 
 import subprocess
 import sys
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "rows.py"
+SCRIPT = Path(__file__).resolve().parent.parent / "studies" / "perf" / "rows.py"
 
 
 @pytest.mark.parametrize("sizes", ["5000,x", "", "5"])
