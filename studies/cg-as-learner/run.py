@@ -2,6 +2,7 @@
 
     python studies/cg-as-learner/run.py --bench fit=results/public --bench fit-cg=DIR \\
         --bench bcd+cg=DIR [--cpu fit=DIR] [--raw-large FILE.json] [--out FILE.json]
+    python studies/cg-as-learner/run.py --from-json studies/cg-as-learner/levers5.json
 
 Three variants of ``fit`` on the outer folds of configs/public.yaml: ``fit`` (its defaults,
 BCD), ``fit-cg`` (``method: cg``, all else default) and ``bcd+cg`` (both learners' searches
@@ -116,6 +117,16 @@ def gather(benches: dict, cpus: dict, raw_large: str | None):
     return folds, cpu
 
 
+def from_json(path: str) -> tuple[dict, dict]:
+    """The per-variant figures and CPU of an ``--out`` file, as :func:`gather` returns them."""
+    with open(path) as f:
+        doc = json.load(f)
+    folds = {n: {(r["table"], r["fold"]): {k: v for k, v in r.items() if k not in ("table", "fold")}
+                 for r in rows}
+             for n, rows in doc["folds"].items()}
+    return folds, doc["cpu_per_unit"]
+
+
 def cells(folds: dict) -> dict[str, tuple[float, float]]:
     """table -> (mean test error %, mean literals) over the outer folds, all 5 done."""
     tables = dict.fromkeys(t for t, _ in folds)
@@ -183,9 +194,13 @@ def main(argv=None) -> None:
     parser.add_argument("--raw-large", help="a select_rule.py --variants base,cg --raw file")
     parser.add_argument("--public", default="results/public")
     parser.add_argument("--out", help="write the per-fold figures and CPU to this JSON file")
+    parser.add_argument("--from-json", help="tabulate an --out file again (levers5.json)")
     args = parser.parse_args(argv)
-    benches = dict(v.split("=", 1) for v in args.bench)
-    folds, cpu = gather(benches, dict(v.split("=", 1) for v in args.cpu), args.raw_large)
+    if args.from_json:
+        folds, cpu = from_json(args.from_json)
+    else:
+        benches = dict(v.split("=", 1) for v in args.bench)
+        folds, cpu = gather(benches, dict(v.split("=", 1) for v in args.cpu), args.raw_large)
     print(comparison(args.public, folds, cpu))
     if args.out:
         doc = {"cpu_per_unit": cpu,
