@@ -17,6 +17,8 @@ help:
 	@echo "make brcg-seeds   the same over 5 split seeds (reuses brcg's seed 0; hours, resumable)"
 	@echo "make table1 / make table2   re-render the paper tables from existing records"
 	@echo "make perf      speed benchmark, written to results/perf/perf.md"
+	@echo "make results/NAME   run configs/NAME.yaml into results/NAME/ (resumable; index: results/README.md)"
+	@echo "make studies/NAME   the tables of studies/NAME/README.md (index and costs: studies/README.md)"
 
 install:
 	python3 -m venv .venv
@@ -53,25 +55,37 @@ BENCH_FLAGS = $(if $(JOBS),--jobs $(JOBS),) $(foreach d,$(ONLY),--only-dataset $
 	$(if $(FORCE),--force,) $(if $(REUSE_STALE),--reuse-stale,)
 EXP ?= paper
 
-quick:
-	$(RULELEARN) bench configs/quick.yaml $(BENCH_FLAGS)
+# make results/NAME: configs/NAME.yaml into results/NAME/ (its records, tables and report; then
+# its figures where the folder keeps them: pip install -e '.[plot]'). Every folder of results/ is
+# made this way (results/README.md); tests/test_repository.py checks it.
+CONFIGS := $(wildcard configs/*.yaml)
+RESULTS := $(patsubst configs/%.yaml,results/%,$(CONFIGS))
+FIGURES := results/paper results/public results/quick
+.PHONY: $(RESULTS)
 
-quick-seeds:
-	$(RULELEARN) bench configs/quick-seeds.yaml $(BENCH_FLAGS)
-	@cat results/quick-seeds/table1.md
+$(filter-out results/brcg-seeds,$(RESULTS)): results/%: configs/%.yaml
+	$(RULELEARN) bench $< --mirror $(MIRROR) $(BENCH_FLAGS)
+	$(if $(filter $@,$(FIGURES)),$(RULELEARN) plot $@)
+	$(if $(filter results/public,$@),$(PY) -c "from rulelearn.bench import plot; plot.write_dataset_figures('$@')")
 
-paper:
-	$(RULELEARN) bench configs/paper.yaml --mirror $(MIRROR) $(BENCH_FLAGS)
-	@cat results/paper/table2.md
-
-brcg:
-	$(RULELEARN) bench configs/brcg.yaml --mirror $(MIRROR) $(BENCH_FLAGS)
-
-brcg-seeds:
+# seed 0 of configs/brcg-seeds.yaml is results/brcg's run: its records are copied, not recomputed
+results/brcg-seeds: configs/brcg-seeds.yaml
 	@mkdir -p results/brcg-seeds
 	@test -s results/brcg-seeds/records.jsonl || ! test -s results/brcg/records.jsonl || \
 		cp results/brcg/records.jsonl results/brcg-seeds/records.jsonl
-	$(RULELEARN) bench configs/brcg-seeds.yaml --mirror $(MIRROR) $(BENCH_FLAGS)
+	$(RULELEARN) bench $< --mirror $(MIRROR) $(BENCH_FLAGS)
+
+quick: results/quick
+
+quick-seeds: results/quick-seeds
+	@cat results/quick-seeds/table1.md
+
+paper: results/paper
+	@cat results/paper/table2.md
+
+brcg: results/brcg
+
+brcg-seeds: results/brcg-seeds
 
 table1:
 	$(RULELEARN) table results/$(EXP) --show 1
@@ -81,6 +95,97 @@ table2:
 
 # Speed benchmark (not a test): fast path vs the straightforward loop, MAGIC scaling, peak memory;
 # then the rows section (generated tables of 10k, 100k and 1M rows; ROWS="--quick" for 10k, 100k).
+# Written to results/perf/perf.md (studies/perf/README.md).
 perf:
 	RULELEARN_MIRROR=$(MIRROR) $(PY) studies/perf/perf.py
 	$(PY) studies/perf/rows.py $(ROWS)
+
+# make studies/NAME prints the tables of studies/NAME/README.md: from the data the study keeps
+# where it keeps some (seconds), else by rerunning it (minutes; studies/README.md gives each
+# one's cost and what it needs). Each README also gives the commands of the full rerun.
+STUDIES := $(patsubst %/,%,$(wildcard studies/*/))
+FRONT = $(PY) studies/public-front/run.py
+LEVERS3 = studies/figs-gap/out/levers3_merged.json
+.PHONY: studies $(STUDIES)
+
+studies:
+	@echo "make studies/NAME, one per folder (studies/README.md):"
+	@for s in $(STUDIES); do echo "  make $$s"; done
+
+studies/selection-rule:
+	$(PY) studies/selection-rule/run.py --from-raw studies/selection-rule/select_rule.json \
+		--rules min,0.1pt,1se --show min,min+p,0.1pt,0.1pt+p,1se,1se+p
+	$(FRONT) --select-raw studies/polish/levers4_merged.json --compare --rule 0.1pt+p --rule 0.1pt+r
+	$(FRONT) --select-raw studies/polish/levers4_merged.json --paired --rule 0.1pt+p --rule 0.1pt+r
+	$(FRONT) --select-raw studies/cut-points/levers_cuts.json --compare --rule 0.1pt+p \
+		--rule min+p --rule 1se+p --rule 0.1pt1se+p
+	$(FRONT) --select-raw studies/selection-rule/levers_sem.json --compare --rule 0.1pt+p \
+		--rule 0.1pt1se+p --rule 0.1pt1.5se+p --rule 0.1pt2se+p
+
+studies/cut-points: $(LEVERS3)
+	$(PY) studies/cut-points/run.py
+	$(FRONT) --select-raw studies/cut-points/levers_cuts.json --compare --rule 0.1pt+p \
+		--rule tree:0.1pt+p --rule tree:min+p --rule tree:1se+p --rule both:0.1pt+p \
+		--rule 'base|tree:0.1pt+p' --rule 'base|both:0.1pt+p'
+	$(FRONT) --select-raw studies/cut-points/levers_cuts.json --paired --rule 0.1pt+p \
+		--rule tree:0.1pt+p --rule both:0.1pt+p --rule 'base|tree:0.1pt+p' --rule 'base|both:0.1pt+p'
+	$(FRONT) --select-raw $(LEVERS3) --compare --rule 0.1pt+p --rule cart:0.1pt+p \
+		--rule cart:1se+p --rule 'base|cart:0.1pt+p'
+	$(FRONT) --select-raw $(LEVERS3) --paired --rule 0.1pt+p --rule cart:0.1pt+p \
+		--rule cart:1se+p --rule 'base|cart:0.1pt+p'
+
+studies/polish:
+	$(FRONT) --select-raw studies/polish/levers4_merged.json --compare --rule 0.1pt+p \
+		--rule polish:0.1pt+p --rule polish:0.1pt+r --rule polish:min+p --rule refit:0.1pt+p \
+		--rule polish@cell:0.1pt+p --rule 'base|polish@cell:0.1pt+p' --rule 'base|polish@cell:min+p'
+	$(FRONT) --select-raw studies/polish/levers4_merged.json --paired --rule 0.1pt+p \
+		--rule polish:0.1pt+p --rule refit:0.1pt+p --rule polish@cell:0.1pt+p \
+		--rule 'base|polish@cell:0.1pt+p'
+
+studies/cg-as-learner:
+	$(PY) studies/cg-as-learner/run.py --from-json studies/cg-as-learner/levers5.json
+
+studies/figs-gap: $(LEVERS3)
+	$(FRONT) --select-raw $(LEVERS3) --compare --rule 0.1pt+p --rule sum:0.1pt+p \
+		--rule autosum:0.1pt+p --rule 'base|autosum:0.1pt+p' --rule treesum:0.1pt+p
+	$(FRONT) --select-raw $(LEVERS3) --paired --rule 0.1pt+p --rule sum:0.1pt+p \
+		--rule autosum:0.1pt+p --rule 'base|autosum:0.1pt+p'
+	$(PY) studies/figs-gap/run.py
+
+studies/more-search: $(LEVERS3)
+	$(FRONT) --select-raw $(LEVERS3) --compare --rule 0.1pt+p --rule R20:0.1pt+p --rule R20:min+p
+
+# round 3's runs (figs-gap/levers3.json) over round 2's base (cut-points/levers_cuts.json)
+$(LEVERS3): studies/figs-gap/levers3.json studies/cut-points/levers_cuts.json
+	@mkdir -p $(dir $@)
+	RULELEARN_MIRROR=$(MIRROR) $(PY) studies/selection-rule/merge_raw.py $@ $< \
+		--base-from studies/cut-points/levers_cuts.json --as-base sum autosum
+
+studies/public-front:
+	$(FRONT)
+	$(FRONT) --why
+
+studies/certificate-floor:
+	$(PY) studies/certificate-floor/lp_floor.py table
+	$(PY) studies/certificate-floor/exact_bound.py table
+
+studies/local-search:
+	$(PY) studies/local-search/run.py table
+
+studies/cg-vs-brcg:
+	$(PY) studies/cg-vs-brcg/run.py
+
+studies/fit-defaults:
+	RULELEARN_MIRROR=$(MIRROR) $(PY) studies/fit-defaults/run.py
+	RULELEARN_MIRROR=$(MIRROR) $(PY) studies/fit-defaults/run.py --seeds 5 sonar parkinsons XOR
+
+studies/xor-oracle:
+	$(PY) studies/xor-oracle/run.py --seeds 5 --thresholds 10 20 30
+
+studies/multiclass:
+	$(PY) studies/multiclass/run.py --seeds 10
+
+studies/class-weight:
+	$(PY) studies/class-weight/run.py
+
+studies/perf: perf
