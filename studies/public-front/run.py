@@ -41,6 +41,14 @@ from rulelearn.bench.records import load_results
 OWN = ("fit", "bcd", "am", "ocrl", "sc", "cg")
 
 
+def _md(name: str) -> str:
+    """``name`` for a Markdown table cell: ``FIGS`` for ``imodels.FIGSClassifier``, ``\\|`` for
+    the ``|`` of a rule such as ``base|tree:0.1pt+p``."""
+    if name.startswith("imodels."):
+        name = name.removeprefix("imodels.").removesuffix("Classifier")
+    return name.replace("|", "\\|")
+
+
 def select_cells(raw_file: str, rule: str) -> dict[str, tuple[float, float]]:
     """Per table of a ``select_rule.py --raw`` file: rule ``rule``'s mean test error % and mean
     literals over the folds (tables with all 5 folds of that rule only)."""
@@ -120,7 +128,7 @@ def compare(folder: str, raw_file: str, rules) -> str:
     fronts = {rule: {r[0]: r for r in front(folder, select_cells(raw_file, rule))}
               for rule in rules}
     names = list(dict.fromkeys(t for rows in fronts.values() for t in rows))
-    lines = ["| table | best peer | sparsest near | " + " | ".join(rules) + " |",
+    lines = ["| table | best peer | sparsest near | " + " | ".join(map(_md, rules)) + " |",
              "|---" * (len(rules) + 3) + "|"]
     for name in names:
         _, _, _, best, best_err, sparse, size, _, _ = next(
@@ -130,7 +138,7 @@ def compare(folder: str, raw_file: str, rules) -> str:
             row = fronts[rule].get(name)
             cells.append("" if row is None else f"{row[1]:.1f} / {row[2]:.1f}"
                          + ("**" if row[8] else "*" if row[7] else ""))
-        lines.append(f"| {name} | {best} {best_err:.1f} | {sparse} {size:.1f} | "
+        lines.append(f"| {name} | {_md(best)} {best_err:.1f} | {_md(sparse)} {size:.1f} | "
                      + " | ".join(cells) + " |")
     ref = fronts[rules[0]]
     score, mean = [], []
@@ -138,7 +146,7 @@ def compare(folder: str, raw_file: str, rules) -> str:
         rows = fronts[rule]
         both = [t for t in rows if t in ref]
         score.append(f"{sum(r[8] for r in rows.values())} of {len(rows)}"
-                     + (f" ({rules[0]}: {sum(ref[t][8] for t in both)})" if rule != rules[0]
+                     + (f" ({_md(rules[0])}: {sum(ref[t][8] for t in both)})" if rule != rules[0]
                         else ""))
         mean.append(f"{np.mean([r[1] for r in rows.values()]):.2f} / "
                     f"{np.mean([r[2] for r in rows.values()]):.1f}"
@@ -154,7 +162,7 @@ def paired(raw_file: str, rules) -> str:
     rule's, mean over the folds (standard error of that mean), then the mean over the tables."""
     with open(raw_file) as f:
         rows = json.load(f)
-    lines = ["| table | " + " | ".join(f"{r} - {rules[0]}" for r in rules[1:]) + " |",
+    lines = ["| table | " + " | ".join(f"{_md(r)} - {_md(rules[0])}" for r in rules[1:]) + " |",
              "|---" * len(rules) + "|"]
     means: dict = {rule: [] for rule in rules[1:]}
     for name in dict.fromkeys(r["name"] for r in rows):
@@ -210,7 +218,7 @@ def why(folder: str) -> str:
         sem = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
         reach = hindsight_theta(results.records, t)
         lines.append(f"| {t} | {err:.1f} / {lits:.1f} | {best_err + 1:.1f} ({size:.1f}) | "
-                     f"{best} {best_err:.1f} | {d.mean():+.1f} ({sem:.1f}) | "
+                     f"{_md(best)} {best_err:.1f} | {d.mean():+.1f} ({sem:.1f}) | "
                      + ("–" if reach is None else f"{reach[0]:.1f} / {reach[1]:.1f}") + " |")
     return "\n".join(lines)
 
@@ -220,7 +228,8 @@ def show(rows) -> None:
           "| within 1 pt | and no more literals |")
     print("|---|---|---|---|---|---|")
     for t, err, lits, best, best_err, sparse, size, close, both in rows:
-        print(f"| {t} | {err:.1f} / {lits:.1f} | {best} {best_err:.1f} | {sparse} {size:.1f} "
+        print(f"| {t} | {err:.1f} / {lits:.1f} | {_md(best)} {best_err:.1f} | "
+              f"{_md(sparse)} {size:.1f} "
               f"| {'yes' if close else 'no'} | {'yes' if both else 'no'} |")
     n = len(rows)
     print(f"\nwithin 1 point of the most accurate peer: {sum(r[7] for r in rows)} of {n}; "
