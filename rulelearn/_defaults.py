@@ -56,14 +56,12 @@ SELECT_RULES = ("min", "0.1pt", "1se", "0.1pt1se")
 LITERAL_COSTS = {"0.1pt": 0.001, "0.1pt1se": 0.001}
 #: The cost rules of SELECT_RULES that choose among the settings within one SEM of the lowest.
 WITHIN_ONE_SEM = ("0.1pt1se",)
-#: ``rulelearn fit``'s rule: on the 21 tables of benchmarks/select_rule.py, with the refit
-#: pruned, far fewer literals than ``"min"`` at about the same test error.
+#: ``rulelearn fit``'s rule: with the refit pruned, far fewer literals than ``"min"`` at about
+#: the same held-out error (measured: see the docs, guide/parameters).
 DEFAULT_SELECT = "0.1pt"
 #: The refit's pruning (``fit_select``'s ``prune``) drops a literal unless it saves at least
-#: this share of the training rows in errors (θ x rows, when the chosen θ is smaller): on the
-#: 21 tables of benchmarks/select_rule.py's round 4 (benchmarks/levers.md) 4.4 -> 4.1 mean
-#: literals at the same mean test error (17.54 %), 13 -> 14 tables on the peers' front; 0
-#: prunes at the chosen θ only.
+#: this share of the training rows in errors (θ x rows, when the chosen θ is smaller); 0
+#: prunes at the chosen θ only (measured: see the docs, guide/parameters).
 PRUNE_FLOOR = 0.002
 #: How ties (equal mean CV errors) are broken, simplest first: ``"literals"``, fewer mean
 #: literals, then the larger θ, the smaller R, DNF, fewer thresholds (``rulelearn fit``'s);

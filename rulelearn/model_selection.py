@@ -843,16 +843,8 @@ def _fold_jobs(cells, fold_ids, parts) -> dict:
     return grouped
 
 
-# The schedule of the default fit on the generated 5,000-row table, 2 cores (CPU s per job,
-# logged per process): fold 1's walk R = 1, 3, 5 (4 jobs each: 0.9, 2.6-2.9, 5.6-5.8 s), then
-# the 2 kept cells on folds 2-5 (8 jobs, 12.3-12.5 s, 0.7-2.7 s each: the fold, not the
-# job's size, makes a straggler); busiest process per step 11.3 s of 21.7 s, so <= 0.6 s
-# idle per step. Around them: imports 1.1 s, the refit 1.0 s, each worker's start ~1.6 s
-# (rulelearn fit starts it before its heavy imports: :mod:`rulelearn._workers`). Measured and not
-# kept: the walk's first two R (always both tried) as one call, each fold-1 job running R = 1
-# then R = 3 (exact, the same rows): 3.15 -> 3.26-3.40 CPU s for the two steps and no earlier
-# end (3 traced runs replayed on an idle 2-core schedule: 13.9-15.0 s against 12.9-13.9 s),
-# the 4 coarser jobs balancing worse than 8.
+# How the fold jobs are scheduled, measured, and what was tried and not kept: see the docs,
+# performance.
 def _here_and_in_workers(X, y, jobs: list, workers: int):
     """The results of :func:`_fold_scores` for ``jobs``, in their order: this process runs
     them too, and the loky executor of ``workers`` processes (:func:`rulelearn._workers.
@@ -1255,57 +1247,20 @@ def walk_unused(selection: Selection) -> Selection:
 
 
 #: ``fit_select``'s "auto": above this many rows the CV runs on a stratified sample of
-#: :data:`CV_ROWS` rows, its clause LPs on samples from :data:`CV_LP_ROWS` rows. Measured on
-#: the generated 100,000-row table (benchmarks/rows.py): CV 243 CPU s in all (both worker
-#: processes) with the refit, DNF R = 5 chosen, 91.1 % training accuracy. 5,000 rows rather
-#: than 10,000, measured on a 75/25 split (seed 0; one process): the census shape 49.2 -> 36.9
-#: CPU s, test error 9.35 % both; MAGIC's 14,265 training rows (sampled as if above this
-#: bound) 64.4 -> 40.8 CPU s, test error 21.83 -> 16.74 % (another setting chosen: one split).
+#: :data:`CV_ROWS` rows, its clause LPs on samples from :data:`CV_LP_ROWS` rows (measured: see
+#: the docs, performance).
 CV_SAMPLE_ABOVE = 20_000
 CV_ROWS = 5_000
 CV_LP_ROWS = 1_000
 #: ``fit_select``'s "auto" successive halving: every (form, R) the walk tries runs on the
-#: first fold, the 2 best there on every fold (:func:`select_setting`'s ``halving``). Keeping
-#: 1 measured 19-27 % less CPU on the 5,000-row and census-shaped tables but, on the 14
-#: held-out tables of benchmarks/select_rule.py, 19.84 % error and 9.4 literals against
-#: 19.74 % and 8.7 with 2.
+#: first fold, the 2 best there on every fold (:func:`select_setting`'s ``halving``; measured:
+#: see the docs, performance).
 HALVING = (1, 2)
-#: ``fit_select``'s "auto" for :func:`select_setting`'s ``pick_start`` and ``theta_span``.
-#: Both measured together (CPU s, one process): the default fit on the 5,000-row table
-#: 81.7 -> 54.8 s; on the 14 tables of benchmarks/select_rule.py the default (0.1pt, pruned)
-#: 20.15 % error and 4.60 literals -> 20.25 % and 4.51, fit CPU s per fold 4.55 -> 3.42.
+#: ``fit_select``'s "auto" for :func:`select_setting`'s ``pick_start`` and ``theta_span``
+#: (measured: see the docs, performance).
 PICK_START = True
 THETA_SPAN: int | None = 2
-# Measured on the 5,000-row table (CPU s of the default fit in one process: 80.2 with
-# "best" in the CV) and not kept: a "path" start in the CV (the best start at each fold's
-# largest θ, then the previous θ's rule and the tree: 47-49 s; or the previous rule and the
-# set cover: 49.7 s) raised the mean held-out error of the 14 public tables under 5,000 rows
-# (5 outer, 3 inner folds) from 20.18 to 20.74 % (all 70 units; 9.39 -> 9.33 literals) and
-# 20.75 -> 21.18 % (48 units); the clause LP on 1,000-row samples in the CV (lp_rows=1000):
-# 127 s (2,736 HiGHS runs instead of 957: the sampled LPs' clauses took BCD twice the
-# iterations); each BCD step's LP started from the same clause's previous basis: one fold's
-# DNF R = 5 path 5.3 -> 7.6 s (16,838 -> 23,887 simplex iterations).
-# Also measured and not kept: 3 CV folds instead of 5 for rulelearn fit (the benchmark's fit
-# already uses 3): on the 5,000-row table 59.2 s against 54.6 (one process; fold 1's walk
-# then went on to CNF R = 10 and kept it); on the 14 tables (benchmarks/select_rule.py,
-# --variants base,cv5) 0.1pt+p 20.09 % / 5.1 literals with 5 folds, 20.25 % / 4.5 with 3.
-# HiGHS options on the clause LPs (dual edge weights, scaling, crash, price strategy,
-# presolve, primal simplex): the same or more simplex iterations, none above noise.
-# THETA_SPAN = 1 (with the fold jobs' shared solvers): on the 14 tables of
-# benchmarks/select_rule.py 0.1pt+p 20.25 % / 4.5 literals -> 20.16 % / 4.8 (more literals),
-# fit CPU s per fold 2.5 -> 2.1. The 5 clause LPs of one later fold's DNF R = 5 path from the
-# tree start at the smallest θ (1e-5 per row, the chosen row), solved cold: the dual 3,453
-# simplex iterations; the primal 6,792, the dual by primal simplex 9,311, each LP first solved
-# at a larger θ of the grid and then warm 4,111-5,714; no kept basis of other weights was
-# still optimal for any cold LP of a DNF R = 5 path (40 tried).
-# The first fold's walk from the tree start alone, then the set cover on the first fold for
-# the cells halving kept only (one job; its LPs given the tree's optima): on the 5,000-row
-# table the same rows and rule, HiGHS runs 582 -> 481, simplex iterations 112.7k -> 103.3k,
-# fold-job CPU 22.4 -> 20.1 s (one process), but the set cover then runs after the walk as a
-# step of its own (3.2 s in one process while the other core idles, DNF R = 3 and 5 kept), so
-# the critical path on 2 cores grew (scheduled from the measured jobs: 12.5 -> 13.9 s); as two
-# jobs, one per kept cell, the R = 5 job lost the R = 3 optima (HiGHS runs 481 -> 529) and
-# still took 2.8 s. Not kept, so the public tables were not rerun for it.
+# Other CV shortcuts were measured and not kept: see the docs, performance.
 
 
 @contextlib.contextmanager
@@ -1370,10 +1325,9 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     runs every (form, R) the walk tries on every fold.
 
     ``select`` (:data:`SELECT_RULES`): ``"min"`` keeps the setting of lowest mean CV error;
-    ``"0.1pt"`` (the default, :data:`DEFAULT_SELECT`, measured in
-    ``benchmarks/select_rule.py``) that of lowest mean CV error plus 0.1 point per mean
-    literal; ``"1se"`` the simplest (fewest literals, then the larger θ, smaller R, DNF) whose
-    mean CV error is within one standard error of the lowest.
+    ``"0.1pt"`` (the default, :data:`DEFAULT_SELECT`) that of lowest mean CV error plus 0.1
+    point per mean literal; ``"1se"`` the simplest (fewest literals, then the larger θ,
+    smaller R, DNF) whose mean CV error is within one standard error of the lowest.
 
     ``prune``: the refit's rule then loses each literal or clause whose removal does not raise
     its training objective at its θ, or at :data:`~rulelearn._defaults.PRUNE_FLOOR` x rows

@@ -183,7 +183,7 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
               help=f"Block coordinate descent, alternating minimization, set covering, one "
                    f"clause, or column generation ({', '.join(METHODS)}). Several (bcd,cg): "
                    f"each one's whole CV runs on the same folds and the CV picks among all "
-                   f"their rows (more CPU; benchmarks/levers.md, round 5).")
+                   f"their rows (more CPU; docs: guide/parameters).")
 @click.option("--start", type=click.Choice(STARTS), default="best",
               show_default=True,
               help="Where BCD and AM start: the better of the set-covering rule (the paper's "
@@ -191,14 +191,14 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "column-generation rule (cg).")
 @click.option("--polish/--no-polish", default=False, show_default=True,
               help="After BCD's or AM's descent, add, drop or swap single literals (or drop a "
-                   "clause) while that lowers the training objective (benchmarks/levers.md, "
-                   "round 4).")
+                   "clause) while that lowers the training objective (docs: "
+                   "guide/parameters).")
 @click.option("--perturb", type=click_type(RULE_PARAMETERS["perturb"]), default=0,
               show_default=True, metavar="N",
               help="Then N rounds of iterated local search: kick one or two clauses at random "
                    "(a fixed seed), descend again, keep the rule when its training objective "
                    "is not worse (each round costs about one more descent; "
-                   "benchmarks/local_search.md).")
+                   "docs: guide/certificates).")
 @click.option("--form", type=click.Choice(FORMS), default=None,
               help="OR of ANDs (dnf) or AND of ORs (cnf) (default: chosen by CV).")
 @click.option("--rules", "-R", type=click_type(RULE_PARAMETERS["max_rules"]), default=None,

@@ -251,7 +251,7 @@ def choose_formulation(problem: CNFProblem, exact: bool = False) -> str:
     much smaller basis); "sifted" when both number :data:`SIFT_MIN` or more
     (Musk, dense: there the full dual is slower than the primal, and the sifted
     dual :class:`SiftedDualLP` faster, with the same rules); else "primal".
-    The timings behind these choices are in ``results/perf``.
+    The timings behind these choices: see the docs, performance.
     """
     n_pos, n_cols = problem.A_pos.shape
     if exact:
