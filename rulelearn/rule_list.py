@@ -6,8 +6,8 @@ majority class. The order of the others (``order="frequent"``, the default): the
 first, then the next; each later rule is learned on the training rows that the earlier rules do
 not claim (do not hold on): the rows it will see at prediction time. ``order="rarest"`` learns
 them from the rarest up; a list of labels fixes the whole order, its last label being the
-``ELSE``. The default, the more frequent first, was as accurate or more on every table
-measured (see the docs, guide/parameters).
+``ELSE``. The default, the more frequent first, was the more accurate on average over the
+tables measured (see the docs, guide/parameters).
 
 :class:`RuleList` is the value (evaluates, prints, round-trips through JSON);
 :class:`BooleanRuleListClassifier` is the scikit-learn estimator, each step a
