@@ -229,7 +229,7 @@ def test_the_link_check_sees_a_missing_page_and_a_missing_anchor(tmp_path):
 def test_the_site_has_every_page_and_no_broken_internal_link(site):
     for page in ("index", "getting-started", "guide/fit-a-csv", "guide/python",
                  "guide/rule-lists", "guide/parameters", "guide/certificates", "guide/benchmark",
-                 "guide/many-rows-and-dask", "reference/cli", "reference/api",
+                 "guide/datasets", "guide/many-rows-and-dask", "reference/cli", "reference/api",
                  "reference/config", "reference/modules", "explanation/method", "performance",
                  "results", "changelog", "contributing"):
         assert (site / f"{page}.html").is_file(), page
