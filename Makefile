@@ -3,13 +3,14 @@ PY ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
 RULELEARN = $(PY) -m rulelearn.cli
 MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
 
-.PHONY: help install test test-fast slow-list lint quick quick-seeds paper brcg brcg-seeds table1 table2 perf
+.PHONY: help install test test-fast slow-list lint docs quick quick-seeds paper brcg brcg-seeds table1 table2 perf
 
 help:
 	@echo "make install   create .venv and install rulelearn with its test extra"
 	@echo "make test      run the test suite (in parallel, one worker per core; TEST_JOBS=N to choose)"
 	@echo "make test-fast the suite without its slowest tests (tests/slow_tests.txt; about 30 s)"
 	@echo "make lint      ruff and mypy (configured in pyproject.toml; pip install -e '.[lint]')"
+	@echo "make docs      the documentation site in docs/_build/html, warnings as errors (pip install -e '.[docs]')"
 	@echo "make quick     the offline benchmark on the bundled WDBC (80 s measured on 2 loaded cores)"
 	@echo "make quick-seeds   the same over 5 split seeds (several minutes)"
 	@echo "make paper     the paper's full protocol (configs/paper.yaml) and its tables"
@@ -44,6 +45,11 @@ slow-list:
 lint:
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+
+# The documentation site (Sphinx; docs/conf.py): every warning an error, every cross-reference
+# checked (-n), all problems listed before it fails (--keep-going).
+docs:
+	$(PY) -m sphinx -W --keep-going -n -q -b html docs docs/_build/html
 
 # The benchmark (configs/*.yaml; results in results/<experiment>/). JOBS= sets --jobs;
 # EXP= picks the experiment whose tables make table1 / table2 re-render (default: paper).

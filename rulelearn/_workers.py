@@ -1,7 +1,7 @@
-"""The CV's worker processes: loky's reusable executor, as :func:`rulelearn.model_selection.
-fit_select` uses it with ``n_jobs`` > 1, and its early start (``rulelearn fit`` starts them
-once it has read and checked the data, before it imports the estimator and the CV, so that
-they are up when the first fold jobs are).
+"""The CV's worker processes: loky's reusable executor, as
+:func:`rulelearn.model_selection.fit_select` uses it with ``n_jobs`` > 1, and its early start
+(``rulelearn fit`` starts them once it has read and checked the data, before it imports the
+estimator and the CV, so that they are up when the first fold jobs are).
 
 A light module (no numpy, scikit-learn or HiGHS imported here): starting the workers costs the
 caller only joblib's import. Processes rather than threads: HiGHS keeps one thread scheduler

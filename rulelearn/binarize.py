@@ -353,7 +353,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         return [literal, literal.negate()] if self.negations else [literal]
 
     def transform(self, X) -> np.ndarray:
-        """0/1 matrix of shape (n_samples, len(literals_)), dtype uint8."""
+        """0/1 matrix of shape ``(n_samples, len(literals_))``, dtype uint8."""
         check_is_fitted(self, "literals_")
         X = as_frame(X)
         blocks = []
@@ -409,7 +409,7 @@ class ZeroOneBinarizer(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X) -> np.ndarray:
-        """0/1 matrix of shape (n_samples, 2 * n_features_in_), dtype uint8."""
+        """0/1 matrix of shape ``(n_samples, 2 * n_features_in_)``, dtype uint8."""
         check_is_fitted(self, "literals_")
         X = as_frame(X)
         blocks = []

@@ -19,7 +19,7 @@ Every row counts with its weight. A CNF for ``y`` over ``A`` is, by De Morgan, t
 
 The relaxation
 --------------
-Each objective above is at least
+Each objective above is at least::
 
     G(S) = Σ_{negatives i} w_i · #{k : S_k covers i} + Σ_{positives i} w_i · [no S_k covers i]
            + θ · Σ_k |S_k|
@@ -27,7 +27,7 @@ Each objective above is at least
 (an uncovered positive misses at least one literal of each term, and a capped one pays 1).
 G is the objective of BRCG (Dash, Günlük & Wei 2018) with zero cost per clause; in particular
 negatives are charged per covering term in both, so no extra "any clause" variable is needed.
-Over *all* conjunctions ``k`` (cost ``c_k = θ|S_k| + Σ_{negatives i covered} w_i``) the master LP
+Over *all* conjunctions ``k`` (cost ``c_k = θ|S_k| + Σ_{negatives i covered} w_i``) the master LP::
 
     min  Σ_{positives i} w_i ξ_i + Σ_k c_k x_k
     s.t. ξ_i + Σ_{k covers i} x_k ≥ 1   (each positive i),   Σ_k x_k ≤ R   (if max_rules = R),
@@ -41,7 +41,7 @@ positives can pay more than 1, which G does not see (the bound may then stay bel
 optimum even at an integral LP optimum: 2 of 12 random 40-row cases with R = 2).
 
 The ladder (``levels`` = T ≥ 1; :func:`lower_bound`'s default 2, the CG learner's 1 = G)
----------------------------------------------------------------------------------------
+------------------------------------------------------------------------------------------
 With ``d_k(i)`` the literals of term ``k`` that positive ``i`` lacks, a rule of R terms charges
 ``i`` ``min_k d_k(i) = Σ_{t ≥ 1} [no term has d_k(i) < t]``. So each positive gets rows
 t = 1..T,
@@ -791,7 +791,7 @@ class _PricingMIP:
 
     def _limit_time(self, deadline: float | None, wall: float | None = None) -> None:
         """HiGHS's wall-clock limit of the next run: the CPU seconds left before ``deadline``
-        (a :func:`time.process_time` value; None: no limit). Wall time runs at least as
+        (a ``time.process_time()`` value; None: no limit). Wall time runs at least as
         fast as this process's CPU time on a loaded machine, so the run stops no later.
         ``wall`` (seconds, with ``deadline`` None): a fixed limit per run, a backstop that
         a run on a loaded machine reaches no sooner than on an idle one."""
@@ -1242,7 +1242,7 @@ def round_up_to_objective(bound: float, theta: float, positive_weight: float,
     ``positive_weight`` (no term) or ``k · negative_weight`` (``k ≥ 1`` empty terms: every
     negative pays per term); with ``b ≥ 1``, ``a`` is any integer ≥ 0. A disabled clause's
     cost only adds to it. ``bound`` itself when the literal counts to try exceed
-    :data:`_MAX_LATTICE` (θ tiny: the rounding would gain less than θ).
+    ``_MAX_LATTICE`` (θ tiny: the rounding would gain less than θ).
     """
     if bound <= 0 or not np.isfinite(bound):
         return bound
@@ -1306,7 +1306,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     reduced cost ``rc_k``, the disabled-clause column's ``rc_dis`` (``x_dis``), and a bound
     ``L`` ≤ every ``rc_k`` (the last pricing's). For any feasible point of the full master,
     its rows ``ξ_{i,t} + Σ_{k: d_k(i) < t} x_k + [t ≥ 2] x_dis ≥ 1`` weighted by ``μ_{i,t}``,
-    and its row ``Σ_k x_k + x_dis ≤ R`` by ``ρ``, give
+    and its row ``Σ_k x_k + x_dis ≤ R`` by ``ρ``, give::
 
         value = D + Σ_k rc_k x_k + rc_dis x_dis + Σ_{i,t} (w_i − μ_{i,t}) ξ_{i,t}
                 + Σ_{i,t} μ_{i,t} (row (i,t)'s surplus) − ρ (R − Σ_k x_k − x_dis)
@@ -1314,7 +1314,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
 
     every other term being ≥ 0. A rule's point has binary ``x`` and ``x_dis`` with
     ``Σ x + x_dis ≤ R``; if it uses column ``k`` the other R − 1 at most add ≥
-    ``min(0, L, rc_dis)`` each, so value < UB forces
+    ``min(0, L, rc_dis)`` each, so value < UB forces::
 
         rc_k < Δ = UB − D − min(0, L, rc_dis) · (R − 1)
 
@@ -1336,7 +1336,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     0 a finished MIP's value is the least objective over the listed columns, i.e. the
     optimum when it is below UB. ``None`` (status "column cap") when more
     than ``max_columns`` conjunctions qualify or the search's ``search_nodes`` run out;
-    ``deadline`` (a :func:`time.process_time` value) is a safety net for both. Run only
+    ``deadline`` (a ``time.process_time()`` value) is a safety net for both. Run only
     once pricing has proven ``L ≥ 0`` (up to 1e-6; status "pricing unfinished" otherwise),
     though the argument holds for any ``L``.
     """

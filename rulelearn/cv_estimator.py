@@ -30,7 +30,7 @@ from rulelearn._params import InstanceOf, Interval, Options, validate_params
 from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.estimator import BooleanRuleClassifier, training_data
 
-#: The parameters the CV chooses; the others (:data:`PASSED`) are passed to every fit.
+#: The parameters the CV chooses; the others (``PASSED``) are passed to every fit.
 CHOSEN = ("form", "max_rules", "theta")
 PASSED = tuple(name for name in inspect.signature(BooleanRuleClassifier).parameters
                if name not in CHOSEN)

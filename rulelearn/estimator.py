@@ -130,7 +130,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     pos_label_ : the positive class
     literals_ : list of Literal, the binary features the rule was chosen from
     n_features_in_ : int
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape ``(n_features_in_,)``
         The columns of a DataFrame ``X`` (as text); absent when ``X`` had no column names.
     n_iter_ : int
     fit_stats_ : dict with ``objective``, ``n_lp``, ``simplex_iterations``, ``fit_seconds``

@@ -43,7 +43,7 @@ A model with derived columns (``fit --sum total=a+b``) reads a sum's columns ins
 sum of their numbers, missing where any of them is missing or not a number (in SQL, ``("a" +
 "b")``: those columns must hold numbers). Its columns' names are quoted as every other name.
 No name, label or value of the model is ever written into a comment or docstring: in Python
-they are string constants written by :func:`ascii` (pure ASCII source, every character
+they are string constants written by ``ascii()`` (pure ASCII source, every character
 round-trips, NUL and lone surrogates included), in SQL quoted as above. The rule exported is
 the model's rule simplified (:func:`rulelearn.rules.simplify`), which predicts the same on every
 input.
@@ -93,7 +93,7 @@ def _tokens(model) -> tuple[str, ...]:
 def python_value(value) -> str:
     """``value`` (a str, bool, integer or finite/infinite float) as a Python literal.
 
-    Strings are written by :func:`ascii`: pure ASCII, and every character (quotes, backslashes,
+    Strings are written by ``ascii()``: pure ASCII, and every character (quotes, backslashes,
     newlines, NUL, lone surrogates) reads back as itself.
     """
     if isinstance(value, str):

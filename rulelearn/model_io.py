@@ -705,7 +705,7 @@ def predict_csv_to(model: LoadedModel | LoadedRuleList, path, write, *, column: 
     """:func:`predict_csv`, but the CSV text goes to ``write`` (called with pieces of it, in
     order) as the file is read, about ``chunk_size`` characters at a time, so that memory stays
     flat however large the file; the result has no ``table``. The text is what
-    ``predict_csv(...).table.to_csv(index=False, lineterminator="\n")`` would be.
+    ``predict_csv(...).table.to_csv(index=False, lineterminator="\\n")`` would be.
     """
     from rulelearn.data.parse import read_table_chunks
 

@@ -773,7 +773,7 @@ def _scorer(estimator, X, y, folds, thetas, progress, per_row: bool, workers: in
     after each fold of each cell (all its parts).
 
     The paths of one call on one fold, form and start (its cells' numbers of clauses) run
-    as one job (:func:`_fold_scores`), in one process, on one binarization and clause
+    as one job (``_fold_scores``), in one process, on one binarization and clause
     solver; a later job on the same fold, form and start (the walk's next R) is given the
     clause LPs' optima of the earlier ones. The jobs are the same whatever ``workers``, so
     the scores are too; in parallel the largest start first (:func:`_job_size`)."""
@@ -846,7 +846,7 @@ def _fold_jobs(cells, fold_ids, parts) -> dict:
 # How the fold jobs are scheduled, measured, and what was tried and not kept: see the docs,
 # performance.
 def _here_and_in_workers(X, y, jobs: list, workers: int):
-    """The results of :func:`_fold_scores` for ``jobs``, in their order: this process runs
+    """The results of ``_fold_scores`` for ``jobs``, in their order: this process runs
     them too, and the loky executor of ``workers`` processes (:func:`rulelearn._workers.
     executor`: the same for every call, so that workers started early, or by the call
     before, are reused) from when they are up (started and imported: meanwhile this
@@ -909,7 +909,7 @@ def _job_size(tasks) -> int:
 
 
 def _on_cluster(client, X, y, jobs, scattered: list):
-    """The results of :func:`_fold_scores` for ``jobs`` run on ``client``'s cluster, in the
+    """The results of ``_fold_scores`` for ``jobs`` run on ``client``'s cluster, in the
     order of ``jobs`` (as loky's). ``X`` and ``y`` are sent once (kept in ``scattered``); the
     futures are cancelled if the caller stops early. A fold's own error is raised as it is;
     workers that run other code (:func:`~rulelearn.cluster.check_workers`, checked with the
@@ -965,7 +965,7 @@ def _workers(n_jobs) -> int:
     return n_processes(n_jobs)
 
 
-#: A process keeps the workspace of its latest fold job (:func:`_fold_scores`) while the
+#: A process keeps the workspace of its latest fold job (``_fold_scores``) while the
 #: training part has at most this many rows (every CV of ``fit``'s default: above
 #: :data:`CV_SAMPLE_ABOVE` rows it runs on a sample), so that no large binarized matrix
 #: outlives its job in an idle worker.
@@ -1247,7 +1247,7 @@ def walk_unused(selection: Selection) -> Selection:
 
 
 #: ``fit_select``'s "auto": above this many rows the CV runs on a stratified sample of
-#: :data:`CV_ROWS` rows, its clause LPs on samples from :data:`CV_LP_ROWS` rows (measured: see
+#: ``CV_ROWS`` rows, its clause LPs on samples from ``CV_LP_ROWS`` rows (measured: see
 #: the docs, performance).
 CV_SAMPLE_ABOVE = 20_000
 CV_ROWS = 5_000
@@ -1312,7 +1312,7 @@ def fit_select(estimator, X, y, *, thetas=FIT_THETAS, rules=DEFAULT_RULES,
     large tables: the CV's cost no longer grows with the rows). ``cv_params``: estimator
     parameters for the CV's fits only (e.g. ``{"lp_rows": 1000}``); the final fit keeps the
     estimator's. "auto" (both): above :data:`CV_SAMPLE_ABOVE` rows, the CV runs on
-    :data:`CV_ROWS` of them with the clause LP on samples from 1,000 rows
+    ``CV_ROWS`` of them with the clause LP on samples from 1,000 rows
     (``lp_rows=1000``); at most :data:`CV_SAMPLE_ABOVE` rows (every dataset of the paper),
     on every row; there too an estimator that starts from "best" starts from the tree in
     the CV (the refit keeps "best"). At most that many rows the CV keeps "best": on the 14

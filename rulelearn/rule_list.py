@@ -40,7 +40,7 @@ ORDERS = ("frequent", "rarest")
 
 @dataclass(frozen=True)
 class RuleList:
-    """``IF rules[0] THEN labels[0] ELIF rules[1] THEN labels[1] ... ELSE default``."""
+    """``IF rules[0] THEN labels[0] ELIF rules[1] THEN labels[1] … ELSE default``."""
 
     labels: tuple
     rules: tuple[Rule, ...]

@@ -13,7 +13,7 @@ value, as each of its literals is.
 
 Column names print as they are unless they could be misread: a name that is empty, has quotes,
 backticks, leading/trailing or non-space whitespace, starts with ``(``, or holds an operator or
-AND/OR as a word (``a <= b``) prints in backticks, a backtick doubled (`` `a <= b` <= 0.23 ``), and
+AND/OR as a word (``a <= b``) prints in backticks, a backtick doubled (```a <= b` <= 0.23``), and
 :meth:`Literal.parse` / :meth:`Rule.parse` read that form back.
 
 Missing values: every comparison with a missing value is false (``x <= t``,

@@ -672,7 +672,7 @@ class Progress:
         return sum(c for c in left if c is not None) / max(rate, 1e-9)
 
     def line(self) -> str:
-        """The status line, whole (:meth:`show` cuts it to the terminal)."""
+        """The status line, whole (``show`` cuts it to the terminal)."""
         elapsed = time.perf_counter() - self.t0
         eta = self.eta(elapsed)
         failed = f" ({self.failed} failed)" if self.failed else ""
@@ -845,7 +845,7 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
     ``OSError`` met writing results is a one-line :class:`ResultsError` naming the path.
 
     ``unit_timeout`` (default: the config's): the wall seconds a unit may run; one that runs
-    longer is stopped and recorded as timed out (:func:`_execute_with_timeout`), and runs
+    longer is stopped and recorded as timed out (``_execute_with_timeout``), and runs
     again only with a longer limit, no limit, or ``force``.  Local executor only.
     """
     folder = Path(output) if output else config.results_dir

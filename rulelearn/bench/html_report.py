@@ -4,8 +4,9 @@ The page is built from the folder's typed records (:func:`~.records.load_results
 run metadata and code versions (:mod:`.fingerprint`: which records were computed by code
 other than today's), the error and size tables with their average ranks, the paired
 differences, the statistical tests over datasets (:mod:`.stats`: Wilcoxon signed-rank per
-pair, Friedman with a critical-difference diagram), every figure (:mod:`.plot`, inline as
-base64 PNG), one example rule per dataset and method, and what is missing or stale.
+pair, Friedman with a critical-difference diagram), every figure
+(:mod:`~rulelearn.bench.plot`, inline as base64 PNG), one example rule per dataset and method,
+and what is missing or stale.
 
 Self-contained and inert: no outside link, no script; a Content-Security-Policy forbids
 loading anything but inline images and styles, so a browser that opens the file fetches

@@ -131,6 +131,7 @@ class _MethodTable(dict):
         return dict.__contains__(self, key) or peers.is_import_path(key)
 
 
+#: Every method a config can name, by name (one entry each; import paths made on demand).
 METHODS: dict[str, Method] = _MethodTable({
     # rulelearn fit's defaults: form, R, θ chosen by its own CV inside fit (nothing to tune here)
     "fit": Method(name="fit", estimator=peers.FitDefaultsClassifier, build=_fit_defaults,

@@ -13,7 +13,7 @@
 * :func:`cd_figure`: a critical-difference diagram of average ranks (:mod:`.stats`).
 
 A logarithmic axis says so in its label (``size (literals; log scale)``). Figures over many
-datasets are drawn as pages (:func:`figure_pages`: :data:`PATHS_PAGE` / :data:`PARETO_PAGE`
+datasets are drawn as pages (:func:`figure_pages`: :data:`PATHS_PAGE` / ``PARETO_PAGE``
 datasets each), so no page grows tall with its legend half-way down; a legend lists only the
 methods drawn on its page.
 
@@ -768,7 +768,7 @@ FIGURES = ("tradeoff", "paths", "pareto")
 def figure_pages(records, config=None, *, kinds=FIGURES) -> dict:
     """``name -> [Figure, ...]`` for each of ``kinds``: the figures of a results folder's
     records, each over at most a page of datasets (``tradeoff`` in one, ``paths``
-    :data:`PATHS_PAGE`, ``pareto`` :data:`PARETO_PAGE` datasets per page); :class:`PlotError`
+    :data:`PATHS_PAGE`, ``pareto`` ``PARETO_PAGE`` datasets per page); :class:`PlotError`
     when there is nothing to draw or matplotlib is missing."""
     records = as_records(records)
     datasets = _order(records, "dataset", "datasets", config)

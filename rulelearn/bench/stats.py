@@ -59,7 +59,7 @@ def wilcoxon_pairs(summary: pd.DataFrame, column: str = "error_mean") -> pd.Data
 
     ``wins``: datasets where the first method is lower, ``losses`` higher, ``ties`` equal (as
     printed); ``p_holm`` is ``p_value`` adjusted over all pairs (:func:`holm`); ``verdict``
-    names the lower method where ``p_holm`` < :data:`ALPHA`.  ``reason`` says why a pair has
+    names the lower method where ``p_holm`` < ``ALPHA``.  ``reason`` says why a pair has
     no p-value (fewer than two datasets with a difference).
     """
     from scipy.stats import wilcoxon
@@ -120,7 +120,7 @@ class Friedman:
     ranks: dict = field(default_factory=dict)
     statistic: float = math.nan
     p_value: float = math.nan
-    #: the Nemenyi critical difference at :data:`ALPHA` (NaN without a test)
+    #: the Nemenyi critical difference at ``ALPHA`` (NaN without a test)
     cd: float = math.nan
     #: why there is no test (None when there is one)
     reason: str | None = None

@@ -1,4 +1,4 @@
-"""``rulelearn datasets list | fetch | info``: thin shells over :mod:`rulelearn.data`."""
+"""``rulelearn datasets list | fetch | info | export``: thin shells over :mod:`rulelearn.data`."""
 
 import warnings
 from collections import Counter
@@ -7,7 +7,7 @@ import click
 from tabulate import tabulate
 
 from rulelearn import data
-from rulelearn.cli import echo
+from rulelearn.cli import echo, need_stdout, write_file, write_out
 
 _MIRROR = click.option(
     "--mirror", metavar="DIR_OR_URL", default=None,
@@ -83,3 +83,48 @@ def info(name, mirror):
         ("citation", spec.citation),
     ] + ([("note", spec.note)] if spec.note else [])
     echo(tabulate(rows, tablefmt="plain", maxcolwidths=[None, 90]))
+
+
+def _label_column(name) -> str:
+    """The label column's name in the dataset's own file (a packaged table's target, a UCI
+    file's label column), or ``"class"`` where it has none (a bundled loader)."""
+    if name in data.packaged.TABLES:
+        return data.packaged.TABLES[name].target
+    formats = [source.format for source in data.get_spec(name).sources if source.format]
+    return formats[0].label if formats else "class"
+
+
+@datasets.command()
+@click.argument("name")
+@click.option("-o", "--output", metavar="FILE", default=None,
+              help="Write the CSV to FILE (default: standard output).")
+@click.option("--target", metavar="COLUMN", default=None,
+              help="Name of the label column, written last (default: the label column of the "
+                   "dataset's own file, or 'class').")
+@_MIRROR
+def export(name, output, target, mirror):
+    """Write a registered dataset as a CSV file: its features, then its label column.
+
+    The file is what ``rulelearn fit`` reads: a header row, the label last (so ``fit`` finds it
+    without ``--target``), missing cells empty. A bundled dataset (wdbc_bundled) needs no
+    download; the others are fetched (or read from the cache or the mirror) first.
+    """
+    if output is None:
+        need_stdout("the CSV")
+    elif not output.strip():
+        raise click.BadParameter("an empty file name", param_hint="'-o' / '--output'")
+    ds = data.load_dataset(name, mirror=mirror)
+    column = _label_column(name) if target is None else target
+    if not str(column).strip():
+        raise click.BadParameter("an empty column name", param_hint="'--target'")
+    if column in ds.X.columns:
+        raise click.UsageError(f"--target {column!r} is already a feature column of {name}; "
+                               "choose another name")
+    frame = ds.X.assign(**{column: ds.y})
+    text = frame.to_csv(index=False, lineterminator="\n")
+    if output is None:
+        write_out(text, nl=False)
+        return
+    write_file(output, text)
+    echo(f"written: {click.format_filename(output)} ({len(frame)} rows, {ds.X.shape[1]} "
+         f"features and the label column {column!r}; positive class {ds.positive})", err=True)

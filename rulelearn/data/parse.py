@@ -201,7 +201,7 @@ def iter_records(texts, *, size: int = 1 << 22):
     """Pieces of at least ``size`` characters (but the last) of the text pieces ``texts``,
     each ending at a line break outside quotes, as far as the count of ``"`` tells (an even
     count before it). A piece may still end inside a quoted cell when the file has a stray
-    quote; the reader then joins it to the next (:meth:`CsvChunks`)."""
+    quote; the reader then joins it to the next (:func:`read_table_chunks`)."""
     buffer = ""
     for text in texts:
         buffer += text

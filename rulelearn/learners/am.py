@@ -43,7 +43,7 @@ def am(solver: ClauseSolver, theta: float, max_rules: int, max_iter: int = 100,
         start: str = "sc", polish: bool = False, perturb: int = 0) -> LearnResult:
     """AM from the set-covering rule.
 
-    Alternates the v-step (:func:`assign_negatives`) with R independent clause
+    Alternates the v-step (``assign_negatives``) with R independent clause
     updates, each on the positives and the negatives assigned to it. A clause
     keeps its old value unless the new one has a lower clause objective, so the
     objective never increases. Stops when it does not decrease, or after

@@ -57,7 +57,7 @@ def tie_break_costs(problem: CNFProblem) -> np.ndarray:
     """Fixed extra costs in ``[ε, 2ε)`` per feature that make the clause LP's optimum unique.
 
     Pseudo-random from a fixed seed, so the same feature gets the same extra
-    cost in every LP of every run. ``ε`` is :data:`TIE_BREAK` times the smaller
+    cost in every LP of every run. ``ε`` is ``TIE_BREAK`` times the smaller
     of one and the smallest sample weight, so that with fractional sample
     weights it stays far below one sample's cost. Small enough to change no
     choice the objective makes, except between (near-)equal ones: with θ ≥
@@ -131,9 +131,10 @@ class ClauseSolver:
     With ``warm_across_theta=False`` (or a single θ) every LP starts from scratch.
 
     ``screen``: before each LP, the features whose cost exceeds the positive
-    weight they cover are left out of it (:func:`~rulelearn.learners.formulation.
-    screened_features`: zero at the optimum, so the same ``w`` and rule);
-    :attr:`n_screened` counts them over every LP. Not for the MIP.
+    weight they cover are left out of it
+    (:func:`~rulelearn.learners.formulation.screened_features`: zero at the optimum, so the
+    same ``w`` and rule);
+    ``n_screened`` counts them over every LP. Not for the MIP.
     ``carry_working_set``: the sifted dual starts each LP from the features
     active at the last optimum (:class:`~rulelearn.learners.formulation.SiftedDualLP`).
     ``row_generation``: the sifted dual also generates the positives (clause-LP
@@ -236,7 +237,7 @@ class ClauseSolver:
         """Costs of ``w`` (features, then always-true): θ plus the active negatives' weight.
 
         ``weights_key`` (``neg_weight.tobytes()``): the weight sums are kept under it
-        (:meth:`_negative_sums`).
+        (``_negative_sums``).
         """
         cost = self._negative_sums(neg_weight, weights_key)[0].copy()
         cost[:-1] += theta

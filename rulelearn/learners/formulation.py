@@ -149,7 +149,7 @@ def feature_groups(A: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
 
 def binned_dual_clause_model(problem: CNFProblem, presolve: bool = False):
     """:func:`dual_clause_model`'s LP with the positives summed per bin, or None when that does
-    not at least halve the nonzeros (:data:`BIN_GAIN`).
+    not at least halve the nonzeros (``BIN_GAIN``).
 
     Features are grouped (:func:`feature_groups`); within a group the positives fall into
     bins (their distinct patterns on its features), and a free column ``B_b = sum_{i in b}
@@ -234,7 +234,7 @@ def screened_features(w_costs: np.ndarray, cover: np.ndarray, ones: np.ndarray) 
     one optimum) unchanged. In the dual: ``0 <= y_i <= c_i``, so its row
     ``j`` (reduced cost ``d_j - sum_i a_ij y_i > 0``) is never tight. Rounding
     reads ``w`` only, so it is unchanged too. Strict, with a margin of
-    :data:`SCREEN_TOLERANCE` per positive row the feature covers: a solver
+    ``SCREEN_TOLERANCE`` per positive row the feature covers: a solver
     accepts ``y_i`` up to ``c_i`` + that tolerance, and ties are never screened.
     """
     return w_costs > cover + SCREEN_TOLERANCE * (1.0 + ones)
@@ -248,7 +248,7 @@ def choose_formulation(problem: CNFProblem, exact: bool = False) -> str:
     """The fastest formulation measured for the problem's shape (the MIP: always "primal").
 
     "dual" when positives outnumber features at least twice (MAGIC, Pima: a
-    much smaller basis); "sifted" when both number :data:`SIFT_MIN` or more
+    much smaller basis); "sifted" when both number ``SIFT_MIN`` or more
     (Musk, dense: there the full dual is slower than the primal, and the sifted
     dual :class:`SiftedDualLP` faster, with the same rules); else "primal".
     The timings behind these choices: see the docs, performance.
@@ -560,7 +560,7 @@ class ClauseLP:
               screened: np.ndarray | None = None) -> LPSolution:
         """The optimum for the feature costs ``w_costs``.
 
-        ``start``: a basis kept from an earlier solve (:attr:`LPSolution.basis`)
+        ``start``: a basis kept from an earlier solve (``LPSolution.basis``)
         to start from; otherwise from scratch, or from the last basis if ``warm``.
         ``screened``: features known to be 0 at the optimum
         (:func:`screened_features`), left out of the LP: fixed at 0 in the
