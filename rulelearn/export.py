@@ -1,6 +1,6 @@
 """A saved rule as code: a Python module, a SQL ``CASE`` expression, a pandas module.
 
-Each predicts as ``rulelearn predict`` does (:func:`rulelearn.model_io.predict_csv`), which reads
+Each predicts as ``rulelearn predict`` does (:func:`rulelearn.csv_predict.predict_csv`), which reads
 a cell in one way, and each export reads it in that same way:
 
 - a cell is its text with leading and trailing whitespace stripped (so ``a, b`` is ``b``); a

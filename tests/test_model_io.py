@@ -7,10 +7,11 @@ import pandas as pd
 import pytest
 
 from rulelearn import MODEL_FORMAT_VERSION, __version__
+from rulelearn.csv_predict import predict_csv
 from rulelearn.data import read_csv_dataset
 from rulelearn.errors import DataError, ModelFileError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
-from rulelearn.model_io import accuracy, load_model, model_dict, predict_csv, save_model
+from rulelearn.model_io import accuracy, load_model, model_dict, save_model
 from rulelearn.rules import Rule
 
 

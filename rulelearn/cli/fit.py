@@ -3,8 +3,8 @@
 The library does the work (:func:`rulelearn.data.read_csv_dataset`,
 :class:`~rulelearn.estimator.BooleanRuleClassifier` and its CV,
 :class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV`,
-:mod:`rulelearn.model_io`); these commands parse options and render. Heavy imports stay inside
-the command bodies so that ``rulelearn --help`` is quick.
+:mod:`rulelearn.model_io`, :mod:`rulelearn.csv_predict`); these commands parse options and
+render. Heavy imports stay inside the command bodies so that ``rulelearn --help`` is quick.
 """
 
 import contextlib
@@ -636,7 +636,8 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     standard output stays a clean CSV; with --json it is printed on standard output as JSON
     instead, and the CSV needs -o.
     """
-    from rulelearn.model_io import LoadedRuleList, load_model, predict_csv_to
+    from rulelearn.csv_predict import predict_csv_to
+    from rulelearn.model_io import LoadedRuleList, load_model
 
     if not column.strip():
         raise click.BadParameter("an empty column name", param_hint="'--column'")
