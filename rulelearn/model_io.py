@@ -520,15 +520,20 @@ def _not_a_model_file(path):
 
 def _read_model_document(path: Path) -> dict:
     """The JSON document of a model file whose format and version this rulelearn reads."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ModelFileError(f"cannot read model file {path}: no such file") from None
-    except UnicodeDecodeError:
-        raise ModelFileError(f"{path} is not a rulelearn model file (not UTF-8 text)") from None
-    except OSError as exc:
-        raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
+    from rulelearn.data.files import MAX_MODEL_BYTES, read_bounded
+
     bad = _not_a_model_file(path)
+
+    def binary(first: bytes) -> None:
+        if b"\x00" in first and not first.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise bad("binary data: it holds NUL bytes")
+
+    raw = read_bounded(path, limit=MAX_MODEL_BYTES, what="model file", error=ModelFileError,
+                       check=binary)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise bad("not UTF-8 text") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:

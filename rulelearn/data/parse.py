@@ -24,6 +24,7 @@ import pandas as pd
 
 from rulelearn._labels import default_positive, matching_labels
 from rulelearn._utils import closest
+from rulelearn.data.files import MAX_TEXT_BYTES, check_readable, read_bounded
 from rulelearn.errors import DataError
 
 #: Tokens read as "missing" in a user's CSV unless told otherwise.
@@ -167,10 +168,9 @@ def iter_text(path, *, block: int = 1 << 22):
     import codecs as _codecs
 
     name = str(path)
+    check_readable(path)  # no device: /dev/zero would never end
     try:
         f = open(path, "rb")
-    except FileNotFoundError:
-        raise DataError(f"cannot read {path}: no such file") from None
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
     with f:
@@ -274,7 +274,7 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     """
     check_decimal(decimal)
     name = str(source) if isinstance(source, (str, Path)) else getattr(source, "name", "data")
-    raw = source if isinstance(source, bytes) else _read_bytes(source)
+    raw = source if isinstance(source, bytes) else _read_bytes(source, compression is None)
     try:
         raw = _decompress(raw, compression)
     except (OSError, EOFError, zlib.error) as exc:
@@ -332,13 +332,14 @@ def with_decimal_point(cells: pd.DataFrame, decimal: str = ".") -> pd.DataFrame:
     return cells.apply(column) if len(cells.columns) else cells
 
 
-def _read_bytes(path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise DataError(f"cannot read {path}: no such file") from None
-    except OSError as exc:
-        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+def _read_bytes(path, text: bool = True) -> bytes:
+    """The bytes of a data file: a regular file or a pipe, at most :data:`~rulelearn.data.
+    files.MAX_TEXT_BYTES`. ``text``: binary data (NUL bytes in the first block, not UTF-16) is
+    refused before the rest is read."""
+    def check(first: bytes) -> None:
+        _encoding(first, str(path))
+
+    return read_bounded(path, limit=MAX_TEXT_BYTES, check=check if text else None)
 
 
 # ------------------------------------------------------------------------------------ conversion
