@@ -97,20 +97,25 @@ def _percent(part: int, whole: int) -> str:
 
 def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "prediction",
                 missing_values=None, sep=None, explain: str | None = None,
-                proba: str | None = None, decimal: str = ".") -> CsvPrediction:
+                proba: str | None = None, decimal: str | None = None) -> CsvPrediction:
     """Apply ``model`` to the CSV file at ``path`` (header row required).
 
     The returned table is the file's cells (leading/trailing spaces stripped), rows in file
-    order, plus ``column`` holding the predicted labels. ``missing_values`` are the cell
-    values read as missing (default: the model's, else those of
-    :func:`rulelearn.data.read_csv_dataset`). ``sep``: the separator (default: found from the
-    file, as :func:`rulelearn.data.parse.read_table` does).
+    order, plus ``column`` holding the predicted labels. The file is read as the model's
+    training file was (:attr:`~rulelearn.model_io.LoadedModel.missing_values`, ``sep`` and
+    ``decimal``); an argument given overrides that: ``missing_values`` are the cell values
+    read as missing (default: the model's, else those of
+    :func:`rulelearn.data.read_csv_dataset`); ``sep``: the separator (default: the model's if
+    it was given at fit, else found from the file, as :func:`rulelearn.data.parse.read_table`
+    does).
     If the file has the model's target column, the accuracy is computed on its labeled rows,
     and the confusion counts on those labeled with a class of the model. ``explain``: also add
     a column of that name naming the literals that decided each row (:meth:`LoadedModel.explain`).
     ``proba``: also add a column of that name with each row's probability of the positive
-    class (:meth:`LoadedModel.predict_proba`). ``decimal=","``: the rule reads numbers
-    written with a decimal comma (``1,5``); the rows written keep the file's cells.
+    class (:meth:`LoadedModel.predict_proba`). ``decimal``: the decimal mark (default: the
+    model's); with ``","`` the rule reads numbers written with a decimal comma (``1,5``,
+    ``1.234,5``: :func:`rulelearn.data.parse.with_decimal_point`); the rows written keep the
+    file's cells.
     Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
     already has a column named ``column`` (or ``explain``, ``proba``).
 
@@ -119,7 +124,7 @@ def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "pre
     from rulelearn.data.parse import read_table
 
     path = Path(path)
-    table = read_table(path, sep=sep, missing=())
+    table = read_table(path, sep=model.sep if sep is None else sep, missing=())
     names = _added_columns(model, path, table.columns, column, explain, proba)
     scoring = _scoring(model, missing_values, decimal)
     added = scoring.add(table[[c for c in table.columns if c in scoring.wanted]], explain, proba)
@@ -132,7 +137,7 @@ def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "pre
 def predict_csv_to(model: LoadedModel | LoadedRuleList, path, write, *, column: str = "prediction",
                    missing_values=None, sep=None, explain: str | None = None,
                    proba: str | None = None, chunk_size: int = 1 << 22,
-                   decimal: str = ".") -> CsvPrediction:
+                   decimal: str | None = None) -> CsvPrediction:
     """:func:`predict_csv`, but the CSV text goes to ``write`` (called with pieces of it, in
     order) as the file is read, about ``chunk_size`` characters at a time, so that memory stays
     flat however large the file; the result has no ``table``. The text is what
@@ -142,7 +147,8 @@ def predict_csv_to(model: LoadedModel | LoadedRuleList, path, write, *, column: 
 
     path = Path(path)
     scoring = _scoring(model, missing_values, decimal)
-    columns, chunks = read_table_chunks(path, sep=sep, wanted=scoring.wanted, size=chunk_size)
+    columns, chunks = read_table_chunks(path, sep=model.sep if sep is None else sep,
+                                        wanted=scoring.wanted, size=chunk_size)
     names = _added_columns(model, path, columns, column, explain, proba)
     write(pd.DataFrame(columns=[*columns, *names]).to_csv(index=False, lineterminator="\n"))
     for chunk in chunks:
@@ -219,9 +225,10 @@ def _csv_rows(text: str) -> list[str]:
 class _Scoring:
     """Predictions, the accuracy and the confusion counts of ``model`` over chunks of a file."""
 
-    def __init__(self, model: LoadedModel, missing_values, decimal: str = "."):
+    def __init__(self, model: LoadedModel, missing_values, decimal: str | None = None):
         from rulelearn.data.parse import DEFAULT_MISSING, check_decimal
 
+        decimal = model.decimal if decimal is None else decimal
         check_decimal(decimal)
         self.decimal = decimal
 
@@ -324,7 +331,7 @@ class _Scoring:
 class _ListScoring(_Scoring):
     """:class:`_Scoring` for a rule list: predictions, explanations and the accuracy."""
 
-    def __init__(self, model: LoadedRuleList, missing_values, decimal: str = "."):
+    def __init__(self, model: LoadedRuleList, missing_values, decimal: str | None = None):
         super().__init__(model, missing_values, decimal)  # type: ignore[arg-type]  # same fields
         self.list_model = model
 
@@ -387,7 +394,7 @@ def _list_reason(rule_list, step: int, clause: int) -> str:
     return f"rule {step + 1}: {text}"
 
 
-def _scoring(model, missing_values, decimal: str = ".") -> _Scoring:
+def _scoring(model, missing_values, decimal: str | None = None) -> _Scoring:
     return _ListScoring(model, missing_values, decimal) if isinstance(model, LoadedRuleList) \
         else _Scoring(model, missing_values, decimal)
 

@@ -17,6 +17,13 @@ data::
 is applied (:func:`rulelearn.binarize.add_sums`), so a CSV to predict on needs those columns,
 not the derived ones.
 
+How ``rulelearn fit`` read its CSV file, so that ``predict`` and the exports read a file the
+same way: ``missing_values`` (the cell values read as missing), ``reading`` (``{"sep": ";",
+"decimal": ","}``: the separator given with ``--sep``, null where it was found from the file,
+and the decimal mark; :func:`rulelearn.data.parse.with_decimal_point`) and ``sums``. A file
+without them was read with the defaults (:data:`~rulelearn.data.parse.DEFAULT_MISSING`, a
+decimal point, the separator found from the file).
+
 ``proba`` (the training precisions behind :mod:`rulelearn.proba`) is absent from files written
 before it existed: such a model predicts as before, and :meth:`LoadedModel.predict_proba` says
 that the file has no probabilities.
@@ -279,6 +286,10 @@ class LoadedModel:
     data: str | None = None
     #: Derived columns, ``((name, (column, ...)), ...)``: each the sum of those columns.
     sums: tuple = ()
+    #: The separator given when the training file was read (None: found from the file).
+    sep: str | None = None
+    #: The decimal mark of the training file's numbers (``"."`` or ``","``).
+    decimal: str = "."
 
     @property
     def form(self) -> str:
@@ -368,6 +379,8 @@ class LoadedRuleList:
     path: str = ""
     missing_values: tuple | None = None
     data: str | None = None
+    sep: str | None = None
+    decimal: str = "."
     proba = None  #: a rule list has no probabilities
 
     @property
@@ -424,31 +437,18 @@ def load_model(path) -> LoadedModel | LoadedRuleList:
         raise bad(f"bad target {target!r}")
     if not (_is_label(positive) and _is_label(negative)) or same_label(positive, negative):
         raise bad(f"bad class labels {positive!r} and {negative!r}")
-    for key, kind in (("params", dict), ("training", dict), ("classes", list),
-                      ("features", list), ("rulelearn_version", str), ("created", str)):
-        if doc.get(key) is not None and not isinstance(doc[key], kind):
-            raise bad(f"bad {key} {doc[key]!r}")
-    params, training = doc.get("params") or {}, doc.get("training") or {}
+    common = _common_entries(doc, bad)
+    params = common["params"]
     method = params.get("method")
     if method is not None and not isinstance(method, str):
         raise bad(f"bad params.method {method!r}")
     theta = doc.get("theta")
     if theta is not None and (not _is_finite(theta) or theta < 0):
         raise bad(f"bad theta {theta!r} (a finite number >= 0)")
-    missing = doc.get("missing_values")
-    if missing is not None and (not isinstance(missing, list)
-                                or not all(isinstance(m, str) for m in missing)):
-        raise bad(f"bad missing_values {missing!r}")
-    data = doc.get("data")
     return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
-                       theta=None if theta is None else float(theta),
-                       method=method, training=training, params=params,
-                       rulelearn_version=str(doc.get("rulelearn_version", "unknown")),
-                       created=str(doc.get("created", "")), path=str(path),
-                       missing_values=None if missing is None else tuple(missing),
-                       proba=_document_proba(doc, rule, bad),
-                       data=data if isinstance(data, str) else None,
-                       sums=_document_sums(doc, bad))
+                       theta=None if theta is None else float(theta), method=method,
+                       path=str(path), proba=_document_proba(doc, rule, bad),
+                       sums=_document_sums(doc, bad), **common)
 
 
 def _common_entries(doc: dict, bad) -> dict:
@@ -467,7 +467,25 @@ def _common_entries(doc: dict, bad) -> dict:
             "rulelearn_version": str(doc.get("rulelearn_version", "unknown")),
             "created": str(doc.get("created", "")),
             "missing_values": None if missing is None else tuple(missing),
-            "data": data if isinstance(data, str) else None}
+            "data": data if isinstance(data, str) else None, **_document_reading(doc, bad)}
+
+
+def _document_reading(doc: dict, bad) -> dict:
+    """The ``reading`` entry, validated: ``{"sep": ..., "decimal": ...}`` (defaults without
+    it)."""
+    from rulelearn.data.parse import DECIMAL_MARKS
+
+    entry = doc.get("reading")
+    if entry is None:
+        return {"sep": None, "decimal": "."}
+    if not isinstance(entry, dict) or set(entry) - {"sep", "decimal"}:
+        raise bad(f"bad reading {entry!r} (an object with sep and decimal)")
+    sep, decimal = entry.get("sep"), entry.get("decimal", ".")
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\"\r\n"):
+        raise bad(f"bad reading.sep {sep!r} (one character, or null)")
+    if decimal not in DECIMAL_MARKS:
+        raise bad(f"bad reading.decimal {decimal!r} (one of {', '.join(map(repr, DECIMAL_MARKS))})")
+    return {"sep": sep, "decimal": decimal}
 
 
 def _load_rule_list(doc: dict, path: Path, bad) -> LoadedRuleList:

@@ -6,11 +6,17 @@ problem (``one_error``). The cases that read devices run in a real process under
 address-space limit (``ulimit -v 2000000``), where an unbounded read dies with ``MemoryError``.
 """
 
+import csv
+import io
+import json
 import os
 import resource
+import sqlite3
 import subprocess
 import sys
 
+import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -124,3 +130,135 @@ def test_a_data_file_over_the_size_bound_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(parse, "MAX_TEXT_BYTES", 100)
     (tmp_path / "d.csv").write_text(D)
     one_error(run(tmp_path, monkeypatch, "fit", "d.csv", *FAST), "d.csv", "larger than 100 bytes")
+
+
+# ------------------------------------------------- 42.13, 42.14: the model remembers the reading
+
+def european_csv(n=80, seed=3):
+    """``a`` in thousands written 1.234,5, ``b`` with a decimal comma, ``c`` a category; ``;``
+    separated; y = yes where a > 1500 and b > 1."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.uniform(0, 3000, n).round(1), rng.uniform(0, 3, n).round(2)
+    c = rng.choice(["rot", "blau"], n)
+    y = np.where((a > 1500) & (b > 1.0), "yes", "no")
+
+    def grouped(x):
+        whole, frac = f"{x:.1f}".split(".")
+        groups = f"{int(whole):,}".replace(",", ".")
+        return f"{groups},{frac}"
+
+    lines = ["a;b;c;y"] + [f"{grouped(x)};{str(v).replace('.', ',')};{k};{t}"
+                           for x, v, k, t in zip(a, b, c, y)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_model_fitted_with_decimal_commas_predicts_its_training_file_by_default(
+        tmp_path, monkeypatch):
+    (tmp_path / "e.csv").write_text(european_csv())
+    fitted = ok(run(tmp_path, monkeypatch, "fit", "e.csv", *FAST, "--decimal", ",", "--json",
+                    "--save", "m.json"))
+    trained = json.loads(fitted.stdout)["train_accuracy_percent"]
+    assert trained > 90
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["reading"] == {"sep": None, "decimal": ","}
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "e.csv"))
+    assert f"accuracy {trained:.1f} %" in result.stderr
+    assert "note:" not in result.stderr
+    # an explicit option still overrides the model's reading, and says so once
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "e.csv", "--decimal", "."))
+    notes = [line for line in result.stderr.splitlines() if "--decimal ." in line]
+    assert notes == ["note: reading DATA with --decimal . (the model was fitted with "
+                     "--decimal ,)"]
+    shown = ok(run(tmp_path, monkeypatch, "show", "m.json"))
+    assert "read with --decimal , (predict reads DATA the same way)" in shown.stdout
+
+
+def test_a_separator_given_to_fit_is_the_default_of_predict(tmp_path, monkeypatch):
+    (tmp_path / "s.csv").write_text(D.replace(",", " "))
+    ok(run(tmp_path, monkeypatch, "fit", "s.csv", *FAST, "--sep", "space", "--save", "m.json"))
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "s.csv"))
+    assert result.stdout.splitlines()[0] == "a b y prediction".replace(" ", ",")
+    assert "accuracy" in result.stderr
+
+
+def test_exports_and_predict_agree_on_a_file_read_with_decimal_commas(tmp_path, monkeypatch):
+    from rulelearn.export import export_rule
+    from rulelearn.model_io import load_model
+
+    text = european_csv(seed=4)
+    (tmp_path / "e.csv").write_text(text)
+    ok(run(tmp_path, monkeypatch, "fit", "e.csv", "--theta", "0.01", "--rules", "3", "--form",
+           "dnf", "--decimal", ",", "--save", "m.json"))
+    loaded = load_model(tmp_path / "m.json")
+    assert any(lit.op in ("<=", ">") for clause in loaded.rule.clauses
+               for lit in clause.literals)
+    predicted = ok(run(tmp_path, monkeypatch, "predict", "m.json", "e.csv"))
+    expected = pd.read_csv(io.StringIO(predicted.stdout), dtype=str)["prediction"].tolist()
+    assert sorted(set(expected)) == ["no", "yes"]
+
+    rows = list(csv.DictReader(io.StringIO(text), delimiter=";", skipinitialspace=True))
+    python = export_rule(loaded, "python")
+    assert "decimal\ncomma (1,5)" in python
+    namespace: dict = {}
+    exec(compile(python, "exported.py", "exec"), namespace)
+    assert [namespace["predict"](row) for row in rows] == expected
+
+    pandas_code = export_rule(loaded, "pandas")
+    namespace = {}
+    exec(compile(pandas_code, "exported.py", "exec"), namespace)
+    cells = pd.read_csv(io.StringIO(text), sep=";", dtype=str, keep_default_na=False,
+                        skipinitialspace=True)
+    assert namespace["predict"](cells).tolist() == expected
+    parsed = pd.read_csv(io.StringIO(text), sep=";", decimal=",", thousands=".")
+    assert namespace["predict"](parsed).tolist() == expected
+
+    sql = export_rule(loaded, "sql")
+    assert "-- The training file wrote numbers with a decimal comma" in sql
+    with sqlite3.connect(":memory:") as db:
+        parsed.to_sql("data", db, index=False)
+        got = [row[0] for row in db.execute(f"SELECT {sql.splitlines()[-1]} FROM data")]
+    assert got == expected
+
+
+@pytest.mark.parametrize("cell, number", [("1.234,5", 1234.5), ("1 234,5", 1234.5),
+                                          ("1'234,5", 1234.5), ("1\u00a0234,5", 1234.5),
+                                          ("-12.500.000", -12500000.0), ("1.234", 1234.0)])
+def test_decimal_comma_with_thousands_separators_is_numeric(tmp_path, cell, number):
+    from rulelearn.data import read_csv_dataset
+
+    cells = [cell, "2,5", "3", "7,25"] * 5
+    text = "a;y\n" + "".join(f"{c};{i % 2}\n" for i, c in enumerate(cells))
+    (tmp_path / "t.csv").write_text(text)
+    dataset = read_csv_dataset(tmp_path / "t.csv", decimal=",")
+    assert dataset.X["a"].dtype == np.float64
+    assert dataset.X["a"].tolist()[:4] == [number, 2.5, 3.0, 7.25]
+
+
+def test_thousands_in_a_fit_become_thresholds_not_categories(tmp_path, monkeypatch):
+    (tmp_path / "e.csv").write_text(european_csv())
+    result = ok(run(tmp_path, monkeypatch, "fit", "e.csv", *FAST, "--decimal", ","))
+    assert "not in {" not in result.stdout and "a > " in result.stdout
+
+
+def test_a_point_that_groups_thousands_and_one_that_is_a_decimal_point_are_refused(
+        tmp_path, monkeypatch):
+    cells = ["1.234,5", "0.5", "3", "7,25"] * 5
+    (tmp_path / "t.csv").write_text("a;y\n" + "".join(f"{c};{i % 2}\n"
+                                                        for i, c in enumerate(cells)))
+    one_error(run(tmp_path, monkeypatch, "fit", "t.csv", *FAST, "--decimal", ","),
+              "column 'a' mixes '1.234,5'", "'0.5'")
+
+
+@pytest.mark.parametrize("reading, words", [
+    ({"sep": ";", "decimal": ";"}, ["bad reading.decimal ';'"]),
+    ({"sep": ";;", "decimal": "."}, ["bad reading.sep ';;'"]),
+    ([",", "."], ["bad reading"]),
+    ({"sep": None, "decimal": ",", "thousands": "."}, ["bad reading"]),
+])
+def test_a_model_file_with_a_bad_reading_entry_is_one_line(tmp_path, monkeypatch, reading, words):
+    (tmp_path / "d.csv").write_text(D)
+    ok(run(tmp_path, monkeypatch, "fit", "d.csv", *FAST, "--save", "m.json"))
+    doc = json.loads((tmp_path / "m.json").read_text())
+    doc["reading"] = reading
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    one_error(run(tmp_path, monkeypatch, "predict", "m.json", "d.csv"), "m.json", *words)

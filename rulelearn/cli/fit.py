@@ -163,7 +163,17 @@ _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
 _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                         show_default=True,
                         help="The decimal mark of the CSV file's numbers: ',' reads 1,5 as 1.5 "
-                             "(European files, usually separated by ';').")
+                             "and 1.234,5 (also 1 234,5 and 1'234,5) as 1234.5 (European "
+                             "files, usually separated by ';'). A saved model remembers it.")
+
+_PREDICT_SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
+                            help="The CSV file's separator: one character, or comma, "
+                                 "semicolon, tab, space, pipe (default: the model's, if fit "
+                                 "was given one; else found from the file).")
+
+_PREDICT_DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=None,
+                                help="The decimal mark of the CSV file's numbers (default: "
+                                     "the model's, as its training file was read).")
 
 
 @click.command()
@@ -308,6 +318,7 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
     from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
 
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
+    reading = {"sep": sep, "decimal": decimal}  # kept in a saved model, for predict
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep, decimal=decimal, multiclass=True)
     target = dataset.target
@@ -345,7 +356,8 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
                       jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
                       plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
-                      missing=missing, method=method, scheduler=scheduler, prune=prune,
+                      missing=missing, reading=reading, method=method, scheduler=scheduler,
+                      prune=prune,
                       more_cut_points=cut_points[1:])
         return
     if cv_runs:  # each option given fixes its axis of the grid
@@ -377,7 +389,8 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         if selection is not None and plot_file is not None:
             _plot(selection, method, data, plot_file, err=True)
         if save is not None:
-            _save(save, model, target, dataset, data, missing, selection, err=True)
+            _save(save, model, target, dataset, data, missing, selection, err=True,
+                  reading=reading)
         write_out(_fit_json(data, dataset, target, method, model, selection, train_accuracy,
                             save))
         return
@@ -386,10 +399,12 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
                   given=positive is not None, show_path=show_path, plot_file=plot_file)
     except StdoutError:  # the report could not be shown: the model is kept all the same
         if save is not None:
-            _save(save, model, target, dataset, data, missing, selection, err=True)
+            _save(save, model, target, dataset, data, missing, selection, err=True,
+                  reading=reading)
         raise
     if save is not None:
-        _save(save, model, target, dataset, data, missing, selection, err=False)
+        _save(save, model, target, dataset, data, missing, selection, err=False,
+              reading=reading)
 
 
 def _where_folds_run(executor, scheduler, jobs, *, cv_done) -> str | None:
@@ -512,10 +527,10 @@ def _plot(selection, method, data, plot_file, *, err):
     echo(f"plot: {plot_file}", err=err)
 
 
-def _save(save, model, target, dataset, data, missing, selection, *, err):
+def _save(save, model, target, dataset, data, missing, selection, *, err, reading):
     from rulelearn.model_io import model_json
 
-    extra = {"data": str(data), "missing_values": missing}
+    extra = {"data": str(data), "missing_values": missing, "reading": reading}
     if selection is not None:
         extra["cv_selection"] = selection.to_dict()
     write_file(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
@@ -625,8 +640,8 @@ def _data_line(path, dataset, target, *, given):
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary (rows, accuracy and confusion matrix when DATA has the "
                    "target) as JSON on stdout; the predictions go to the -o file.")
-@_SEP
-@_DECIMAL
+@_PREDICT_SEP
+@_PREDICT_DECIMAL
 def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
@@ -649,6 +664,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     if output != "-":
         refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
+    _note_reading_overrides(loaded, sep, decimal)
     options = {"column": column, "sep": sep, "explain": "explanation" if explain else None,
                "proba": "probability" if proba else None, "decimal": decimal}
     if output == "-":
@@ -676,6 +692,19 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
         echo(scores, err=True)
     if output != "-":
         echo(f"written: {output}", err=True)
+
+
+def _note_reading_overrides(loaded, sep, decimal) -> None:
+    """One note on stderr when --sep or --decimal reads DATA otherwise than the model's
+    training file was read (the model's reading is the default)."""
+    differs = []
+    if decimal is not None and decimal != loaded.decimal:
+        differs.append(f"--decimal {decimal} (the model was fitted with --decimal "
+                       f"{loaded.decimal})")
+    if sep is not None and loaded.sep is not None and sep != loaded.sep:
+        differs.append(f"--sep {sep!r} (the model was fitted with --sep {loaded.sep!r})")
+    if differs:
+        echo(f"note: reading DATA with {' and '.join(differs)}", err=True)
 
 
 def _predict_json(model, loaded, result, output):

@@ -303,7 +303,8 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     df.columns = [str(c).strip() for c in df.columns]
     tokens = list(missing)
     df = df.apply(lambda s: s.str.strip())
-    return with_decimal_point(df.mask(df.isin(tokens)).astype(object), decimal)
+    return with_decimal_point(df.mask(df.isin(tokens)).astype(object), decimal,
+                              strict=True)
 
 
 def check_decimal(decimal) -> None:
@@ -312,24 +313,67 @@ def check_decimal(decimal) -> None:
                         f"Got {decimal!r} instead.")
 
 
-def with_decimal_point(cells: pd.DataFrame, decimal: str = ".") -> pd.DataFrame:
-    """``cells`` (text) with every number written with the decimal mark ``decimal`` (``1,5``,
-    ``-0,25``, ``,5``, ``1,5e3``) rewritten with a point; other cells (``12,500,000``, text)
-    as they are. ``decimal="."``: ``cells`` itself."""
+#: The thousands separators a number written with a decimal comma may use (``--decimal ,``):
+#: a point, a space, an apostrophe, a no-break space and a narrow no-break space.
+THOUSANDS_SEPARATORS = (".", " ", "'", "\u00a0", "\u202f")
+#: A number with a decimal comma and no thousands separator: ``1,5``, ``-0,25``, ``,5``,
+#: ``1,5e3``.
+COMMA_DECIMAL = r"[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?"
+#: A number with a decimal comma (or none) and its digits grouped by threes with one of
+#: :data:`THOUSANDS_SEPARATORS`, the same one throughout: ``1.234,5``, ``1 234,5``,
+#: ``1'234``, ``-12.500.000``. The first group does not start with 0 (``0.125`` is not 125).
+COMMA_GROUPED = (r"[+-]?[1-9]\d{0,2}(?P<sep>[. '\u00a0\u202f])\d{3}((?P=sep)\d{3})*"
+                 r"(,\d*)?([eE][+-]?\d+)?")
+
+
+def with_decimal_point(cells: pd.DataFrame, decimal: str = ".", *,
+                       strict: bool = False) -> pd.DataFrame:
+    """``cells`` (text) with every number written with the decimal mark ``decimal`` rewritten
+    with a point and without thousands separators; other cells (text, ``12,500,000``) as they
+    are. ``decimal="."``: ``cells`` itself.
+
+    With ``decimal=","``: ``1,5`` -> ``1.5`` (:data:`COMMA_DECIMAL`), and a number whose
+    digits are grouped by threes (:data:`COMMA_GROUPED`: ``1.234,5``, ``1 234,5``,
+    ``1'234,5``) -> ``1234.5``; a point is then a thousands separator, never a decimal mark.
+    A cell such as ``1.5`` or ``0.125`` (a point that does not group digits) is left as it is.
+    ``strict`` (reading a training file): a column that holds both a number grouped with points
+    (``1.234`` read as 1234) and one with a decimal point (``1.5``) is a :class:`DataError`
+    naming both, since one of them is read wrongly.
+    """
     check_decimal(decimal)
     if decimal == ".":
         return cells
-    mark = re.escape(decimal)
-    number = rf"\s*[+-]?(\d+{mark}\d*|{mark}\d+)([eE][+-]?\d+)?\s*"
 
     def column(values: pd.Series) -> pd.Series:
         text = values.where(values.map(lambda v: isinstance(v, str)), None)
-        hit = text.str.fullmatch(number).fillna(False).astype(bool)
-        if not hit.any():
+        plain = text.str.fullmatch(COMMA_DECIMAL).fillna(False).astype(bool)
+        grouped = text.str.fullmatch(COMMA_GROUPED).fillna(False).astype(bool) & ~plain
+        if not (plain.any() or grouped.any()):
             return values
-        return values.where(~hit, text.str.replace(decimal, ".", regex=False))
+        if strict and grouped.any():
+            _check_point_groups(values.name, text, grouped)
+        out = values.where(~plain, text.str.replace(",", ".", regex=False))
+        if grouped.any():
+            digits = text[grouped].str.replace(r"[. '\u00a0\u202f]", "", regex=True)
+            out = out.where(~grouped, digits.str.replace(",", ".", regex=False))
+        return out
 
     return cells.apply(column) if len(cells.columns) else cells
+
+
+def _check_point_groups(name, text: pd.Series, grouped: pd.Series) -> None:
+    """Refuse a column where a point groups digits in one cell and is a decimal point in
+    another (``--decimal ,``)."""
+    with_points = grouped & text.str.contains(".", regex=False).fillna(False).astype(bool)
+    if not with_points.any():
+        return
+    decimals = text[~grouped].dropna()
+    decimals = decimals[decimals.str.fullmatch(r"[+-]?(\d*\.\d+|\d+\.)([eE][+-]?\d+)?")]
+    if len(decimals):
+        raise DataError(
+            f"column {name!r} mixes {text[with_points].iloc[0]!r} (read as a number with "
+            f"thousands separators under --decimal ,) and {decimals.iloc[0]!r} (a decimal "
+            "point): write the column's numbers one way")
 
 
 def _read_bytes(path, text: bool = True) -> bytes:
@@ -723,7 +767,6 @@ def _parse_chunk(text, columns, wanted, options, header_in) -> TableChunk:
 
 
 def _shift_lines(exc, lines_before: int) -> str:
-    import re
 
     message = str(exc).strip().splitlines()[-1]
     return re.sub(r"line (\d+)", lambda m: f"line {int(m.group(1)) + lines_before}", message)
