@@ -304,10 +304,13 @@ class LoadedModel:
         return sum_features(self.rule.features, dict(self.sums))
 
     def with_sums(self, X: pd.DataFrame) -> pd.DataFrame:
-        """``X`` with the derived columns the rule reads (:func:`rulelearn.binarize.add_sums`)."""
+        """``X`` with the derived columns the rule reads (:func:`rulelearn.binarize.add_sums`);
+        a sum the rule does not read is not computed, so its columns need not be there."""
         from rulelearn.binarize import add_sums
 
-        return add_sums(X, dict(self.sums)) if self.sums else X
+        read = set(self.rule.features)
+        used = {name: parts for name, parts in self.sums if name in read}
+        return add_sums(X, used) if used else X
 
     @property
     def classes(self) -> list:
@@ -435,6 +438,9 @@ def load_model(path) -> LoadedModel | LoadedRuleList:
     target, positive, negative = doc["target"], doc["positive"], doc["negative"]
     if not isinstance(target, str) or not target:
         raise bad(f"bad target {target!r}")
+    sums = _document_sums(doc, bad)
+    if any(name == target or target in parts for name, parts in sums):
+        raise bad(f"bad sums: a sum names or adds up the target {target!r}")
     if not (_is_label(positive) and _is_label(negative)) or same_label(positive, negative):
         raise bad(f"bad class labels {positive!r} and {negative!r}")
     common = _common_entries(doc, bad)
@@ -448,7 +454,7 @@ def load_model(path) -> LoadedModel | LoadedRuleList:
     return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
                        theta=None if theta is None else float(theta), method=method,
                        path=str(path), proba=_document_proba(doc, rule, bad),
-                       sums=_document_sums(doc, bad), **common)
+                       sums=sums, **common)
 
 
 def _common_entries(doc: dict, bad) -> dict:

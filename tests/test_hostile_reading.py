@@ -262,3 +262,40 @@ def test_a_model_file_with_a_bad_reading_entry_is_one_line(tmp_path, monkeypatch
     doc["reading"] = reading
     (tmp_path / "m.json").write_text(json.dumps(doc))
     one_error(run(tmp_path, monkeypatch, "predict", "m.json", "d.csv"), "m.json", *words)
+
+
+# ------------------------------------------------------------------------------- 42.15: --sum
+
+S = "a,b,c,y\n" + "".join(f"{i},{i % 7},{i % 3},{int(i > 20)}\n" for i in range(40))
+
+
+def test_a_sum_the_rule_does_not_read_is_not_needed_to_predict(tmp_path, monkeypatch):
+    (tmp_path / "s.csv").write_text(S)
+    fitted = ok(run(tmp_path, monkeypatch, "fit", "s.csv", "--sum", "t=b+c", *FAST, "--json",
+                    "--save", "m.json"))
+    doc = json.loads(fitted.stdout)
+    assert "t" not in doc["rule"] and doc["setting"]["sums"] == {"t": ["b", "c"]}
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "s.csv"))
+    assert f"accuracy {doc['train_accuracy_percent']:.1f} %" in result.stderr
+    (tmp_path / "ay.csv").write_text("".join(",".join(line.split(",")[::3]) + "\n"
+                                             for line in S.splitlines()))
+    assert (tmp_path / "ay.csv").read_text().startswith("a,y\n0,0\n")
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "ay.csv"))
+    assert f"accuracy {doc['train_accuracy_percent']:.1f} %" in result.stderr
+
+
+@pytest.mark.parametrize("definition", ["y=a+b", "t=a+y"])
+def test_a_sum_that_names_or_reads_the_target_is_refused(tmp_path, monkeypatch, definition):
+    (tmp_path / "s.csv").write_text(S)
+    one_error(run(tmp_path, monkeypatch, "fit", "s.csv", "--sum", definition, *FAST),
+              f"--sum {definition}", "'y' is the target column")
+
+
+def test_a_model_file_whose_sum_overwrites_the_target_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "s.csv").write_text(S)
+    ok(run(tmp_path, monkeypatch, "fit", "s.csv", "--sum", "t=b+c", *FAST, "--save", "m.json"))
+    doc = json.loads((tmp_path / "m.json").read_text())
+    doc["sums"] = [{"name": "y", "columns": ["a", "b"]}]
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    one_error(run(tmp_path, monkeypatch, "predict", "m.json", "s.csv"), "bad sums",
+              "the target 'y'")

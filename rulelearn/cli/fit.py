@@ -330,6 +330,10 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         if dataset.positive is None:
             raise DataError("--sum is for a target of two classes (a rule list of three or "
                             "more classes reads the columns as they are)")
+        for name, parts in sums.items():
+            if target in (name, *parts):
+                raise DataError(f"--sum {name}={'+'.join(parts)}: {target!r} is the target "
+                                "column; a sum is a new feature, of feature columns")
         add_sums(dataset.X.iloc[:0], sums, check=True)  # a one-line error before the CV
     if cv_runs and scheduler is None:  # the CV's workers import while this process does
         start_workers(-1 if jobs is None else jobs)
