@@ -299,3 +299,25 @@ def test_a_model_file_whose_sum_overwrites_the_target_is_refused(tmp_path, monke
     (tmp_path / "m.json").write_text(json.dumps(doc))
     one_error(run(tmp_path, monkeypatch, "predict", "m.json", "s.csv"), "bad sums",
               "the target 'y'")
+
+
+# ------------------------------------------------------------------ 42.16: empty header names
+
+@pytest.mark.parametrize("text, words", [
+    ("a,,y\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(20)),
+     ["column 2 of 3 in the header has no name"]),
+    ("a,b,c,y,\n" + "".join(f"{i},{i % 3},{i % 5},{i % 2},\n" for i in range(20)),
+     ["column 5 of 5 in the header has no name", "the last"]),
+    ("a,b,c,y,\n" + "".join(f"{i},{i % 3},{i % 5},{i % 2}\n" for i in range(20)),
+     ["column 5 of 5"]),
+    ("a,\" \",y\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(20)), ["column 2 of 3"]),
+])
+@pytest.mark.parametrize("command", ["fit", "predict"])
+def test_an_empty_header_name_is_refused_by_its_position(tmp_path, monkeypatch, text, words,
+                                                         command):
+    (tmp_path / "e.csv").write_text(text)
+    (tmp_path / "d.csv").write_text(D)
+    ok(run(tmp_path, monkeypatch, "fit", "d.csv", *FAST, "--save", "m.json"))
+    args = ["fit", "e.csv", *FAST] if command == "fit" else ["predict", "m.json", "e.csv"]
+    error = one_error(run(tmp_path, monkeypatch, *args), "e.csv: ", *words)
+    assert "Unnamed" not in error

@@ -291,11 +291,7 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     if header:
         first = pd.read_csv(io.StringIO(text, newline=""), sep=sep, header=None, nrows=1, dtype=str,
                             skipinitialspace=True, keep_default_na=False).iloc[0]
-        names = [str(c).strip() for c in first]
-        repeated = sorted({c for c in names if names.count(c) > 1})
-        if repeated:
-            raise DataError(f"{name}: the header repeats column name(s) "
-                            f"{', '.join(map(repr, repeated))}; rename them")
+        check_header([str(c).strip() for c in first], name)
     if columns is not None:
         if df.shape[1] != len(columns):
             raise DataError(f"{name}: expected {len(columns)} columns, got {df.shape[1]}")
@@ -305,6 +301,22 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     df = df.apply(lambda s: s.str.strip())
     return with_decimal_point(df.mask(df.isin(tokens)).astype(object), decimal,
                               strict=True)
+
+
+def check_header(names: list, name: str) -> None:
+    """Refuse a header row with a column without a name (named by its position: pandas would
+    call it ``Unnamed: 3``, a name that is in no file) or a name given twice."""
+    empty = [i for i, c in enumerate(names, 1) if c == ""]
+    if empty:
+        where = ", ".join(map(str, empty))
+        last = " (the last: a separator at the end of the header line?)" \
+            if empty[-1] == len(names) else ""
+        raise DataError(f"{name}: column {where} of {len(names)} in the header has no "
+                        f"name{last}; name it or remove it")
+    repeated = sorted({c for c in names if names.count(c) > 1})
+    if repeated:
+        raise DataError(f"{name}: the header repeats column name(s) "
+                        f"{', '.join(map(repr, repeated))}; rename them")
 
 
 def check_decimal(decimal) -> None:
@@ -508,7 +520,8 @@ def check_shape(spec, X: pd.DataFrame, y: np.ndarray, what: str = "") -> None:
 
 def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
                      name=None, sep=None, decimal=".", multiclass=False) -> Dataset:
-    """Load a user's CSV file (header row required) as a :class:`Dataset`.
+    """Load a user's CSV file (header row required: every column named, no name twice) as a
+    :class:`Dataset`.
 
     - ``target``: the label column (default: the last column); it must have exactly two classes,
       and no missing values (rows without a label are refused, not dropped, so that nothing is
@@ -675,10 +688,7 @@ def read_table_chunks(path, *, sep=None, wanted=None, size: int = 1 << 22):
     except (pd.errors.ParserError, ValueError, csv.Error) as exc:
         raise DataError(f"cannot parse {name}: {str(exc).strip().splitlines()[-1]}") from None
     columns = [str(c).strip() for c in head.iloc[0]]
-    repeated = sorted({c for c in columns if columns.count(c) > 1})
-    if repeated:
-        raise DataError(f"{name}: the header repeats column name(s) "
-                        f"{', '.join(map(repr, repeated))}; rename them")
+    check_header(columns, name)
     wanted = list(columns) if wanted is None else [c for c in columns if c in set(wanted)]
 
     def chunks():
