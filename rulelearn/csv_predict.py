@@ -304,8 +304,9 @@ class _Scoring:
         codes, uniques = pd.factorize(cells[model.target], use_na_sentinel=True)
         if not len(uniques):
             return
-        is_pos = np.array([_names_label(u, model.positive) for u in uniques], dtype=bool)
-        is_neg = np.array([_names_label(u, model.negative) for u in uniques], dtype=bool)
+        named = [_label_index(u, (model.positive, model.negative)) for u in uniques]
+        is_pos = np.array([k == 0 for k in named], dtype=bool)
+        is_neg = np.array([k == 1 for k in named], dtype=bool)
         scored = codes >= 0
         codes, held = codes[scored], held[scored]
         pos, neg = is_pos[codes], is_neg[codes]
@@ -376,8 +377,7 @@ class _ListScoring(_Scoring):
         if not len(uniques):
             return
         classes = model.classes
-        named = np.array([next((k for k, label in enumerate(classes) if _names_label(u, label)),
-                               -1) for u in uniques])
+        named = np.array([_label_index(u, classes) for u in uniques])
         scored = codes >= 0
         actual, decided = named[codes[scored]], decided[scored]
         self.n_scored += int(scored.sum())
@@ -397,6 +397,19 @@ def _list_reason(rule_list, step: int, clause: int) -> str:
 def _scoring(model, missing_values, decimal: str | None = None) -> _Scoring:
     return _ListScoring(model, missing_values, decimal) if isinstance(model, LoadedRuleList) \
         else _Scoring(model, missing_values, decimal)
+
+
+def _label_index(cell, labels) -> int:
+    """The index of the label of ``labels`` that a cell names (-1: none): the one written as the
+    cell is (stripped), else the first that :func:`_names_label` matches, so that text labels
+    ``0`` and ``-0`` each keep their own rows."""
+    if isinstance(cell, str):
+        text = cell.strip()
+        exact = next((k for k, label in enumerate(labels)
+                      if isinstance(label, str) and label == text), None)
+        if exact is not None:
+            return exact
+    return next((k for k, label in enumerate(labels) if _names_label(cell, label)), -1)
 
 
 def _names_label(cell, label) -> bool:

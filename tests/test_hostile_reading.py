@@ -321,3 +321,47 @@ def test_an_empty_header_name_is_refused_by_its_position(tmp_path, monkeypatch, 
     args = ["fit", "e.csv", *FAST] if command == "fit" else ["predict", "m.json", "e.csv"]
     error = one_error(run(tmp_path, monkeypatch, *args), "e.csv: ", *words)
     assert "Unnamed" not in error
+
+
+# ------------------------------------------------------------- 42.17: class labels as written
+
+TREE = [*FAST, "--cut-points", "tree"]  # cuts where the classes change: exact on these
+
+
+def labelled(labels, n=30):
+    """``a`` = row number, labels by thirds / halves of ``a`` (learnable by thresholds)."""
+    k = len(labels)
+    return "a,y\n" + "".join(f"{i},{labels[min(i * k // n, k - 1)]}\n" for i in range(n))
+
+
+@pytest.mark.parametrize("labels", [("007", "1e3"), ("-0", "1"), ("+1", "2"), ("1.0", "2.0"),
+                                    ("0", "-0")])
+def test_two_class_labels_are_kept_as_written(tmp_path, monkeypatch, labels):
+    (tmp_path / "l.csv").write_text(labelled(labels))
+    fitted = json.loads(ok(run(tmp_path, monkeypatch, "fit", "l.csv", *TREE, "--json",
+                               "--save", "m.json")).stdout)
+    assert {fitted["positive"], fitted["negative"]} == set(labels)
+    assert fitted["train_accuracy_percent"] == 100.0
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "l.csv"))
+    table = pd.read_csv(io.StringIO(result.stdout), dtype=str, keep_default_na=False)
+    assert table["prediction"].tolist() == table["y"].tolist()
+    assert "accuracy 100.0 %" in result.stderr and "neither class" not in result.stderr
+
+
+def test_three_decimal_labels_are_classes_not_a_continuous_target(tmp_path, monkeypatch):
+    (tmp_path / "l.csv").write_text(labelled(("1.50", "2.25", "3")))
+    fitted = json.loads(ok(run(tmp_path, monkeypatch, "fit", "l.csv", *TREE, "--json",
+                               "--save", "m.json")).stdout)
+    assert sorted(fitted["classes"]) == ["1.50", "2.25", "3"]
+    assert fitted["train_accuracy_percent"] == 100.0
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "l.csv"))
+    table = pd.read_csv(io.StringIO(result.stdout), dtype=str)
+    assert table["prediction"].tolist() == table["y"].tolist()
+
+
+def test_canonical_integer_labels_are_still_integers(tmp_path):
+    from rulelearn.data import read_csv_dataset
+
+    (tmp_path / "l.csv").write_text(labelled(("-3", "12")))
+    dataset = read_csv_dataset(tmp_path / "l.csv")
+    assert dataset.y.dtype == np.int64 and sorted(set(dataset.y.tolist())) == [-3, 12]

@@ -31,7 +31,7 @@ def fitted(tmp_path, labels=(0, 1), **params):
     return ds, model
 
 
-@pytest.mark.parametrize("labels", [(0, 1), ("no", "yes"), (2, 7), (-1.5, 2.5)])
+@pytest.mark.parametrize("labels", [(0, 1), ("no", "yes"), (2, 7), ("-1.5", "2.5")])  # as written
 def test_round_trip_keeps_labels_and_their_types(tmp_path, labels):
     ds, model = fitted(tmp_path, labels)
     path = save_model(model, tmp_path / "m.json", target="y", X=ds.X, y=ds.y)

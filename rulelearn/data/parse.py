@@ -440,30 +440,25 @@ def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
 
 
 def _labels(s: pd.Series) -> np.ndarray:
-    """Labels as parsed: whole numbers -> int64, other numbers -> float64, else strings."""
-    num, bad = _to_numeric(s)
-    values = num.to_numpy()
-    if bad.any() or not np.isfinite(values).all():  # "inf" is a name here, not a number
-        return s.astype(object).to_numpy()
-    if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 53):
-        return values.astype(np.int64)  # exact: every such float is an integer
-    if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 63):
-        exact = _exact_integers(s)  # beyond 2**53 a float merges neighbours: read the text
-        if exact is not None:
-            return exact
-        return s.astype(object).to_numpy()  # e.g. 1e20: kept as written, never merged
-    return values
+    """Class labels as written in the file: int64 where every label is an integer written as
+    Python writes one (``0``, ``1``, ``-3``, ``9007199254740993``: exact, beyond 2**53 too),
+    else the text of each cell.
 
-
-def _exact_integers(s: pd.Series) -> np.ndarray | None:
-    """The cells of ``s`` as int64 read from their text, or None if one is not an integer."""
+    So labels are never changed by reading: ``007``, ``+1``, ``-0``, ``1e3``, ``1.0`` and
+    ``1.50`` stay the text they are (a column that holds one of them is text throughout), and
+    labels such as ``1.50``, ``2.25``, ``3`` are three classes, however numeric they look: a
+    label column is a set of classes, never a measurement to be rounded.
+    """
     texts = pd.unique(s.to_numpy())
-    try:
-        exact = {t: int(str(t).strip()) for t in texts}
-    except ValueError:
-        return None
-    if any(not -2 ** 63 <= v < 2 ** 63 for v in exact.values()):
-        return None
+    exact = {}
+    for text in texts:
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            return s.astype(object).to_numpy()
+        if str(value) != text or not -2 ** 63 <= value < 2 ** 63:
+            return s.astype(object).to_numpy()
+        exact[text] = value
     return np.array([exact[t] for t in s.to_numpy()], dtype=np.int64)
 
 
