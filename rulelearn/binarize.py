@@ -15,8 +15,12 @@ pair only).
 
 Missing values: a column with missing values in training also gets
 ``x is missing`` and ``x is not missing``; every comparison with a missing
-value is false (see :mod:`rulelearn.rules`). Constant columns and columns
-with no value at all are dropped with a warning.
+value is false (see :mod:`rulelearn.rules`). Constant columns (one value
+and no missing one) and columns with no value at all are dropped with a
+warning; a near-constant column is kept: 9,999 rows of one value and one
+of another give one threshold between them (the quantile cuts always split
+two distinct values; the tree cuts, which keep 1 % of the rows in a leaf,
+fall back to them on a column they cannot cut).
 """
 
 from __future__ import annotations
@@ -340,6 +344,10 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             cuts.append(numeric_thresholds(numbers, self.n_thresholds, weights))
         if self.cut_points in ("tree", "both"):
             cuts.append(tree_thresholds(numbers, positive, self.n_thresholds, weights))
+        if self.cut_points == "tree" and not len(cuts[0]):
+            # a column the tree cannot cut (one value in over 99 % of the rows: no leaf holds
+            # 1 %) is not constant: its quantile cuts keep it (9,999 rows of 2, one of 4: b > 2)
+            return numeric_thresholds(numbers, self.n_thresholds, weights)
         if len(cuts) == 1:
             return cuts[0]
         merged = np.union1d(*cuts)

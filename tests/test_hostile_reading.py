@@ -365,3 +365,13 @@ def test_canonical_integer_labels_are_still_integers(tmp_path):
     (tmp_path / "l.csv").write_text(labelled(("-3", "12")))
     dataset = read_csv_dataset(tmp_path / "l.csv")
     assert dataset.y.dtype == np.int64 and sorted(set(dataset.y.tolist())) == [-3, 12]
+
+
+# ------------------------------------------------------------- 42.20: near-constant columns
+
+def test_a_near_constant_column_gives_its_split_with_tree_cut_points(tmp_path, monkeypatch):
+    (tmp_path / "n.csv").write_text("a,b,y\n" + "1,2,0\n" * 9_999 + "3,4,1\n")
+    result = ok(run(tmp_path, monkeypatch, "fit", "n.csv", *FAST, "--cut-points", "tree"))
+    assert "constant" not in result.stderr
+    assert "training accuracy: 100.0 %" in result.stdout
+    assert "a > 1" in result.stdout or "b > 2" in result.stdout
