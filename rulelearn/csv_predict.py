@@ -10,7 +10,7 @@ predicted labels, and score them against the target column when the file has it
 from __future__ import annotations
 
 import decimal
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +41,32 @@ class CsvPrediction:
     notes: tuple[str, ...] = ()
     #: Rows with a label of either class, by (actual, predicted): ``{"tp", "fp", "fn", "tn"}``.
     confusion: dict | None = None
+    #: A rule list's confusion matrix: rows by actual class, columns by predicted class, both in
+    #: the order of ``labels`` (the model's classes); None without rows labeled with a class.
+    matrix: tuple | None = None
+    labels: tuple = ()
+
+    def matrix_lines(self) -> list[str]:
+        """A rule list's confusion matrix, each class's recall and the balanced accuracy
+        (lines), or none without labeled rows."""
+        if not self.matrix:
+            return []
+        names = [str(label) for label in self.labels]
+        counts = np.asarray(self.matrix)
+        width = max(len(n) for n in names) + 4
+        cells = max(len(n) for n in names + [str(counts.max())]) + 2
+        lines = ["confusion matrix (rows: actual, columns: predicted):",
+                 " " * width + "".join(n.rjust(cells) for n in names)]
+        for name, row in zip(names, counts):
+            lines.append(("  " + name).ljust(width) + "".join(str(v).rjust(cells) for v in row))
+        recalls = [(name, int(row[k]), int(row.sum()))
+                   for k, (name, row) in enumerate(zip(names, counts))]
+        lines.append("recall: " + ", ".join(f"{name} {_percent(right, total)} ({right} of "
+                                            f"{total})" for name, right, total in recalls))
+        balanced = self.balanced_accuracy
+        lines.append(f"balanced accuracy {100 * balanced:.1f} % (the mean recall of the "
+                     f"{sum(1 for *_, total in recalls if total)} classes that have rows)")
+        return lines
 
     def scores(self, positive, negative) -> str:
         """A confusion matrix, precision and recall (lines), or ``""`` without labels."""
@@ -67,6 +93,11 @@ class CsvPrediction:
     def balanced_accuracy(self) -> float | None:
         """The mean of the positive and the negative class's recall over the rows labeled with
         a class of the model; None without such rows of both classes."""
+        if self.matrix:  # a rule list: the mean recall of the classes that have rows
+            counts = np.asarray(self.matrix)
+            totals = counts.sum(axis=1)
+            present = totals > 0
+            return float(np.mean(np.diag(counts)[present] / totals[present]))
         if not self.confusion:
             return None
         tp, fp, fn, tn = (self.confusion[k] for k in ("tp", "fp", "fn", "tn"))
@@ -335,6 +366,7 @@ class _ListScoring(_Scoring):
     def __init__(self, model: LoadedRuleList, missing_values, decimal: str | None = None):
         super().__init__(model, missing_values, decimal)  # type: ignore[arg-type]  # same fields
         self.list_model = model
+        self.matrix = np.zeros((len(model.classes), len(model.classes)), dtype=np.int64)
 
     def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
         from rulelearn.data.parse import with_decimal_point
@@ -383,6 +415,15 @@ class _ListScoring(_Scoring):
         self.n_scored += int(scored.sum())
         self.n_right += int((actual == decided).sum())
         self.n_unknown += int((actual < 0).sum())
+        known = actual >= 0
+        np.add.at(self.matrix, (actual[known], decided[known]), 1)
+
+    def result(self, table, column) -> CsvPrediction:
+        result = super().result(table, column)
+        if not self.matrix.any():
+            return result
+        return replace(result, matrix=tuple(map(tuple, self.matrix.tolist())),
+                       labels=tuple(self.list_model.classes))
 
 
 def _list_reason(rule_list, step: int, clause: int) -> str:

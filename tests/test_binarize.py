@@ -407,6 +407,7 @@ def test_cut_points_are_checked_and_tree_needs_y():
         QuantileBinarizer(cut_points="tree").fit(TAIL)
 
 
+@pytest.mark.filterwarnings("ignore::rulelearn._traps.DataTrapWarning")  # x in sorted order
 def test_estimator_cut_points_learn_the_tail():
     from rulelearn._params import options
     from rulelearn._rule_params import RULE_PARAMETERS
@@ -464,3 +465,17 @@ def test_a_near_constant_column_is_cut_not_dropped_as_constant(cut_points):
         binarizer = QuantileBinarizer(cut_points=cut_points).fit(X, y)
     assert [str(lit) for lit in binarizer.literals_] == ["a <= 1", "a > 1", "b <= 2", "b > 2"]
     assert binarizer.transform(X)[-1].tolist() == [0, 1, 0, 1]
+
+
+def test_equals_matrix_is_values_equal_on_every_pair_of_mixed_cells():
+    from rulelearn.binarize import _equals_matrix
+    from rulelearn.rules import values_equal
+
+    cells = np.array(["a", "7", 7, 7.0, True, False, 1, 0, None, np.nan, pd.NA, "b", 0.0, -0.0,
+                      "1.0", "a", "nan", "NaN", "inf", np.inf, "1e999", " 7", "007", "True",
+                      "1_000", 1000, "٣", 3, "x y"], dtype=object)
+    targets = ["a", 7, "7", 1, "1", 0.0, "b", "zzz", True, False, "nan", "inf", np.inf, "007",
+               "True", 1000, "3", " 7", "-0", -0.0]
+    got = _equals_matrix(cells, targets)
+    expected = [[values_equal(v, t) for t in targets] for v in cells]
+    assert got.tolist() == expected

@@ -23,7 +23,9 @@ from click.testing import CliRunner
 from rulelearn.cli import main
 
 FAST = ["--theta", "0.5", "--rules", "2", "--form", "dnf"]  # no CV
-D = "a,b,y\n" + "".join(f"{i},{(7 * i) % 10},{int(i % 10 > 4)}\n" for i in range(40))
+#: Rows in a shuffled order: a column of the row number would be left out as a row order.
+ORDER = [(17 * i) % 40 for i in range(40)]
+D = "a,b,y\n" + "".join(f"{i},{(7 * i) % 10},{int(i % 10 > 4)}\n" for i in ORDER)
 
 
 def run(tmp_path, monkeypatch, *args):
@@ -266,7 +268,7 @@ def test_a_model_file_with_a_bad_reading_entry_is_one_line(tmp_path, monkeypatch
 
 # ------------------------------------------------------------------------------- 42.15: --sum
 
-S = "a,b,c,y\n" + "".join(f"{i},{i % 7},{i % 3},{int(i > 20)}\n" for i in range(40))
+S = "a,b,c,y\n" + "".join(f"{i},{i % 7},{i % 3},{int(i > 20)}\n" for i in ORDER)
 
 
 def test_a_sum_the_rule_does_not_read_is_not_needed_to_predict(tmp_path, monkeypatch):
@@ -279,7 +281,7 @@ def test_a_sum_the_rule_does_not_read_is_not_needed_to_predict(tmp_path, monkeyp
     assert f"accuracy {doc['train_accuracy_percent']:.1f} %" in result.stderr
     (tmp_path / "ay.csv").write_text("".join(",".join(line.split(",")[::3]) + "\n"
                                              for line in S.splitlines()))
-    assert (tmp_path / "ay.csv").read_text().startswith("a,y\n0,0\n")
+    assert (tmp_path / "ay.csv").read_text().startswith("a,y\n0,0\n17,0\n")
     result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "ay.csv"))
     assert f"accuracy {doc['train_accuracy_percent']:.1f} %" in result.stderr
 
@@ -329,9 +331,10 @@ TREE = [*FAST, "--cut-points", "tree"]  # cuts where the classes change: exact o
 
 
 def labelled(labels, n=30):
-    """``a`` = row number, labels by thirds / halves of ``a`` (learnable by thresholds)."""
+    """``a`` = 0..n-1 in a shuffled order, labels by thirds / halves of ``a``."""
     k = len(labels)
-    return "a,y\n" + "".join(f"{i},{labels[min(i * k // n, k - 1)]}\n" for i in range(n))
+    order = [(7 * i) % n for i in range(n)]
+    return "a,y\n" + "".join(f"{i},{labels[min(i * k // n, k - 1)]}\n" for i in order)
 
 
 @pytest.mark.parametrize("labels", [("007", "1e3"), ("-0", "1"), ("+1", "2"), ("1.0", "2.0"),
@@ -375,3 +378,164 @@ def test_a_near_constant_column_gives_its_split_with_tree_cut_points(tmp_path, m
     assert "constant" not in result.stderr
     assert "training accuracy: 100.0 %" in result.stdout
     assert "a > 1" in result.stdout or "b > 2" in result.stdout
+
+
+# ---------------------- 42.5, 40.4: text per row, identifiers, row numbers, numbers as text
+
+def test_an_identifier_column_is_left_out_by_fit_in_one_warning(tmp_path, monkeypatch):
+    rng = np.random.default_rng(5)
+    a = rng.normal(size=2_000).round(3)
+    ids = rng.permutation(2_000)
+    text = "a,id,y\n" + "".join(f"{x},u{k:05d},{int(x > 0.3)}\n" for x, k in zip(a, ids))
+    (tmp_path / "i.csv").write_text(text)
+    result = ok(run(tmp_path, monkeypatch, "fit", "i.csv", *FAST))
+    assert result.stderr.splitlines() == [
+        "warning: column 'id' has a different value in every row (an identifier?): left out "
+        "(--keep id keeps it)"]
+    assert "(2000 rows, 1 feature)" in result.stdout and "id" not in result.stdout.split(
+        "feature")[1]
+    kept = ok(run(tmp_path, monkeypatch, "fit", "i.csv", *FAST, "--keep", "id", "--json"))
+    assert json.loads(kept.stdout)["columns"] == 2
+    assert kept.stderr.splitlines() == [
+        "warning: column(s) 'id': more than 100 categories; only the 100 most frequent give "
+        "literals (an identifier? leave it out)"]
+
+
+def test_a_row_number_sorted_with_the_label_is_left_out(tmp_path, monkeypatch):
+    rng = np.random.default_rng(6)
+    y = np.sort(rng.integers(0, 2, 200))  # the file sorted by the label
+    noise = rng.normal(size=200).round(3)
+    text = "rownames,x,y\n" + "".join(f"{i + 1},{v},{t}\n" for i, (v, t) in
+                                      enumerate(zip(noise, y)))
+    (tmp_path / "r.csv").write_text(text)
+    result = ok(run(tmp_path, monkeypatch, "fit", "r.csv", *FAST))
+    assert result.stderr.splitlines() == [
+        "warning: column 'rownames' increases or decreases with the row order (a row "
+        "number?): left out (--keep rownames keeps it)"]
+    assert "rownames" not in result.stdout
+    kept = ok(run(tmp_path, monkeypatch, "fit", "r.csv", *FAST, "--keep", "rownames"))
+    assert kept.stderr == "" and "rownames <=" in kept.stdout
+
+
+def test_keep_names_a_feature_column(tmp_path, monkeypatch):
+    (tmp_path / "d.csv").write_text(D)
+    one_error(run(tmp_path, monkeypatch, "fit", "d.csv", *FAST, "--keep", "zz"),
+              "--keep zz: no such feature column")
+
+
+def test_the_estimator_warns_of_identifiers_and_row_order_and_keeps_them():
+    from rulelearn import BooleanRuleClassifier
+    from rulelearn._traps import DataTrapWarning
+
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame({"row": np.arange(60), "id": [f"k{i}" for i in rng.permutation(60)],
+                      "x": rng.normal(size=60)})
+    y = (X["x"] > 0).astype(int).to_numpy()
+    with pytest.warns(DataTrapWarning) as caught:
+        model = BooleanRuleClassifier(theta=0.5, max_rules=1).fit(X, y)
+    messages = sorted(str(w.message) for w in caught if w.category is DataTrapWarning)
+    assert messages == [
+        "column 'id' has a different value in every row (an identifier?): a rule on it does "
+        "not carry over to new rows; leave it out of X",
+        "column 'row' increases or decreases with the row order (a row number?): a rule on it "
+        "does not carry over to new rows; leave it out of X"]
+    assert model.n_features_in_ == 3
+
+
+@pytest.mark.filterwarnings("ignore::rulelearn._traps.DataTrapWarning")  # the identifier
+def test_a_distinct_text_per_row_column_gives_at_most_the_bounded_literals():
+    from rulelearn import BooleanRuleClassifier
+    from rulelearn.binarize import MAX_CATEGORIES
+
+    rng = np.random.default_rng(8)
+    n = 5_000
+    X = pd.DataFrame({"id": [f"u{k}" for k in rng.permutation(n)], "x": rng.normal(size=n)})
+    y = (X["x"] > 0.5).astype(int).to_numpy()
+    with pytest.warns(UserWarning, match="more than 100 categories"):
+        model = BooleanRuleClassifier(theta=0.5, max_rules=1).fit(X, y)
+    literals = model.binarizer_.literals_
+    assert sum(lit.feature == "id" for lit in literals) == 2 * MAX_CATEGORIES
+    assert model.rule_.features == ["x"]
+
+
+def test_numbers_stored_as_text_behind_an_imputer_are_read_as_numbers():
+    """The pipeline of the trust issue: SimpleImputer(strategy="most_frequent") with pandas
+    output makes every column object dtype; the rule must still read thresholds."""
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+
+    from rulelearn import BooleanRuleClassifier
+    from rulelearn._traps import DataTrapWarning
+
+    rng = np.random.default_rng(9)
+    n = 400
+    X = pd.DataFrame({"age": rng.integers(20, 80, n).astype(float),
+                      "bmi": rng.normal(27, 4, n).round(1),
+                      "sex": rng.choice(["f", "m"], n)})
+    y = ((X["age"] > 52) | (X["bmi"] > 33)).astype(int).to_numpy()
+    X.loc[rng.random(n) < 0.1, "age"] = np.nan
+    imputer = SimpleImputer(strategy="most_frequent").set_output(transform="pandas")
+    assert imputer.fit_transform(X)["age"].dtype == object  # the trap: numbers as objects
+    pipeline = make_pipeline(imputer, BooleanRuleClassifier(theta=0.5, max_rules=2))
+    with pytest.warns(DataTrapWarning, match="'age', 'bmi' hold numbers stored as text"):
+        pipeline.fit(X, y)
+    rule = pipeline[-1].rule_
+    assert not any(lit.op in ("==", "!=") and lit.feature in ("age", "bmi")
+                   for clause in rule.clauses for lit in clause.literals), str(rule)
+    as_numbers = imputer.fit_transform(X).astype({"age": float, "bmi": float})
+    reference = BooleanRuleClassifier(theta=0.5, max_rules=2).fit(as_numbers, y)
+    assert rule == reference.rule_
+    assert pipeline.score(X, y) == reference.score(as_numbers, y) > 0.9
+
+
+@pytest.mark.parametrize("where", ["fit", "predict"])
+def test_a_frame_with_two_columns_of_one_name_is_one_error_naming_it(where):
+    from rulelearn import BooleanRuleClassifier
+    from rulelearn.errors import DataError
+
+    rng = np.random.default_rng(10)
+    X = pd.DataFrame(rng.normal(size=(40, 3)), columns=["a", "b", "a"])
+    y = (X.iloc[:, 0] > 0).astype(int).to_numpy()
+    model = BooleanRuleClassifier(theta=0.5, max_rules=1)
+    if where == "predict":
+        model.fit(X.set_axis(["a", "b", "c"], axis=1), y)
+    with pytest.raises(DataError, match="X has 2 columns named 'a'; a rule names its columns"):
+        model.fit(X, y) if where == "fit" else model.predict(X)
+
+
+# --------------------------------------- 40.1: rows without a label, a rule list's confusion
+
+def test_fit_leaves_out_rows_without_a_label_in_one_warning_line(tmp_path, monkeypatch):
+    lines = labelled(("no", "yes"), n=30).splitlines()
+    for row in (3, 8, 20):  # data rows 3, 8 and 20 lose their label
+        lines[row] = lines[row].rsplit(",", 1)[0] + ","
+    (tmp_path / "u.csv").write_text("\n".join(lines) + "\n")
+    result = ok(run(tmp_path, monkeypatch, "fit", "u.csv", *TREE))
+    assert result.stderr.splitlines() == [
+        "warning: target 'y' is missing in 3 of 30 data rows (3, 8, 20): those rows are left "
+        "out"]
+    assert "(27 rows, 1 feature)" in result.stdout
+
+
+def test_multi_class_predict_prints_a_confusion_matrix(tmp_path, monkeypatch):
+    (tmp_path / "m.csv").write_text(labelled(("lo", "mid", "hi")))
+    ok(run(tmp_path, monkeypatch, "fit", "m.csv", *TREE, "--save", "m.json"))
+    (tmp_path / "t.csv").write_text(labelled(("lo", "mid", "hi")).replace(",mid\n", ",lo\n", 2))
+    result = ok(run(tmp_path, monkeypatch, "predict", "m.json", "t.csv"))
+    lines = result.stderr.splitlines()
+    start = lines.index("confusion matrix (rows: actual, columns: predicted):")
+    header = lines[start + 1].split()
+    assert sorted(header) == ["hi", "lo", "mid"]
+    rows = {line.split()[0]: dict(zip(header, map(int, line.split()[1:])))
+            for line in lines[start + 2:start + 5]}
+    assert rows["lo"] == {"lo": 10, "mid": 2, "hi": 0}  # two mid rows relabeled lo
+    assert rows["mid"] == {"lo": 0, "mid": 8, "hi": 0}
+    assert rows["hi"] == {"lo": 0, "mid": 0, "hi": 10}
+    assert lines[start + 6].startswith("balanced accuracy")
+    assert "accuracy 93.3 %" in result.stderr
+    summary = json.loads(ok(run(tmp_path, monkeypatch, "predict", "m.json", "t.csv", "--json",
+                                "-o", "p.csv")).stdout)
+    labels = summary["confusion"]["labels"]
+    matrix = {(a, p): summary["confusion"]["matrix"][i][j]
+              for i, a in enumerate(labels) for j, p in enumerate(labels)}
+    assert matrix[("lo", "mid")] == 2 and matrix[("mid", "mid")] == 8

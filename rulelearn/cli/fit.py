@@ -187,6 +187,10 @@ _PREDICT_DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), defa
                    "NA, NaN, nan, ?, null, None).")
 @click.option("--drop", "-d", metavar="COLUMN", multiple=True,
               help="Leave this column out of the features, e.g. an identifier (repeatable).")
+@click.option("--keep", metavar="COLUMN", multiple=True,
+              help="Keep this column, which fit would leave out as an identifier (a different "
+                   "text in every row) or a row order (a number that increases or decreases "
+                   "from row to row, such as a row number) (repeatable).")
 @click.option("--method", metavar="METHOD[,METHOD...]", type=_Kinds(METHODS, "method"),
               default="bcd",
               show_default=True,
@@ -289,7 +293,8 @@ _PREDICT_DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), defa
 @_SEP
 @_DECIMAL
 @_stop_workers_on_error
-def fit(data, target, positive, missing, drop, method, start, polish, perturb, form, rules, theta,  # noqa: C901
+def fit(data, target, positive, missing, drop, keep, method, start, polish, perturb, form, rules,  # noqa: C901
+        theta,
         max_iter, thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler,
         select, prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
         certify_budget):
@@ -315,14 +320,14 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
     from rulelearn.data import read_csv_dataset
-    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
+    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns
 
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
     reading = {"sep": sep, "decimal": decimal}  # kept in a saved model, for predict
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep, decimal=decimal, multiclass=True)
     target = dataset.target
-    dataset = drop_columns(dataset, drop)
+    dataset = _leave_out_traps(drop_columns(dataset, drop), keep)
     if sums is not None:
         from rulelearn.binarize import add_sums
         from rulelearn.errors import DataError
@@ -337,13 +342,14 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         add_sums(dataset.X.iloc[:0], sums, check=True)  # a one-line error before the CV
     if cv_runs and scheduler is None:  # the CV's workers import while this process does
         start_workers(-1 if jobs is None else jobs)
+    import warnings
+
+    from rulelearn._traps import DataTrapWarning
     from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import accuracy
 
-    for column in identifier_like_columns(dataset.X):
-        echo(f"note: column {column!r} has a different value in every row (an "
-             f"identifier?); leave it out with --drop {column}", err=True)
+    warnings.filterwarnings("ignore", category=DataTrapWarning)  # said above, or --keep
     _note_unused_descent_options(methods, polish, perturb)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
@@ -409,6 +415,28 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
     if save is not None:
         _save(save, model, target, dataset, data, missing, selection, err=False,
               reading=reading)
+
+
+def _leave_out_traps(dataset, keep):
+    """``dataset`` without its identifier and row-order columns (:mod:`rulelearn._traps`) that
+    ``--keep`` does not name, one warning line for each left out."""
+    from rulelearn._traps import trap_columns
+    from rulelearn.data.parse import drop_columns
+    from rulelearn.errors import DataError
+
+    for column in keep:
+        if column not in dataset.X.columns:
+            raise DataError(f"--keep {column}: no such feature column in {dataset.source} "
+                            f"(features: {', '.join(map(str, dataset.X.columns))})")
+    traps = {c: why for c, why in trap_columns(dataset.X).items() if c not in keep}
+    if not traps:
+        return dataset
+    if len(traps) == dataset.X.shape[1]:
+        raise DataError(f"every feature column is an identifier or a row order "
+                        f"({', '.join(map(repr, traps))}); keep one with --keep COLUMN")
+    for column, why in traps.items():
+        echo(f"warning: column {column!r} {why}: left out (--keep {column} keeps it)", err=True)
+    return drop_columns(dataset, tuple(traps))
 
 
 def _where_folds_run(executor, scheduler, jobs, *, cv_done) -> str | None:

@@ -171,6 +171,11 @@ def report_prediction(model_path, loaded, result, output, as_json):
                "unknown_labels": int(result.n_unknown_labels),
                "accuracy_percent": None if result.accuracy is None
                else 100 * float(result.accuracy),
+               "balanced_accuracy_percent": None if result.balanced_accuracy is None
+               else 100 * float(result.balanced_accuracy),
+               "confusion": None if result.matrix is None else {
+                   "labels": [plain(c) for c in result.labels],
+                   "matrix": [list(row) for row in result.matrix]},
                "notes": list(result.notes), "output": str(output)}
         write_out(json.dumps(doc, indent=2, default=plain))
     else:
@@ -179,5 +184,7 @@ def report_prediction(model_path, loaded, result, output, as_json):
              f"{plural(loaded.rule_list.n_literals, 'literal')}; target {loaded.target!r}, "
              f"classes {', '.join(map(label_text, loaded.classes))})", err=True)
         echo(result.summary(loaded.target), err=True)
+        for line in result.matrix_lines():
+            echo(line, err=True)
     if output != "-":
         echo(f"written: {output}", err=True)

@@ -14,6 +14,7 @@ import importlib
 import io
 import itertools
 import re
+import warnings
 import zlib
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -417,7 +418,7 @@ def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
     if not bad.any():
         infinite = np.isinf(num.to_numpy())
         if infinite.any():
-            example, row = s[infinite].iloc[0], int(np.flatnonzero(infinite)[0])
+            example, row = s[infinite].iloc[0], int(s.index[np.flatnonzero(infinite)[0]])
             raise DataError(
                 f"column {s.name!r} has {int(infinite.sum())} infinite value(s), e.g. "
                 f"{example!r} in data row {row + 1}; a rule needs finite numbers: replace them "
@@ -476,7 +477,8 @@ def split_features(df: pd.DataFrame, label: str, *, drop=(), categorical=None):
     if empty:
         raise DataError(f"feature column {empty[0]!r} has no values (all missing)")
     X = pd.DataFrame({c: _feature(feats[c], None if categorical is None else c in categorical)
-                      for c in feats.columns}, index=pd.RangeIndex(len(df)))
+                      .reset_index(drop=True) for c in feats.columns},
+                     index=pd.RangeIndex(len(df)))
     return X, _labels(df[label])
 
 
@@ -518,9 +520,9 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
     """Load a user's CSV file (header row required: every column named, no name twice) as a
     :class:`Dataset`.
 
-    - ``target``: the label column (default: the last column); it must have exactly two classes,
-      and no missing values (rows without a label are refused, not dropped, so that nothing is
-      silently left out).
+    - ``target``: the label column (default: the last column); it must have exactly two classes.
+      Rows without a label are left out, with one warning giving their count and the first of
+      their row numbers (a file of no label at all is refused).
     - ``positive``: the class a DNF rule predicts (default: the minority class; on a tie, the label
       that sorts last). Given as a string it matches a label's text, so ``"1"`` selects ``1``.
     - ``multiclass``: a target of three or more classes is read too (for a rule list,
@@ -554,8 +556,12 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
     absent = np.flatnonzero(df[target].isna().to_numpy())
     if len(absent):
         rows = ", ".join(str(r + 1) for r in absent[:5]) + (", ..." if len(absent) > 5 else "")
-        raise DataError(f"target {target!r} is missing in {len(absent)} data row(s) ({rows}); "
-                        "remove those rows or fill in their label")
+        if len(absent) == len(df):
+            raise DataError(f"target {target!r} is missing in {len(absent)} data row(s), every "
+                            "row: there is no label to learn from")
+        warnings.warn(f"target {target!r} is missing in {len(absent)} of {len(df)} data rows "
+                      f"({rows}): those rows are left out", UserWarning, stacklevel=2)
+        df = df[df[target].notna()]  # the index keeps each row's place in the file
     X, y = split_features(df, target)
     counts = Counter(y.tolist())
     labels = sorted(counts, key=str)
@@ -608,13 +614,6 @@ def drop_columns(dataset: Dataset, columns) -> Dataset:
     if X.shape[1] == 0:
         raise DataError("--drop left no feature column")
     return replace(dataset, X=X)
-
-
-def identifier_like_columns(X: pd.DataFrame) -> list:
-    """Categorical columns with a distinct value in every row (of at least 20 rows)."""
-    return [c for c in X.columns
-            if len(X) >= 20 and not pd.api.types.is_numeric_dtype(X[c])
-            and X[c].nunique(dropna=False) == len(X)]
 
 
 # --------------------------------------------------------------------------- large files, chunked
