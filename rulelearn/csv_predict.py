@@ -63,7 +63,7 @@ class CsvPrediction:
                    for k, (name, row) in enumerate(zip(names, counts))]
         lines.append("recall: " + ", ".join(f"{name} {_percent(right, total)} ({right} of "
                                             f"{total})" for name, right, total in recalls))
-        balanced = self.balanced_accuracy
+        balanced = self.balanced_accuracy or 0.0  # a matrix has a class with rows
         lines.append(f"balanced accuracy {100 * balanced:.1f} % (the mean recall of the "
                      f"{sum(1 for *_, total in recalls if total)} classes that have rows)")
         return lines
