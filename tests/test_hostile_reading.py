@@ -539,3 +539,23 @@ def test_multi_class_predict_prints_a_confusion_matrix(tmp_path, monkeypatch):
     matrix = {(a, p): summary["confusion"]["matrix"][i][j]
               for i, a in enumerate(labels) for j, p in enumerate(labels)}
     assert matrix[("lo", "mid")] == 2 and matrix[("mid", "mid")] == 8
+
+
+def test_a_rule_list_read_with_decimal_commas_exports_as_it_predicts(tmp_path, monkeypatch):
+    from rulelearn.export import export_rule
+    from rulelearn.model_io import load_model
+
+    text = labelled(("lo", "mid", "hi")).replace(",", ";")
+    text = "".join(f"{line.split(';')[0]},5;{line.split(';')[1]}\n" if i else line + "\n"
+                   for i, line in enumerate(text.splitlines()))  # a = 7,5 and so on
+    assert text.splitlines()[1] == "0,5;lo"
+    (tmp_path / "m.csv").write_text(text)
+    ok(run(tmp_path, monkeypatch, "fit", "m.csv", *TREE, "--decimal", ",", "--save", "m.json"))
+    predicted = ok(run(tmp_path, monkeypatch, "predict", "m.json", "m.csv"))
+    assert "accuracy 100.0 %" in predicted.stderr
+    expected = pd.read_csv(io.StringIO(predicted.stdout), dtype=str)["prediction"].tolist()
+    namespace: dict = {}
+    exec(compile(export_rule(load_model(tmp_path / "m.json"), "python"), "m.py", "exec"),
+         namespace)
+    rows = csv.DictReader(io.StringIO(text), delimiter=";")
+    assert [namespace["predict"](row) for row in rows] == expected
