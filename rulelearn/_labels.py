@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 
@@ -42,9 +43,17 @@ def matching_labels(labels, value, spellings=None) -> list:
 
 
 def label_order(label):
-    """Sort key: numbers by value first, then everything else by its text."""
+    """Sort key: numbers by value first, and text that reads as a finite number (a label kept
+    as written, ``1.50``) by that value too, then everything else by its text."""
     if isinstance(label, numbers.Real) and not isinstance(label, bool):
         return (0, float(label), "")
+    if isinstance(label, str):
+        try:
+            value = float(label)
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value):
+            return (0, value, label)
     return (1, 0.0, str(label))
 
 

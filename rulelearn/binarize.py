@@ -15,8 +15,12 @@ pair only).
 
 Missing values: a column with missing values in training also gets
 ``x is missing`` and ``x is not missing``; every comparison with a missing
-value is false (see :mod:`rulelearn.rules`). Constant columns and columns
-with no value at all are dropped with a warning.
+value is false (see :mod:`rulelearn.rules`). Constant columns (one value
+and no missing one) and columns with no value at all are dropped with a
+warning; a near-constant column is kept: 9,999 rows of one value and one
+of another give one threshold between them (the quantile cuts always split
+two distinct values; the tree cuts, which keep 1 % of the rows in a leaf,
+fall back to them on a column they cannot cut).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from rulelearn.errors import DataError, ParameterError
-from rulelearn.rules import Literal, feature_column, values_equal
+from rulelearn.rules import Literal, feature_column
 
 
 def short_threshold(q: float, upper: float) -> float:
@@ -230,6 +234,40 @@ def sum_features(features, sums) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: The most categories of one column that give literals (``x == v`` and ``x != v`` each):
+#: beyond it, the most frequent ones (by total weight; a tie by text), so that a column of a
+#: different text in every row (200,000 rows: 400,000 literals, a fit of minutes) costs as
+#: much as ten numeric columns. The rows of a category left out hold none of its column's
+#: ``==`` literals. Every column of the public benchmark has fewer (51 at most).
+MAX_CATEGORIES = 100
+
+
+def _categories(column: pd.Series, weights, missing: bool) -> list:
+    """The values of a categorical column that give literals, sorted by text: at most
+    :data:`MAX_CATEGORIES` (:func:`_most_frequent`); one of two values when none is missing
+    (``x == a`` is ``x != b``); none of one value (``x == v`` is ``x is not missing``)."""
+    values = sorted(_most_frequent(column, weights, MAX_CATEGORIES), key=str)
+    if len(values) == 2 and not missing:
+        return values[:1]
+    return [] if len(values) == 1 else values
+
+
+def _most_frequent(column: pd.Series, weights, limit: int) -> list:
+    """The distinct non-missing values of ``column``: all of them, or the ``limit`` most
+    frequent (by total ``weights``, one per row without them; a tie: the first by text)."""
+    present = column.notna().to_numpy()
+    codes, uniques = pd.factorize(column.astype(object)[present])
+    if len(uniques) <= limit:
+        return list(uniques)
+    if weights is None:
+        totals = np.bincount(codes, minlength=len(uniques)).astype(float)
+    else:
+        totals = np.bincount(codes, weights=np.asarray(weights)[present], minlength=len(uniques))
+    texts = np.array([str(u) for u in uniques], dtype=object)
+    order = np.lexsort((texts, -totals))  # by weight, descending; then by text
+    return [uniques[i] for i in order[:limit]]
+
+
 #: How numeric split points are found (:class:`QuantileBinarizer`'s ``cut_points``).
 CUT_POINTS = ("quantile", "tree", "both")
 
@@ -289,15 +327,14 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             if positive is not None:
                 positive = positive[weights > 0]
             X, weights = X[weights > 0], weights[weights > 0]
+        capped = []
         for name in X.columns:
             column = X[name]
             missing = bool(column.isna().any())
             if is_categorical(column):
-                values = sorted({v for v in column.dropna()}, key=str)
-                if len(values) == 2 and not missing:
-                    values = values[:1]
-                elif len(values) == 1:  # "x == v" is "x is not missing" on the training data
-                    values = []
+                values = _categories(column, weights, missing)
+                if len(values) == MAX_CATEGORIES and column.nunique() > MAX_CATEGORIES:
+                    capped.append(str(name))
                 literals = [lit for v in values for lit in self._pair(name, "==", v)]
                 kind = "categorical"
             else:
@@ -313,6 +350,11 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                 continue
             self._columns.append((name, kind, list(values), missing))
             self.literals_.extend(literals)
+        if capped:
+            warnings.warn(f"column(s) {', '.join(map(repr, capped[:10]))}"
+                          f"{' ...' if len(capped) > 10 else ''}: more than {MAX_CATEGORIES} "
+                          f"categories; only the {MAX_CATEGORIES} most frequent give literals "
+                          "(an identifier? leave it out)", UserWarning, stacklevel=2)
         if dropped:
             warnings.warn(f"dropped {len(dropped)} constant or empty column(s): "
                           f"{', '.join(dropped[:10])}{' ...' if len(dropped) > 10 else ''}",
@@ -340,6 +382,10 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             cuts.append(numeric_thresholds(numbers, self.n_thresholds, weights))
         if self.cut_points in ("tree", "both"):
             cuts.append(tree_thresholds(numbers, positive, self.n_thresholds, weights))
+        if self.cut_points == "tree" and not len(cuts[0]):
+            # a column the tree cannot cut (one value in over 99 % of the rows: no leaf holds
+            # 1 %) is not constant: its quantile cuts keep it (9,999 rows of 2, one of 4: b > 2)
+            return numeric_thresholds(numbers, self.n_thresholds, weights)
         if len(cuts) == 1:
             return cuts[0]
         merged = np.union1d(*cuts)
@@ -367,9 +413,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
                 low = numbers[:, None] <= np.asarray(values, dtype=float)[None, :]
                 high = numbers[:, None] > np.asarray(values, dtype=float)[None, :]
             else:
-                text = column.astype(object).to_numpy()
-                low = np.column_stack([_equals(text, v) for v in values] or
-                                      [np.zeros((len(X), 0), dtype=bool)])
+                low = _equals_matrix(column.astype(object).to_numpy(), values)
                 high = ~low
             low &= ~isna[:, None]
             high &= ~isna[:, None]
@@ -430,16 +474,89 @@ class ZeroOneBinarizer(TransformerMixin, BaseEstimator):
 
 
 def _equals(values: np.ndarray, target) -> np.ndarray:
-    """``values_equal(v, target)`` for every v, evaluated once per distinct value."""
+    """``values_equal(v, target)`` for every v (:func:`_equals_matrix` of one target)."""
+    return _equals_matrix(values, [target])[:, 0]
+
+
+def _as_number(value) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return None if number != number else number  # NaN equals nothing
+
+
+def _equals_matrix(values: np.ndarray, targets) -> np.ndarray:
+    """``values_equal(v, t)`` for every v (rows) and target t (columns), judged once per
+    distinct value by lookups, not by comparing each value with each target (a column of
+    200,000 distinct texts against 100 categories: 2e5 lookups, not 2e7 comparisons).
+
+    :func:`~rulelearn.rules.values_equal` holds where ``v == t``; else, where both read as
+    numbers (``float``), where the numbers are equal; else where their texts are equal. Each
+    of the three is a dictionary of the targets by value, by number, by text.
+    """
+    values = np.asarray(values, dtype=object)
+    is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), dtype=bool,
+                          count=len(values))
+    if is_bool.any() and not is_bool.all():  # factorize merges True with 1: judged apart
+        out = np.zeros((len(values), len(targets)), dtype=bool)
+        out[is_bool] = _equals_matrix(values[is_bool], targets)
+        out[~is_bool] = _equals_matrix(values[~is_bool], targets)
+        return out
     codes, uniques = pd.factorize(values)  # missing values get code -1
-    hits = np.fromiter((values_equal(u, target) for u in uniques), dtype=bool, count=len(uniques))
-    return np.append(hits, False)[codes]
+    by_value: dict = {}
+    by_number: dict = {}
+    by_text: dict = {}  # str(t) -> targets, for a value that is not a number
+    by_text_of_word: dict = {}  # str(t) -> the targets that are not numbers
+    for j, target in enumerate(targets):
+        try:
+            by_value.setdefault(target, []).append(j)
+        except TypeError:  # unhashable: compared by number or text only
+            pass
+        number = _as_number(target)
+        if number is not None:
+            by_number.setdefault(number, []).append(j)
+        elif not _is_number_like(target):
+            by_text_of_word.setdefault(str(target), []).append(j)
+        by_text.setdefault(str(target), []).append(j)
+    hits = np.zeros((len(uniques) + 1, len(targets)), dtype=bool)  # the last row: missing
+    for i, value in enumerate(uniques):
+        try:
+            found = list(by_value.get(value, ()))
+        except TypeError:
+            found = []
+        number = _as_number(value)
+        if number is not None:
+            found += by_number.get(number, []) + by_text_of_word.get(str(value), [])
+        elif not _is_number_like(value):
+            found += by_text.get(str(value), [])
+        else:  # NaN, or a float beyond range: equal only to itself, or by text to a word
+            found += by_text_of_word.get(str(value), [])
+        hits[i, found] = True
+    return hits[codes]
+
+
+def _is_number_like(value) -> bool:
+    """``float(value)`` does not raise TypeError or ValueError (NaN and overflow included)."""
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    except OverflowError:
+        return True
+    return True
 
 
 def as_frame(X, names=None) -> pd.DataFrame:
-    """``X`` as a DataFrame: a DataFrame as is, a 2-d array (dense or sparse) with the columns
-    ``names`` (when they fit) or ``x0, x1, ...``; anything else raises :class:`DataError`."""
+    """``X`` as a DataFrame: a DataFrame as is (its column names, as text, must be distinct), a
+    2-d array (dense or sparse) with the columns ``names`` (when they fit) or ``x0, x1, ...``;
+    anything else raises :class:`DataError`."""
     if isinstance(X, pd.DataFrame):
+        names = [str(c) for c in X.columns]
+        if len(set(names)) < len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise DataError(f"X has {names.count(twice)} columns named {twice!r}; a rule names "
+                            "its columns: make the names distinct")
         return X
     if hasattr(X, "toarray"):
         X = X.toarray()

@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from rulelearn._labels import default_positive, same_label
 from rulelearn._params import check_param, options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn._traps import numbers_as_numbers, warn_traps
 from rulelearn._utils import accuracy
 from rulelearn.binarize import (
     QuantileBinarizer,
@@ -268,6 +269,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         (DNF: the complements, by De Morgan), and the clause solver on it (sharing
         ``lp_answers``, if given)."""
         raw, y = training_data(self, X, y)
+        raw = numbers_as_numbers(raw)  # numbers stored as text: thresholds, not categories
+        warn_traps(raw)  # identifiers, row numbers: warned about, kept (the caller's columns)
         frame = add_sums(raw, self.sums, check=True)
         sample_weight = check_weights(sample_weight, len(y))
         classes, pos_label = self._classes(y, sample_weight)

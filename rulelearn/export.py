@@ -1,6 +1,6 @@
 """A saved rule as code: a Python module, a SQL ``CASE`` expression, a pandas module.
 
-Each predicts as ``rulelearn predict`` does (:func:`rulelearn.model_io.predict_csv`), which reads
+Each predicts as ``rulelearn predict`` does (:func:`rulelearn.csv_predict.predict_csv`), which reads
 a cell in one way, and each export reads it in that same way:
 
 - a cell is its text with leading and trailing whitespace stripped (so ``a, b`` is ``b``); a
@@ -11,7 +11,11 @@ a cell in one way, and each export reads it in that same way:
   reads as one) and compares so; on any other cell they are false;
 - ``x == v`` holds where the cell equals ``v`` as text, or where both read as numbers
   (Python's ``float``) that are equal: a category ``'007'`` equals a cell ``7`` and ``7.0``;
-  ``x != v`` holds where the cell is present and ``x == v`` does not hold.
+  ``x != v`` holds where the cell is present and ``x == v`` does not hold;
+- a model whose training file wrote numbers with a decimal comma (``fit --decimal ,``, the
+  model file's ``reading``) first reads a text cell such as ``1,5`` or ``1.234,5`` as ``1.5``
+  or ``1234.5``, as ``predict`` does (:func:`rulelearn.data.parse.with_decimal_point`). Each
+  export says in its docstring (SQL: its header) which numbers it expects.
 
 The formats:
 
@@ -75,11 +79,14 @@ def export_rule(model, fmt: str) -> str:
         return _export_rule_list(model, fmt)
     rule = simplify(model.rule)
     sums = dict(getattr(model, "sums", ()))
+    decimal = getattr(model, "decimal", ".")
     if fmt == "sql":
-        return SQL_HEADER + sql_case(rule, model.positive, model.negative, sums=sums) + "\n"
+        return (_sql_header(SQL_HEADER, decimal)
+                + sql_case(rule, model.positive, model.negative, sums=sums) + "\n")
     source = python_source if fmt == "python" else pandas_source
     return source(rule, model.positive, model.negative, _tokens(model), target=model.target,
-                  description=rule.describe(model.positive, model.target), sums=sums)
+                  description=rule.describe(model.positive, model.target), sums=sums,
+                  decimal=decimal)
 
 
 def _tokens(model) -> tuple[str, ...]:
@@ -180,6 +187,74 @@ def _present(value):
     return value is not None
 '''
 
+#: ``_read`` for a model whose training file wrote numbers with a decimal comma: a cell that is
+#: such a number is rewritten with a point, as :func:`rulelearn.data.parse.with_decimal_point`
+#: does for ``rulelearn predict`` (the patterns are filled in by :func:`_cell_helpers`).
+_COMMA_READ = '''
+_COMMA_DECIMAL = re.compile(COMMA_DECIMAL)
+_COMMA_GROUPED = re.compile(COMMA_GROUPED)
+_THOUSANDS = re.compile(THOUSANDS)
+
+
+def _read(value):
+    """A cell as rulelearn predict reads it: None where it is missing, text stripped, and a
+    number written with a decimal comma (1,5 or 1.234,5) as text with a decimal point."""
+    if isinstance(value, str):
+        value = value.strip()
+        if value in MISSING:
+            return None
+        if _COMMA_DECIMAL.fullmatch(value):
+            return value.replace(",", ".")
+        if _COMMA_GROUPED.fullmatch(value):
+            return _THOUSANDS.sub("", value).replace(",", ".")
+        return value
+    try:
+        return None if value is None or value != value else value  # NaN != NaN
+    except TypeError:  # pandas.NA
+        return None
+'''
+
+
+def _cell_helpers(decimal: str) -> str:
+    """How a cell is read, as code: :data:`_CELL_HELPERS`, with the ``_read`` of
+    :data:`_COMMA_READ` for a model read with ``decimal=","``."""
+    if decimal != ",":
+        return _CELL_HELPERS
+    from rulelearn.data.parse import COMMA_DECIMAL, COMMA_GROUPED, THOUSANDS_SEPARATORS
+
+    thousands = "[" + "".join(THOUSANDS_SEPARATORS) + "]"
+    comma_read = (_COMMA_READ.replace("(COMMA_DECIMAL)", f"({python_value(COMMA_DECIMAL)})")
+                  .replace("(COMMA_GROUPED)", f"({python_value(COMMA_GROUPED)})")
+                  .replace("(THOUSANDS)", f"({python_value(thousands)})"))
+    start = _CELL_HELPERS.index("\n\ndef _read(")
+    end = _CELL_HELPERS.index("\n\ndef _number(")
+    return _CELL_HELPERS[:start] + "\n" + comma_read + _CELL_HELPERS[end:]
+
+
+def _numbers(decimal: str) -> str:
+    """What the docstring of an export says of the numbers it expects."""
+    if decimal == ",":
+        return ("Numbers are read as in the training file (rulelearn fit --decimal ,): text "
+                "with a decimal\ncomma (1,5), its thousands grouped by a point, space or "
+                "apostrophe (1.234,5), or Python\nnumbers; other text (1.5) as Python's float "
+                "reads it.\n")
+    return ("Numbers are text with a decimal point and no thousands separator (1234.5), or "
+            "Python\nnumbers.\n")
+
+
+def _doc(template: str, decimal: str) -> str:
+    """A module docstring ``template`` with the sentence of :func:`_numbers` at its end."""
+    return template[:template.rindex('"""')] + _numbers(decimal) + '"""\n'
+
+
+def _sql_header(header: str, decimal: str) -> str:
+    """``header`` and, for a model read with a decimal comma, what that asks of the table."""
+    if decimal != ",":
+        return header
+    return header + ("-- The training file wrote numbers with a decimal comma (1,5; 1.234,5):\n"
+                     "-- load them into the table as SQL numbers.\n")
+
+
 _HELPER = {"<=": "_le", ">": "_gt", "==": "_eq", "!=": "_ne",
            "is missing": "_missing", "is not missing": "_present"}
 
@@ -278,15 +353,18 @@ def _sums_constant(sums) -> str:
 
 
 def python_source(rule: Rule, positive, negative, missing_tokens, *, target: str = "",
-                  description: str = "", sums=None) -> str:
+                  description: str = "", sums=None, decimal: str = ".") -> str:
     """A module defining ``predict(row: dict)``: ``positive`` where ``rule`` holds.
 
     Every name, label and value is a constant written by :func:`python_value`. ``sums``:
     derived columns (name -> the columns it adds up), computed from a row's cells.
+    ``decimal``: the decimal mark of the training file (``","``: cells are read as
+    :func:`rulelearn.data.parse.with_decimal_point` reads them).
     """
     body = _combine(rule, _python_literal, "and", "or", "True", "False")
     helper = _SUM_COLUMN_HELPER if sums else _COLUMN_HELPER
-    return (f"{_PYTHON_DOC}\nimport numbers\nimport re\n\n{_CELL_HELPERS}{helper}\n\n"
+    return (f"{_doc(_PYTHON_DOC, decimal)}\nimport numbers\nimport re\n\n"
+            f"{_cell_helpers(decimal)}{helper}\n\n"
             f"{_constants(positive, negative, missing_tokens, target, description)}"
             f"{_sums_constant(sums) if sums else ''}\n\n"
             "def predict(row):\n"
@@ -365,7 +443,7 @@ def _constant(frame, value):
 
 
 def pandas_source(rule: Rule, positive, negative, missing_tokens, *, target: str = "",
-                  description: str = "", sums=None) -> str:
+                  description: str = "", sums=None, decimal: str = ".") -> str:
     """A module defining ``holds(frame)``, ``select(frame)`` and ``predict(frame)``.
 
     Every name, label and value is a constant written by :func:`python_value`. ``sums``: as
@@ -374,8 +452,8 @@ def pandas_source(rule: Rule, positive, negative, missing_tokens, *, target: str
     body = _combine(rule, _pandas_literal, "&", "|", "_constant(frame, True)",
                     "_constant(frame, False)")
     helpers = (_SUM_FRAME_TESTS + _FRAME_HELPERS[len(_FRAME_TESTS):]) if sums else _FRAME_HELPERS
-    return (f"{_PANDAS_DOC}\nimport numbers\nimport re\n\n"
-            f"import numpy as np\nimport pandas as pd\n\n{_CELL_HELPERS}{helpers}\n\n"
+    return (f"{_doc(_PANDAS_DOC, decimal)}\nimport numbers\nimport re\n\n"
+            f"import numpy as np\nimport pandas as pd\n\n{_cell_helpers(decimal)}{helpers}\n\n"
             f"{_constants(positive, negative, missing_tokens, target, description)}"
             f"{_sums_constant(sums) if sums else ''}\n\n"
             "def _holds(frame):\n"
@@ -503,10 +581,12 @@ def _export_rule_list(model, fmt: str) -> str:
 
     given = model.rule_list
     rule_list = RuleList(given.labels, tuple(simplify(r) for r in given.rules), given.default)
+    decimal = getattr(model, "decimal", ".")
     if fmt == "sql":
-        return SQL_LIST_HEADER + sql_case_list(rule_list) + "\n"
+        return _sql_header(SQL_LIST_HEADER, decimal) + sql_case_list(rule_list) + "\n"
     source = python_list_source if fmt == "python" else pandas_list_source
-    return source(rule_list, _tokens(model), target=model.target, description=str(rule_list))
+    return source(rule_list, _tokens(model), target=model.target, description=str(rule_list),
+                  decimal=decimal)
 
 
 def _list_constants(rule_list, missing_tokens, target, description) -> str:
@@ -532,14 +612,15 @@ None or NaN is missing. TARGET names the column predicted; RULE is the list as r
 
 
 def python_list_source(rule_list, missing_tokens, *, target: str = "",
-                       description: str = "") -> str:
+                       description: str = "", decimal: str = ".") -> str:
     """A module defining ``predict(row: dict)`` for an ordered rule list (``IF ... THEN a ELIF
     ... ELSE c``). Every name, label and value is a constant written by :func:`python_value`."""
     tests = "".join(
         f"    if (\n        {_combine(rule, _python_literal, 'and', 'or', 'True', 'False')}"
         f"\n    ):\n        return LABELS[{index}]\n"
         for index, rule in enumerate(rule_list.rules))
-    return (f"{_PYTHON_LIST_DOC}\nimport numbers\nimport re\n\n{_CELL_HELPERS}{_COLUMN_HELPER}\n\n"
+    return (f"{_doc(_PYTHON_LIST_DOC, decimal)}\nimport numbers\nimport re\n\n"
+            f"{_cell_helpers(decimal)}{_COLUMN_HELPER}\n\n"
             f"{_list_constants(rule_list, missing_tokens, target, description)}\n\n"
             "def predict(row):\n"
             '    """LABELS[i] for the first rule i that holds on row, else DEFAULT."""\n'
@@ -577,7 +658,7 @@ def predict(frame):
 
 
 def pandas_list_source(rule_list, missing_tokens, *, target: str = "",
-                       description: str = "") -> str:
+                       description: str = "", decimal: str = ".") -> str:
     """A module defining ``decide(frame)`` and ``predict(frame)`` for an ordered rule list.
     Every name, label and value is a constant written by :func:`python_value`."""
     rules = "".join(
@@ -586,8 +667,8 @@ def pandas_list_source(rule_list, missing_tokens, *, target: str = "",
                    "_constant(frame, False)") + "\n    )\n"
         for index, rule in enumerate(rule_list.rules))
     names = "".join(f"_rule_{index}, " for index in range(len(rule_list.rules)))
-    return (f"{_PANDAS_LIST_DOC}\nimport numbers\nimport re\n\n"
-            f"import numpy as np\nimport pandas as pd\n\n{_CELL_HELPERS}{_FRAME_TESTS}"
+    return (f"{_doc(_PANDAS_LIST_DOC, decimal)}\nimport numbers\nimport re\n\n"
+            f"import numpy as np\nimport pandas as pd\n\n{_cell_helpers(decimal)}{_FRAME_TESTS}"
             f"{_LIST_FRAME_FUNCTIONS}\n\n"
             f"{_list_constants(rule_list, missing_tokens, target, description)}{rules}\n\n"
             f"_RULES = ({names})\n")

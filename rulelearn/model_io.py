@@ -1,4 +1,5 @@
-"""Model files: a fitted rule saved as JSON, loaded back, applied to a user's CSV file.
+"""Model files: a fitted rule saved as JSON and loaded back (the format only; applying a model
+to a CSV file is :mod:`rulelearn.csv_predict`).
 
 A model file holds the rule (its literals name the user's own columns and values), the target
 column, the two class labels, the estimator's parameters, θ and a few facts about the training
@@ -16,6 +17,13 @@ data::
 is applied (:func:`rulelearn.binarize.add_sums`), so a CSV to predict on needs those columns,
 not the derived ones.
 
+How ``rulelearn fit`` read its CSV file, so that ``predict`` and the exports read a file the
+same way: ``missing_values`` (the cell values read as missing), ``reading`` (``{"sep": ";",
+"decimal": ","}``: the separator given with ``--sep``, null where it was found from the file,
+and the decimal mark; :func:`rulelearn.data.parse.with_decimal_point`) and ``sums``. A file
+without them was read with the defaults (:data:`~rulelearn.data.parse.DEFAULT_MISSING`, a
+decimal point, the separator found from the file).
+
 ``proba`` (the training precisions behind :mod:`rulelearn.proba`) is absent from files written
 before it existed: such a model predicts as before, and :meth:`LoadedModel.predict_proba` says
 that the file has no probabilities.
@@ -23,12 +31,11 @@ that the file has no probabilities.
 Labels are stored as JSON values of their own type (an integer label stays an integer, a
 string label a string) and are matched to a CSV's text by value or by text, as the estimator
 does. Prediction from a model file needs only the :class:`~rulelearn.rules.Rule`: it reads the
-columns the rule uses, by name, from the raw CSV cells.
+columns the rule uses, by name (:mod:`rulelearn.csv_predict` from the raw CSV cells).
 """
 
 from __future__ import annotations
 
-import decimal
 import json
 import math
 from dataclasses import dataclass, field
@@ -45,7 +52,7 @@ from rulelearn._labels import same_label
 from rulelearn._utils import accuracy
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.proba import RuleProba
-from rulelearn.rules import Rule, explain, explain_rows, values_equal
+from rulelearn.rules import Rule, explain
 
 if TYPE_CHECKING:  # the rule-list module loads scikit-learn: imported where a list is read
     from rulelearn.rule_list import RuleList
@@ -279,6 +286,10 @@ class LoadedModel:
     data: str | None = None
     #: Derived columns, ``((name, (column, ...)), ...)``: each the sum of those columns.
     sums: tuple = ()
+    #: The separator given when the training file was read (None: found from the file).
+    sep: str | None = None
+    #: The decimal mark of the training file's numbers (``"."`` or ``","``).
+    decimal: str = "."
 
     @property
     def form(self) -> str:
@@ -293,10 +304,13 @@ class LoadedModel:
         return sum_features(self.rule.features, dict(self.sums))
 
     def with_sums(self, X: pd.DataFrame) -> pd.DataFrame:
-        """``X`` with the derived columns the rule reads (:func:`rulelearn.binarize.add_sums`)."""
+        """``X`` with the derived columns the rule reads (:func:`rulelearn.binarize.add_sums`);
+        a sum the rule does not read is not computed, so its columns need not be there."""
         from rulelearn.binarize import add_sums
 
-        return add_sums(X, dict(self.sums)) if self.sums else X
+        read = set(self.rule.features)
+        used = {name: parts for name, parts in self.sums if name in read}
+        return add_sums(X, used) if used else X
 
     @property
     def classes(self) -> list:
@@ -368,6 +382,8 @@ class LoadedRuleList:
     path: str = ""
     missing_values: tuple | None = None
     data: str | None = None
+    sep: str | None = None
+    decimal: str = "."
     proba = None  #: a rule list has no probabilities
 
     @property
@@ -422,33 +438,23 @@ def load_model(path) -> LoadedModel | LoadedRuleList:
     target, positive, negative = doc["target"], doc["positive"], doc["negative"]
     if not isinstance(target, str) or not target:
         raise bad(f"bad target {target!r}")
+    sums = _document_sums(doc, bad)
+    if any(name == target or target in parts for name, parts in sums):
+        raise bad(f"bad sums: a sum names or adds up the target {target!r}")
     if not (_is_label(positive) and _is_label(negative)) or same_label(positive, negative):
         raise bad(f"bad class labels {positive!r} and {negative!r}")
-    for key, kind in (("params", dict), ("training", dict), ("classes", list),
-                      ("features", list), ("rulelearn_version", str), ("created", str)):
-        if doc.get(key) is not None and not isinstance(doc[key], kind):
-            raise bad(f"bad {key} {doc[key]!r}")
-    params, training = doc.get("params") or {}, doc.get("training") or {}
+    common = _common_entries(doc, bad)
+    params = common["params"]
     method = params.get("method")
     if method is not None and not isinstance(method, str):
         raise bad(f"bad params.method {method!r}")
     theta = doc.get("theta")
     if theta is not None and (not _is_finite(theta) or theta < 0):
         raise bad(f"bad theta {theta!r} (a finite number >= 0)")
-    missing = doc.get("missing_values")
-    if missing is not None and (not isinstance(missing, list)
-                                or not all(isinstance(m, str) for m in missing)):
-        raise bad(f"bad missing_values {missing!r}")
-    data = doc.get("data")
     return LoadedModel(rule=rule, target=target, positive=positive, negative=negative,
-                       theta=None if theta is None else float(theta),
-                       method=method, training=training, params=params,
-                       rulelearn_version=str(doc.get("rulelearn_version", "unknown")),
-                       created=str(doc.get("created", "")), path=str(path),
-                       missing_values=None if missing is None else tuple(missing),
-                       proba=_document_proba(doc, rule, bad),
-                       data=data if isinstance(data, str) else None,
-                       sums=_document_sums(doc, bad))
+                       theta=None if theta is None else float(theta), method=method,
+                       path=str(path), proba=_document_proba(doc, rule, bad),
+                       sums=sums, **common)
 
 
 def _common_entries(doc: dict, bad) -> dict:
@@ -467,7 +473,25 @@ def _common_entries(doc: dict, bad) -> dict:
             "rulelearn_version": str(doc.get("rulelearn_version", "unknown")),
             "created": str(doc.get("created", "")),
             "missing_values": None if missing is None else tuple(missing),
-            "data": data if isinstance(data, str) else None}
+            "data": data if isinstance(data, str) else None, **_document_reading(doc, bad)}
+
+
+def _document_reading(doc: dict, bad) -> dict:
+    """The ``reading`` entry, validated: ``{"sep": ..., "decimal": ...}`` (defaults without
+    it)."""
+    from rulelearn.data.parse import DECIMAL_MARKS
+
+    entry = doc.get("reading")
+    if entry is None:
+        return {"sep": None, "decimal": "."}
+    if not isinstance(entry, dict) or set(entry) - {"sep", "decimal"}:
+        raise bad(f"bad reading {entry!r} (an object with sep and decimal)")
+    sep, decimal = entry.get("sep"), entry.get("decimal", ".")
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\"\r\n"):
+        raise bad(f"bad reading.sep {sep!r} (one character, or null)")
+    if decimal not in DECIMAL_MARKS:
+        raise bad(f"bad reading.decimal {decimal!r} (one of {', '.join(map(repr, DECIMAL_MARKS))})")
+    return {"sep": sep, "decimal": decimal}
 
 
 def _load_rule_list(doc: dict, path: Path, bad) -> LoadedRuleList:
@@ -520,15 +544,20 @@ def _not_a_model_file(path):
 
 def _read_model_document(path: Path) -> dict:
     """The JSON document of a model file whose format and version this rulelearn reads."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ModelFileError(f"cannot read model file {path}: no such file") from None
-    except UnicodeDecodeError:
-        raise ModelFileError(f"{path} is not a rulelearn model file (not UTF-8 text)") from None
-    except OSError as exc:
-        raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
+    from rulelearn.data.files import MAX_MODEL_BYTES, read_bounded
+
     bad = _not_a_model_file(path)
+
+    def binary(first: bytes) -> None:
+        if b"\x00" in first and not first.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise bad("binary data: it holds NUL bytes")
+
+    raw = read_bounded(path, limit=MAX_MODEL_BYTES, what="model file", error=ModelFileError,
+                       check=binary)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise bad("not UTF-8 text") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -591,456 +620,3 @@ def _document_rule(doc: dict, bad) -> Rule:
     for where, why in _non_finite(rule, None):
         raise bad(f"bad rule: {where} {why}; thresholds must be finite numbers")
     return rule
-
-
-# -------------------------------------------------------------------------------- applying to CSV
-
-@dataclass(frozen=True)
-class CsvPrediction:
-    """A CSV file with a prediction column added, and the accuracy when it had the target."""
-
-    table: pd.DataFrame
-    column: str
-    n_rows: int
-    has_target: bool = False
-    accuracy: float | None = None
-    n_scored: int = 0
-    n_unknown_labels: int = 0
-    #: Remarks on the data, e.g. non-numeric cells in a column the rule compares with numbers.
-    notes: tuple[str, ...] = ()
-    #: Rows with a label of either class, by (actual, predicted): ``{"tp", "fp", "fn", "tn"}``.
-    confusion: dict | None = None
-
-    def scores(self, positive, negative) -> str:
-        """A confusion matrix, precision and recall (lines), or ``""`` without labels."""
-        if not self.confusion:
-            return ""
-        tp, fp, fn, tn = (self.confusion[k] for k in ("tp", "fp", "fn", "tn"))
-        names = [str(positive), str(negative)]
-        width = max(len(n) for n in names) + 2
-        cells = max(len(n) for n in names + [str(max(tp, fp, fn, tn))]) + 2
-        lines = ["confusion matrix (rows: actual, columns: predicted):",
-                 " " * width + "".join(n.rjust(cells) for n in names)]
-        for name, row in zip(names, ((tp, fn), (fp, tn))):
-            lines.append(("  " + name).ljust(width) + "".join(str(v).rjust(cells) for v in row))
-        lines.append(f"precision {_percent(tp, tp + fp)} ({tp} of {tp + fp} predicted "
-                     f"{positive}), recall {_percent(tp, tp + fn)} ({tp} of {tp + fn} "
-                     f"actual {positive})")
-        balanced = self.balanced_accuracy
-        lines.append("balanced accuracy " + ("undefined (one class has no row)" if balanced is None
-                                             else f"{100 * balanced:.1f} %")
-                     + " (the mean of the two classes' recalls)")
-        return "\n".join(lines)
-
-    @property
-    def balanced_accuracy(self) -> float | None:
-        """The mean of the positive and the negative class's recall over the rows labeled with
-        a class of the model; None without such rows of both classes."""
-        if not self.confusion:
-            return None
-        tp, fp, fn, tn = (self.confusion[k] for k in ("tp", "fp", "fn", "tn"))
-        if not (tp + fn and tn + fp):
-            return None
-        return (tp / (tp + fn) + tn / (tn + fp)) / 2
-
-    def summary(self, target: str) -> str:
-        """One line, e.g. ``303 rows predicted; accuracy 86.1 % against column 'disease'``."""
-        text = f"{_plural(self.n_rows, 'row')} predicted"
-        if not self.has_target:
-            return text + f" (no target column {target!r}, so no accuracy)"
-        if self.accuracy is None:
-            return text + f" (target column {target!r} has no labels, so no accuracy)"
-        text += f"; accuracy {100 * self.accuracy:.1f} % against column {target!r}"
-        notes = []
-        if self.n_scored < self.n_rows:
-            notes.append(f"on the {self.n_scored} rows that have a label")
-        if self.n_unknown_labels:
-            notes.append(f"{self.n_unknown_labels} of them with a label that is neither class "
-                         "of the model")
-        return text + (f" ({'; '.join(notes)})" if notes else "")
-
-
-def _percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f} %" if whole else "undefined"
-
-
-def predict_csv(model: LoadedModel | LoadedRuleList, path, *, column: str = "prediction",
-                missing_values=None, sep=None, explain: str | None = None,
-                proba: str | None = None, decimal: str = ".") -> CsvPrediction:
-    """Apply ``model`` to the CSV file at ``path`` (header row required).
-
-    The returned table is the file's cells (leading/trailing spaces stripped), rows in file
-    order, plus ``column`` holding the predicted labels. ``missing_values`` are the cell
-    values read as missing (default: the model's, else those of
-    :func:`rulelearn.data.read_csv_dataset`). ``sep``: the separator (default: found from the
-    file, as :func:`rulelearn.data.parse.read_table` does).
-    If the file has the model's target column, the accuracy is computed on its labeled rows,
-    and the confusion counts on those labeled with a class of the model. ``explain``: also add
-    a column of that name naming the literals that decided each row (:meth:`LoadedModel.explain`).
-    ``proba``: also add a column of that name with each row's probability of the positive
-    class (:meth:`LoadedModel.predict_proba`). ``decimal=","``: the rule reads numbers
-    written with a decimal comma (``1,5``); the rows written keep the file's cells.
-    Raises :class:`DataError` if the file cannot be read, lacks a column the rule uses, or
-    already has a column named ``column`` (or ``explain``, ``proba``).
-
-    :func:`predict_csv_to` does the same for a file of any size, writing as it reads.
-    """
-    from rulelearn.data.parse import read_table
-
-    path = Path(path)
-    table = read_table(path, sep=sep, missing=())
-    names = _added_columns(model, path, table.columns, column, explain, proba)
-    scoring = _scoring(model, missing_values, decimal)
-    added = scoring.add(table[[c for c in table.columns if c in scoring.wanted]], explain, proba)
-    out = table.copy()
-    for name, values in zip(names, added):
-        out[name] = values
-    return scoring.result(out, column)
-
-
-def predict_csv_to(model: LoadedModel | LoadedRuleList, path, write, *, column: str = "prediction",
-                   missing_values=None, sep=None, explain: str | None = None,
-                   proba: str | None = None, chunk_size: int = 1 << 22,
-                   decimal: str = ".") -> CsvPrediction:
-    """:func:`predict_csv`, but the CSV text goes to ``write`` (called with pieces of it, in
-    order) as the file is read, about ``chunk_size`` characters at a time, so that memory stays
-    flat however large the file; the result has no ``table``. The text is what
-    ``predict_csv(...).table.to_csv(index=False, lineterminator="\\n")`` would be.
-    """
-    from rulelearn.data.parse import read_table_chunks
-
-    path = Path(path)
-    scoring = _scoring(model, missing_values, decimal)
-    columns, chunks = read_table_chunks(path, sep=sep, wanted=scoring.wanted, size=chunk_size)
-    names = _added_columns(model, path, columns, column, explain, proba)
-    write(pd.DataFrame(columns=[*columns, *names]).to_csv(index=False, lineterminator="\n"))
-    for chunk in chunks:
-        added = scoring.add(chunk.cells, explain, proba)
-        if chunk.lines is None:
-            out = chunk.frame.copy()
-            for name, values in zip(names, added):
-                out[name] = values
-            write(out.to_csv(index=False, header=False, lineterminator="\n"))
-        elif chunk.lines:
-            texts = [_as_csv_cells(values) for values in added]
-            if len(texts) == 1:
-                rows = [f"{line},{cell}" for line, cell in zip(chunk.lines, texts[0])]
-            else:
-                rows = [",".join(row) for row in zip(chunk.lines, *texts)]
-            rows.append("")
-            write("\n".join(rows))
-    return scoring.result(None, column)
-
-
-def _added_columns(model, path, columns, column, explain, proba) -> list[str]:
-    added = {column: ("prediction", "--column"), explain: ("explanation", "--explain"),
-             proba: ("probability", "--proba")}
-    for name, (what, option) in added.items():
-        if name is not None and name in columns:
-            raise DataError(f"{path} already has a column {name!r}; choose another name for "
-                            f"the {what} column ({option})")
-    if proba is not None and isinstance(model, LoadedRuleList):
-        raise DataError("a rule-list model gives no probabilities (they are for a model of "
-                        "two classes); leave out --proba")
-    names = [n for n in (column, explain, proba) if n is not None]
-    if len(set(names)) < len(names):
-        raise DataError(f"two of the added columns have the same name ({', '.join(names)})")
-    absent = model.missing_columns(columns)
-    if absent:
-        raise DataError(f"{path} lacks {_plural(len(absent), 'column')} the rule uses: "
-                        f"{', '.join(map(repr, absent))}")
-    return names
-
-
-def _as_csv_cells(values) -> list[str]:
-    """Each of ``values`` as ``DataFrame.to_csv`` writes it (computed once per distinct value)."""
-    values = np.asarray(values)
-    if values.dtype == object:
-        codes, uniques = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
-        column = pd.Series(list(uniques), dtype=object)
-    else:
-        uniques, codes = np.unique(values, return_inverse=True)
-        column = pd.Series(uniques)
-    if not len(column):
-        return []
-    text = pd.DataFrame({"v": column}).to_csv(index=False, header=False, lineterminator="\n")
-    cells = np.array(_csv_rows(text), dtype=object)
-    return list(cells[np.asarray(codes).ravel()])
-
-
-def _csv_rows(text: str) -> list[str]:
-    """The rows of one-column CSV text (a quoted cell may hold line breaks)."""
-    if '"' not in text:
-        return text.split("\n")[:-1]
-    import csv
-    import io
-
-    out = io.StringIO()
-    writer_rows = []
-    for row in csv.reader(io.StringIO(text, newline="")):
-        out.seek(0)
-        out.truncate()
-        csv.writer(out, lineterminator="").writerow(row)
-        writer_rows.append(out.getvalue())
-    return writer_rows
-
-
-class _Scoring:
-    """Predictions, the accuracy and the confusion counts of ``model`` over chunks of a file."""
-
-    def __init__(self, model: LoadedModel, missing_values, decimal: str = "."):
-        from rulelearn.data.parse import DEFAULT_MISSING, check_decimal
-
-        check_decimal(decimal)
-        self.decimal = decimal
-
-        if missing_values is None:
-            missing_values = (DEFAULT_MISSING if model.missing_values is None
-                              else model.missing_values)
-        self.model, self.tokens = model, list(missing_values)
-        self.wanted = set(model.features) | {model.target}
-        self.n_rows = self.n_scored = self.n_right = self.n_unknown = 0
-        self.has_target = False
-        self.counts = dict.fromkeys(("tp", "fp", "fn", "tn"), 0)
-        self.labeled = False  # a row labeled with a class of the model
-        self.non_numeric: dict[str, list] = {}  # column -> [count, first example]
-
-    def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
-        """The added columns for these rows: predictions, then explanations, probabilities."""
-        from rulelearn.data.parse import with_decimal_point
-
-        model, rule = self.model, self.model.rule
-        cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
-        cells = model.with_sums(cells)
-        columns = _Columns(cells)
-        clause_held = [_clause_held(clause, columns, rule.inner_op) for clause in rule.clauses]
-        if not clause_held:
-            held = np.full(len(cells), rule.form == "cnf")
-        elif rule.form == "dnf":
-            held = np.logical_or.reduce(clause_held)
-        else:
-            held = np.logical_and.reduce(clause_held)
-        predicted = np.empty(len(cells), dtype=object)
-        predicted[held] = model.positive
-        predicted[~held] = model.negative
-        self._count(cells, held, columns)
-        added = [predicted]
-        if explain is not None:
-            literal_held = [[_literal_held(lit, columns) for lit in clause.literals]
-                            for clause in rule.clauses]
-            added.append(explain_rows(rule, literal_held, len(cells)))
-        if proba is not None:
-            added.append(self._proba(clause_held, len(cells)))
-        return added
-
-    def _proba(self, clause_held, n) -> np.ndarray:
-        model, proba = self.model, self.model.proba
-        if proba is None:
-            model.predict_proba(pd.DataFrame(columns=model.features))  # its error
-            raise AssertionError("unreachable")
-        dnf = model.form == "dnf"
-        out = np.full(n, np.nan)
-        for held, value in zip(clause_held, proba.clause_precision):
-            decides = held == dnf
-            better = np.fmax(out, value) if dnf else np.fmin(out, value)
-            out = np.where(decides, better, out)
-        decided = ~np.isnan(out)
-        positive = decided if dnf else ~decided
-        out = np.where(decided, out, proba.default_precision)
-        return np.where(positive, np.maximum(out, 0.5), np.minimum(out, 0.5))
-
-    def _count_non_numeric(self, rules, columns) -> None:
-        """Add up, per column, the cells the rules' thresholds met that are not numbers."""
-        for rule in rules:
-            for name, (bad, example) in _non_numeric(rule, columns).items():
-                entry = self.non_numeric.setdefault(name, [0, example])
-                entry[0] += bad
-
-    def _count(self, cells, held, columns) -> None:
-        model = self.model
-        self.n_rows += len(cells)
-        self._count_non_numeric([model.rule], columns)
-        if model.target not in cells.columns:
-            return
-        self.has_target = True
-        codes, uniques = pd.factorize(cells[model.target], use_na_sentinel=True)
-        if not len(uniques):
-            return
-        is_pos = np.array([_names_label(u, model.positive) for u in uniques], dtype=bool)
-        is_neg = np.array([_names_label(u, model.negative) for u in uniques], dtype=bool)
-        scored = codes >= 0
-        codes, held = codes[scored], held[scored]
-        pos, neg = is_pos[codes], is_neg[codes]
-        self.n_scored += int(scored.sum())
-        self.n_right += int(np.where(held, pos, neg).sum())
-        self.n_unknown += int((~pos & ~neg).sum())
-        actual_neg = neg & ~pos
-        self.labeled |= bool(pos.any() or actual_neg.any())
-        for key, count in (("tp", pos & held), ("fn", pos & ~held), ("fp", actual_neg & held),
-                           ("tn", actual_neg & ~held)):
-            self.counts[key] += int(count.sum())
-
-    def result(self, table, column) -> CsvPrediction:
-        notes = tuple(f"column {name!r} has {_plural(bad, 'non-numeric value')} (e.g. "
-                      f"{example!r}), where comparisons with numbers are false"
-                      for name, (bad, example) in self.non_numeric.items() if bad)
-        accuracy = self.n_right / self.n_scored if self.n_scored else None
-        return CsvPrediction(table, column, self.n_rows, self.has_target, accuracy,
-                             self.n_scored, self.n_unknown, notes,
-                             dict(self.counts) if self.labeled else None)
-
-
-class _ListScoring(_Scoring):
-    """:class:`_Scoring` for a rule list: predictions, explanations and the accuracy."""
-
-    def __init__(self, model: LoadedRuleList, missing_values, decimal: str = "."):
-        super().__init__(model, missing_values, decimal)  # type: ignore[arg-type]  # same fields
-        self.list_model = model
-
-    def add(self, cells: pd.DataFrame, explain, proba) -> list[np.ndarray]:
-        from rulelearn.data.parse import with_decimal_point
-
-        rule_list = self.list_model.rule_list
-        cells = with_decimal_point(cells.mask(cells.isin(self.tokens)), self.decimal)
-        columns = _Columns(cells)
-        n = len(cells)
-        decided = np.full(n, len(rule_list.rules))
-        clause = np.full(n, -1)
-        for index in reversed(range(len(rule_list.rules))):
-            rule = rule_list.rules[index]
-            clause_held = [_clause_held(c, columns, rule.inner_op) for c in rule.clauses]
-            if not clause_held:
-                held = np.full(n, rule.form == "cnf")
-            elif rule.form == "dnf":
-                held = np.logical_or.reduce(clause_held)
-                clause = np.where(held, _deciding(clause_held, True, n), clause)
-            else:
-                held = np.logical_and.reduce(clause_held)
-                clause = np.where(held, -1, clause)
-            decided[held] = index
-        outcomes = np.empty(len(rule_list.rules) + 1, dtype=object)
-        outcomes[:] = rule_list.classes
-        self._count_list(cells, decided, columns)
-        added = [outcomes[decided]]
-        if explain is not None:
-            added.append(np.array([_list_reason(rule_list, d, c) for d, c in zip(decided, clause)],
-                                  dtype=object))
-        return added
-
-    def _count_list(self, cells, decided, columns) -> None:
-        model = self.list_model
-        self.n_rows += len(cells)
-        self._count_non_numeric(model.rule_list.rules, columns)
-        if model.target not in cells.columns:
-            return
-        self.has_target = True
-        codes, uniques = pd.factorize(cells[model.target], use_na_sentinel=True)
-        if not len(uniques):
-            return
-        classes = model.classes
-        named = np.array([next((k for k, label in enumerate(classes) if _names_label(u, label)),
-                               -1) for u in uniques])
-        scored = codes >= 0
-        actual, decided = named[codes[scored]], decided[scored]
-        self.n_scored += int(scored.sum())
-        self.n_right += int((actual == decided).sum())
-        self.n_unknown += int((actual < 0).sum())
-
-
-def _list_reason(rule_list, step: int, clause: int) -> str:
-    """What decided a row: ``rule 2: <its clause that holds>``, or that no rule holds."""
-    if step == len(rule_list.rules):
-        return "no rule holds"
-    rule = rule_list.rules[step]
-    text = str(rule) if clause < 0 else rule.clauses[clause].render(rule.inner_op)
-    return f"rule {step + 1}: {text}"
-
-
-def _scoring(model, missing_values, decimal: str = ".") -> _Scoring:
-    return _ListScoring(model, missing_values, decimal) if isinstance(model, LoadedRuleList) \
-        else _Scoring(model, missing_values, decimal)
-
-
-def _names_label(cell, label) -> bool:
-    """A cell's text names ``label``: an integer label is compared exactly with a number's
-    text (as a decimal: floats merge integers beyond 2**53), anything else by
-    :func:`values_equal`."""
-    if isinstance(label, int) and not isinstance(label, bool) and isinstance(cell, str):
-        try:
-            return bool(decimal.Decimal(cell.strip()) == label)
-        except decimal.InvalidOperation:
-            pass
-    return values_equal(cell, label)
-
-
-class _Columns:
-    """The distinct values of each column of ``cells`` (a literal is judged once per value),
-    and their numbers, converted once per column for every threshold on it."""
-
-    def __init__(self, cells: pd.DataFrame):
-        self.cells = cells
-        self.cache: dict[str, tuple[np.ndarray, pd.DataFrame]] = {}
-        self.numeric: dict[str, np.ndarray] = {}
-
-    def get(self, feature: str):
-        """``(codes, values)``: the column is ``values.iloc[codes]``; its last row is missing."""
-        if feature not in self.cache:
-            from rulelearn.rules import feature_column
-
-            codes, uniques = pd.factorize(feature_column(self.cells, feature), use_na_sentinel=True)
-            distinct = np.append(np.asarray(uniques, dtype=object), np.nan)
-            values = pd.DataFrame({feature: pd.Series(distinct, dtype=object)})
-            self.cache[feature] = (np.where(codes < 0, len(uniques), codes), values)
-        return self.cache[feature]
-
-    def numbers(self, feature: str) -> np.ndarray:
-        """The distinct values of :meth:`get` as numbers (NaN: missing or not a number), as
-        :meth:`Literal.evaluate <rulelearn.rules.Literal.evaluate>` reads them for ``<=``
-        and ``>``."""
-        if feature not in self.numeric:
-            values = self.get(feature)[1][feature]
-            self.numeric[feature] = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
-        return self.numeric[feature]
-
-
-def _literal_held(literal, columns: _Columns) -> np.ndarray:
-    codes, values = columns.get(literal.feature)
-    if literal.op not in ("<=", ">"):
-        return literal.evaluate(values)[codes]
-    from rulelearn.rules import _as_float
-
-    numbers, threshold = columns.numbers(literal.feature), _as_float(literal.value)
-    with np.errstate(invalid="ignore"):
-        held = numbers <= threshold if literal.op == "<=" else numbers > threshold
-    return (held & ~np.isnan(numbers))[codes]
-
-
-def _deciding(clause_held, dnf: bool, n: int) -> np.ndarray:
-    """Per row: the first clause that holds (DNF) / fails (CNF); ``len(clause_held)``: none."""
-    out = np.full(n, len(clause_held))
-    for index in reversed(range(len(clause_held))):
-        out[clause_held[index] if dnf else ~clause_held[index]] = index
-    return out
-
-
-def _clause_held(clause, columns: _Columns, join: str) -> np.ndarray:
-    n = len(columns.cells)
-    if not clause.literals:
-        return np.full(n, join == "and")
-    held = [_literal_held(literal, columns) for literal in clause.literals]
-    return np.logical_or.reduce(held) if join == "or" else np.logical_and.reduce(held)
-
-
-def _non_numeric(rule: Rule, columns: _Columns) -> dict:
-    """Per column the rule compares with a number: (its non-numeric cells, the first of them)."""
-    found = {}
-    numeric = dict.fromkeys(lit.feature for clause in rule.clauses for lit in clause.literals
-                            if lit.op in ("<=", ">"))
-    for name in numeric:
-        codes, values = columns.get(name)
-        column = values[name]
-        bad = column.notna().to_numpy() & np.isnan(columns.numbers(name))
-        rows = bad[codes]
-        if rows.any():
-            found[name] = (int(rows.sum()), column.iloc[codes[np.argmax(rows)]])
-    return found

@@ -13,7 +13,7 @@ from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeClassifier
 
-from rulelearn.binarize import QuantileBinarizer, numeric_thresholds, short_threshold
+from rulelearn.binarize import CUT_POINTS, QuantileBinarizer, numeric_thresholds, short_threshold
 from rulelearn.rules import Literal
 
 
@@ -407,6 +407,7 @@ def test_cut_points_are_checked_and_tree_needs_y():
         QuantileBinarizer(cut_points="tree").fit(TAIL)
 
 
+@pytest.mark.filterwarnings("ignore::rulelearn._traps.DataTrapWarning")  # x in sorted order
 def test_estimator_cut_points_learn_the_tail():
     from rulelearn._params import options
     from rulelearn._rule_params import RULE_PARAMETERS
@@ -419,3 +420,62 @@ def test_estimator_cut_points_learn_the_tail():
     assert str(quantile.rule_) == "FALSE"  # 97 % right, the best the quantile cuts allow
     tree = BooleanRuleClassifier(theta=0.5, max_rules=1, cut_points="tree").fit(TAIL, y)
     assert str(tree.rule_) == "x > 96" and tree.score(TAIL, y) == 1.0
+
+
+#: The literals of QuantileBinarizer(n_thresholds=10) on each paper dataset, all rows: their
+#: count and the first 16 hex digits of the sha256 of their texts, one a line. The paper's
+#: results (results/paper) rest on them: a change here changes every rule of the paper tables.
+PAPER_LITERALS = {
+    "ilpd": (174, "c10961c46583f7fd"),
+    "ionosphere": (588, "badfb859aa40aa3e"),
+    "liver": (114, "ba6448c574b16d79"),
+    "magic": (200, "f550efa637a7e7d5"),
+    "musk": (3242, "b65fa1ecae3fc9c4"),
+    "parkinsons": (434, "9e3cdff4e582cf6e"),
+    "pima": (144, "d02c719b76a75d6f"),
+    "sonar": (1200, "e316c03ca5daf239"),
+    "transfusion": (64, "5a1a2667c24ba7b2"),
+    "wdbc": (600, "54002b8ede9b5421"),
+}
+
+
+def test_the_paper_datasets_keep_their_literals(mirror_dir):
+    import hashlib
+
+    from rulelearn.data import PAPER_DATASETS, load_dataset
+
+    assert set(PAPER_LITERALS) == set(PAPER_DATASETS)
+    found = {}
+    for name in PAPER_DATASETS:
+        dataset = load_dataset(name, mirror=mirror_dir)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ionosphere's constant column a2
+            literals = QuantileBinarizer(n_thresholds=10).fit(dataset.X).literals_
+        text = "\n".join(map(str, literals)).encode()
+        found[name] = (len(literals), hashlib.sha256(text).hexdigest()[:16])
+    assert found == PAPER_LITERALS
+
+
+@pytest.mark.parametrize("cut_points", CUT_POINTS)
+def test_a_near_constant_column_is_cut_not_dropped_as_constant(cut_points):
+    X = pd.DataFrame({"a": [1.0] * 9_999 + [3.0], "b": [2.0] * 9_999 + [4.0]})
+    y = np.array([0] * 9_999 + [1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "dropped ... constant" warning
+        binarizer = QuantileBinarizer(cut_points=cut_points).fit(X, y)
+    assert [str(lit) for lit in binarizer.literals_] == ["a <= 1", "a > 1", "b <= 2", "b > 2"]
+    assert binarizer.transform(X)[-1].tolist() == [0, 1, 0, 1]
+
+
+def test_equals_matrix_is_values_equal_on_every_pair_of_mixed_cells():
+    from rulelearn.binarize import _equals_matrix
+    from rulelearn.rules import values_equal
+
+    cells = np.array(["a", "7", 7, 7.0, True, False, 1, 0, None, np.nan, pd.NA, "b", 0.0, -0.0,
+                      "1.0", "a", "nan", "NaN", "inf", np.inf, "1e999", " 7", "007", "True",
+                      "1_000", 1000, "٣", 3, "x y"], dtype=object)
+    targets = ["a", 7, "7", 1, "1", 0.0, "b", "zzz", True, False, "nan", "inf", np.inf, "007",
+               "True", 1000, "3", " 7", "-0", -0.0]
+    got = _equals_matrix(cells, targets)
+    expected = [[values_equal(v, t) for t in targets] for v in cells]
+    assert got.tolist() == expected

@@ -183,14 +183,17 @@ def test_fit_every_method(run, data, method):
     assert f"(DNF, {method}, R = 3)" in r.stdout
 
 
-def test_fit_drop_and_identifier_note(run, tmp_path):
+def test_fit_drop_and_identifier_warning(run, tmp_path):
     df = planted()
     df.insert(0, "id", [f"row{i}" for i in range(len(df))])
     df.to_csv(tmp_path / "i.csv", index=False)
     r = run("fit", "i.csv", *FAST)
     assert r.exit_code == 0, r.output
-    assert "note: column 'id' has a different value in every row" in r.stderr
-    assert "(60 rows, 4 features)" in r.stdout
+    assert "warning: column 'id' has a different value in every row (an identifier?): left " \
+        "out (--keep id keeps it)" in r.stderr
+    assert "(60 rows, 3 features)" in r.stdout
+    r = run("fit", "i.csv", "--keep", "id", *FAST)
+    assert r.exit_code == 0 and r.stderr == "" and "(60 rows, 4 features)" in r.stdout
     r = run("fit", "i.csv", "--drop", "id", *FAST)
     assert r.exit_code == 0 and r.stderr == ""
     assert "(60 rows, 3 features)" in r.stdout
@@ -325,12 +328,6 @@ def junk(tmp_path):
     return "x.csv"
 
 
-def unlabeled(tmp_path):
-    planted().astype({"y": object}).assign(y=lambda d: d.y.where(d.index != 4, "")).to_csv(
-        tmp_path / "x.csv", index=False)
-    return "x.csv"
-
-
 def one_positive(tmp_path):
     planted().assign(y=lambda d: (d.index == 0).astype(int)).to_csv(tmp_path / "x.csv",
                                                                     index=False)
@@ -355,7 +352,6 @@ def good(tmp_path):
                                                  "leave out --positive"]),
     (all_missing, FAST, ["'c'", "all missing"]),
     (junk, FAST, ["column 'b'", "non-numeric", "'1,5'", "row 8"]),
-    (unlabeled, FAST, ["target 'y' is missing in 1 data row(s) (5)"]),
     (good, [*FAST, "--positive", "maybe"], ["positive class 'maybe'", "values: 0, 1"]),
     (good, [*FAST, "--drop", "zzz"], ["--drop zzz", "no such feature column"]),
     (good, [*FAST, "--drop", "y"], ["--drop y", "target"]),

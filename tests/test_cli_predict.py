@@ -208,7 +208,7 @@ def _chunked_cases():
 @pytest.mark.parametrize("options", [{}, {"explain": "explanation", "proba": "probability"}],
                          ids=["plain", "explain-proba"])
 def test_predict_in_chunks_writes_what_the_whole_table_would(tmp_path, name, options):
-    from rulelearn.model_io import predict_csv, predict_csv_to
+    from rulelearn.csv_predict import predict_csv, predict_csv_to
 
     content = _chunked_cases()[name]
     path = tmp_path / "x.csv"
@@ -235,7 +235,7 @@ def test_predict_in_chunks_writes_what_the_whole_table_would(tmp_path, name, opt
 
 
 def test_predict_in_chunks_refuses_rows_of_the_wrong_length_as_the_table_does(tmp_path):
-    from rulelearn.model_io import predict_csv, predict_csv_to
+    from rulelearn.csv_predict import predict_csv, predict_csv_to
 
     loaded = load_model(_model_file(tmp_path))
     rows = ["a,b,c,y"] + [f"{i / 100},0.5,red,1" for i in range(40)]
@@ -250,7 +250,7 @@ def test_predict_in_chunks_refuses_rows_of_the_wrong_length_as_the_table_does(tm
 
 
 def test_predict_chunked_error_midway_leaves_the_output_as_it_was(tmp_path):
-    from rulelearn.model_io import predict_csv_to
+    from rulelearn.csv_predict import predict_csv_to
 
     loaded = load_model(_model_file(tmp_path))
     rows = ["a,b,c,y"] + [f"{i / 100},0.5,red,1" for i in range(300)]

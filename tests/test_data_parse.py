@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from rulelearn.data import load_dataset, read_csv_dataset, registry
-from rulelearn.data.parse import drop_columns, identifier_like_columns, read_table, unlzw
+from rulelearn.data.parse import drop_columns, read_table, unlzw
 from rulelearn.data.registry import DatasetSpec, Format, Source, SourceFile
 from rulelearn.errors import DataError
 
@@ -72,7 +72,7 @@ def test_positive_class(tmp_path):
     ("a,y\n1,0\n2,0\n", {}, r"target 'y' has 1 class \(0\); a rule needs exactly 2$"),
     ("a,y\n1,x\n2,y\n3,z\n", {}, r"target 'y' has 3 classes \(x, y, z\); a rule needs exactly 2; "
                                  "binarize it first"),
-    ("a,y\n1,0\n2,\n3,1\n4,?\n", {}, r"target 'y' is missing in 2 data row\(s\) \(2, 4\)"),
+    ("a,y\n1,\n2,?\n", {}, r"target 'y' is missing in 2 data row\(s\), every row"),
     ("a,b,y\n1,,0\n2,?,1\n", {}, "feature column 'b' has no values"),
     ("a,b,y\n1,2,0\n1,2,3,4\n", {}, "cannot parse .*data.csv: .*Expected 3 fields in line 3, "
                                      "saw 4"),
@@ -81,6 +81,18 @@ def test_positive_class(tmp_path):
 def test_refusals(tmp_path, text, kwargs, message):
     with pytest.raises(DataError, match=message):
         read_csv_dataset(write(tmp_path, text), **kwargs)
+
+
+def test_rows_without_a_label_are_left_out_with_one_warning(tmp_path):
+    path = write(tmp_path, "a,y\n1,0\n2,\n3,1\n4,?\n5,0\n")
+    with pytest.warns(UserWarning, match=r"target 'y' is missing in 2 of 5 data rows \(2, 4\): "
+                                         r"those rows are left out"):
+        ds = read_csv_dataset(path)
+    assert ds.y.tolist() == [0, 1, 0] and list(ds.X.index) == [0, 1, 2]
+    assert ds.X["a"].tolist() == [1.0, 3.0, 5.0]
+    with pytest.warns(UserWarning), pytest.raises(DataError, match=r"non-numeric value\(s\), "
+                                                                    r"e.g. 'x' in data row 4"):
+        read_csv_dataset(write(tmp_path, "a,y\n1,0\n2,\n3,1\nx,1\n5,0\n6,1\n"))
 
 
 def test_mostly_numeric_column_with_junk_names_column_and_value(tmp_path):
@@ -267,8 +279,8 @@ def test_infinite_cells_are_refused_and_infinite_labels_are_names(tmp_path):
         read_csv_dataset(write(tmp_path, "a,y\n1,0\n-inf,1\n1e999,0\n"))
     ds = read_csv_dataset(write(tmp_path, "a,y\n1,0\n2,inf\n3,0\n"))
     assert ds.y.tolist() == ["0", "inf", "0"]
-    ds = read_csv_dataset(write(tmp_path, "a,y\n1,1e30\n2,0\n"))  # beyond int64: stays a float
-    assert ds.y.tolist() == [1e30, 0.0]
+    ds = read_csv_dataset(write(tmp_path, "a,y\n1,1e30\n2,0\n"))  # labels stay as written
+    assert ds.y.tolist() == ["1e30", "0"]
 
 
 @pytest.mark.parametrize("cells", [["0,5", "1,25", "-3"], ["1,500", "12,000,000", "7"]])
@@ -293,11 +305,3 @@ def test_drop_columns_refuses_the_target_unknown_columns_and_dropping_everything
         drop_columns(dataset, ("b",))
     with pytest.raises(DataError, match="--drop left no feature column"):
         drop_columns(dataset, ("id", "a"))
-
-
-def test_identifier_like_columns_are_categorical_and_distinct_in_every_row(tmp_path):
-    path = tmp_path / "d.csv"
-    path.write_text("id,a,label\n" + "".join(f"r{i},{i},{i % 2}\n" for i in range(30)))
-    dataset = read_csv_dataset(path)
-    assert identifier_like_columns(dataset.X) == ["id"]  # "a" is numeric
-    assert identifier_like_columns(dataset.X.iloc[:19]) == []  # too few rows to tell

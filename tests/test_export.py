@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelearn import BooleanRuleClassifier
+from rulelearn.csv_predict import predict_csv
 from rulelearn.data.parse import DEFAULT_MISSING
 from rulelearn.errors import ParameterError
 from rulelearn.export import SQL_HEADER, export_rule, pandas_source, python_source, sql_case
-from rulelearn.model_io import load_model, predict_csv, save_model
+from rulelearn.model_io import load_model, save_model
 from rulelearn.rules import Clause, Literal, Rule
 
 

@@ -2,7 +2,7 @@
 
 No name, label or value may run code, end a string, docstring or comment early, or change how
 the generated Python or SQL parses; every export predicts as ``rulelearn predict`` does
-(:func:`rulelearn.model_io.predict_csv`, the library function behind it) on the same cells.
+(:func:`rulelearn.csv_predict.predict_csv`, the library function behind it) on the same cells.
 Each issue's reproduction is a named test; the fuzz tests run every format on hostile names,
 labels and categories and execute what they generate.
 """
@@ -26,10 +26,11 @@ from hypothesis import strategies as st
 from rulelearn import MODEL_FORMAT_VERSION
 from rulelearn._labels import same_label
 from rulelearn.cli import main
+from rulelearn.csv_predict import predict_csv
 from rulelearn.data.parse import DEFAULT_MISSING
 from rulelearn.errors import ParameterError
 from rulelearn.export import SQL_HEADER, export_rule
-from rulelearn.model_io import load_model, predict_csv
+from rulelearn.model_io import load_model
 from rulelearn.rules import Clause, Literal, Rule
 
 PWNED = '"""+str(__import__("os").system("touch PWNED"))+"""'

@@ -191,12 +191,12 @@ FIT = [
          ["positive class ''"], D),
     Case("positive-1.0-written-1.0", ["fit", "x.csv", *FAST, "--positive", "1.0"], 0,
          files={"x.csv": table(planted().assign(y=planted().y.astype(float)))},
-         out=["positive class 1 (27 rows, given by --positive)"]),
+         out=["positive class 1.0 (27 rows, given by --positive)"]),  # as written
     Case("positive-1.0-written-1", ["fit", "d.csv", *FAST, "--positive", "1.0"], 0, files=D,
          out=["positive class 1 (27 rows, given by --positive)"]),
     Case("positive-0-written-0.0", ["fit", "x.csv", *FAST, "--positive", " 0"], 0,
          files={"x.csv": table(planted().assign(y=planted().y.astype(float)))},
-         out=["positive class 0 (33 rows, given by --positive)"]),
+         out=["positive class 0.0 (33 rows, given by --positive)"]),  # as written
     Case("labels-beyond-2**53-stay-apart", ["fit", "x.csv", *FAST], 0,
          files={"x.csv": table(planted().assign(y=planted().y + 2**53))},
          out=["positive class 9007199254740993 (27 rows", "negative 9007199254740992"]),

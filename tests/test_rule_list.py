@@ -12,10 +12,11 @@ from click.testing import CliRunner
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rulelearn.cli import main
+from rulelearn.csv_predict import predict_csv
 from rulelearn.errors import DataError, ModelFileError, ParameterError, RuleError
 from rulelearn.estimator import BooleanRuleClassifier
 from rulelearn.export import SQL_LIST_HEADER, export_rule
-from rulelearn.model_io import LoadedModel, LoadedRuleList, load_model, model_json, predict_csv
+from rulelearn.model_io import LoadedModel, LoadedRuleList, load_model, model_json
 from rulelearn.rule_list import (
     BooleanRuleListClassifier,
     RuleList,

@@ -13,10 +13,11 @@ from test_export import pandas_holds, python_predict, sql_predict
 from rulelearn import BooleanRuleClassifier
 from rulelearn.binarize import QuantileBinarizer, add_sums, check_sums, sum_features
 from rulelearn.cli import main
+from rulelearn.csv_predict import predict_csv
 from rulelearn.cv_estimator import BooleanRuleClassifierCV
 from rulelearn.errors import DataError, ModelFileError, ParameterError
 from rulelearn.export import SQL_HEADER, export_rule
-from rulelearn.model_io import load_model, predict_csv, save_model
+from rulelearn.model_io import load_model, save_model
 
 #: Hostile column names: a quote, a double quote, a newline, a plus sign.
 DAY, EVE, NIGHT = "day 'charge'", 'eve "x"\nnew', "night+1"

@@ -3,8 +3,8 @@
 The library does the work (:func:`rulelearn.data.read_csv_dataset`,
 :class:`~rulelearn.estimator.BooleanRuleClassifier` and its CV,
 :class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV`,
-:mod:`rulelearn.model_io`); these commands parse options and render. Heavy imports stay inside
-the command bodies so that ``rulelearn --help`` is quick.
+:mod:`rulelearn.model_io`, :mod:`rulelearn.csv_predict`); these commands parse options and
+render. Heavy imports stay inside the command bodies so that ``rulelearn --help`` is quick.
 """
 
 import contextlib
@@ -163,7 +163,17 @@ _SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
 _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                         show_default=True,
                         help="The decimal mark of the CSV file's numbers: ',' reads 1,5 as 1.5 "
-                             "(European files, usually separated by ';').")
+                             "and 1.234,5 (also 1 234,5 and 1'234,5) as 1234.5 (European "
+                             "files, usually separated by ';'). A saved model remembers it.")
+
+_PREDICT_SEP = click.option("--sep", metavar="CHAR", default=None, callback=_separator,
+                            help="The CSV file's separator: one character, or comma, "
+                                 "semicolon, tab, space, pipe (default: the model's, if fit "
+                                 "was given one; else found from the file).")
+
+_PREDICT_DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=None,
+                                help="The decimal mark of the CSV file's numbers (default: "
+                                     "the model's, as its training file was read).")
 
 
 @click.command()
@@ -177,6 +187,10 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
                    "NA, NaN, nan, ?, null, None).")
 @click.option("--drop", "-d", metavar="COLUMN", multiple=True,
               help="Leave this column out of the features, e.g. an identifier (repeatable).")
+@click.option("--keep", metavar="COLUMN", multiple=True,
+              help="Keep this column, which fit would leave out as an identifier (a different "
+                   "text in every row) or a row order (a number that increases or decreases "
+                   "from row to row, such as a row number) (repeatable).")
 @click.option("--method", metavar="METHOD[,METHOD...]", type=_Kinds(METHODS, "method"),
               default="bcd",
               show_default=True,
@@ -279,7 +293,8 @@ _DECIMAL = click.option("--decimal", type=click.Choice((".", ",")), default=".",
 @_SEP
 @_DECIMAL
 @_stop_workers_on_error
-def fit(data, target, positive, missing, drop, method, start, polish, perturb, form, rules, theta,  # noqa: C901
+def fit(data, target, positive, missing, drop, keep, method, start, polish, perturb, form, rules,  # noqa: C901
+        theta,
         max_iter, thresholds, class_weight, cut_points, sums, cv, seed, jobs, executor, scheduler,
         select, prune, show_path, plot_file, save, as_json, quiet, sep, decimal, certify,
         certify_budget):
@@ -305,13 +320,14 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         _check_plot(plot_file, data, save, cv_done=cv_runs)
     scheduler = _where_folds_run(executor, scheduler, jobs, cv_done=cv_runs)
     from rulelearn.data import read_csv_dataset
-    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns, identifier_like_columns
+    from rulelearn.data.parse import DEFAULT_MISSING, drop_columns
 
     missing = tuple(dict.fromkeys(DEFAULT_MISSING + missing))
+    reading = {"sep": sep, "decimal": decimal}  # kept in a saved model, for predict
     dataset = read_csv_dataset(data, target=target, positive=positive, missing_values=missing,
                                sep=sep, decimal=decimal, multiclass=True)
     target = dataset.target
-    dataset = drop_columns(dataset, drop)
+    dataset = _leave_out_traps(drop_columns(dataset, drop), keep)
     if sums is not None:
         from rulelearn.binarize import add_sums
         from rulelearn.errors import DataError
@@ -319,16 +335,21 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         if dataset.positive is None:
             raise DataError("--sum is for a target of two classes (a rule list of three or "
                             "more classes reads the columns as they are)")
+        for name, parts in sums.items():
+            if target in (name, *parts):
+                raise DataError(f"--sum {name}={'+'.join(parts)}: {target!r} is the target "
+                                "column; a sum is a new feature, of feature columns")
         add_sums(dataset.X.iloc[:0], sums, check=True)  # a one-line error before the CV
     if cv_runs and scheduler is None:  # the CV's workers import while this process does
         start_workers(-1 if jobs is None else jobs)
+    import warnings
+
+    from rulelearn._traps import DataTrapWarning
     from rulelearn.cv_estimator import CHOSEN, BooleanRuleClassifierCV
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_io import accuracy
 
-    for column in identifier_like_columns(dataset.X):
-        echo(f"note: column {column!r} has a different value in every row (an "
-             f"identifier?); leave it out with --drop {column}", err=True)
+    warnings.filterwarnings("ignore", category=DataTrapWarning)  # said above, or --keep
     _note_unused_descent_options(methods, polish, perturb)
     estimator = BooleanRuleClassifier(method=method, max_iter=max_iter,
                                       n_thresholds=thresholds[0], pos_label=dataset.positive,
@@ -345,7 +366,8 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         fit_rule_list(data, dataset, estimator, fixed=(form, rules, theta), cv=cv, seed=seed,
                       jobs=jobs, select=select, thresholds=thresholds, show_path=show_path,
                       plot_file=plot_file, save=save, as_json=as_json, quiet=quiet,
-                      missing=missing, method=method, scheduler=scheduler, prune=prune,
+                      missing=missing, reading=reading, method=method, scheduler=scheduler,
+                      prune=prune,
                       more_cut_points=cut_points[1:])
         return
     if cv_runs:  # each option given fixes its axis of the grid
@@ -377,7 +399,8 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
         if selection is not None and plot_file is not None:
             _plot(selection, method, data, plot_file, err=True)
         if save is not None:
-            _save(save, model, target, dataset, data, missing, selection, err=True)
+            _save(save, model, target, dataset, data, missing, selection, err=True,
+                  reading=reading)
         write_out(_fit_json(data, dataset, target, method, model, selection, train_accuracy,
                             save))
         return
@@ -386,10 +409,34 @@ def fit(data, target, positive, missing, drop, method, start, polish, perturb, f
                   given=positive is not None, show_path=show_path, plot_file=plot_file)
     except StdoutError:  # the report could not be shown: the model is kept all the same
         if save is not None:
-            _save(save, model, target, dataset, data, missing, selection, err=True)
+            _save(save, model, target, dataset, data, missing, selection, err=True,
+                  reading=reading)
         raise
     if save is not None:
-        _save(save, model, target, dataset, data, missing, selection, err=False)
+        _save(save, model, target, dataset, data, missing, selection, err=False,
+              reading=reading)
+
+
+def _leave_out_traps(dataset, keep):
+    """``dataset`` without its identifier and row-order columns (:mod:`rulelearn._traps`) that
+    ``--keep`` does not name, one warning line for each left out."""
+    from rulelearn._traps import trap_columns
+    from rulelearn.data.parse import drop_columns
+    from rulelearn.errors import DataError
+
+    for column in keep:
+        if column not in dataset.X.columns:
+            raise DataError(f"--keep {column}: no such feature column in {dataset.source} "
+                            f"(features: {', '.join(map(str, dataset.X.columns))})")
+    traps = {c: why for c, why in trap_columns(dataset.X).items() if c not in keep}
+    if not traps:
+        return dataset
+    if len(traps) == dataset.X.shape[1]:
+        raise DataError(f"every feature column is an identifier or a row order "
+                        f"({', '.join(map(repr, traps))}); keep one with --keep COLUMN")
+    for column, why in traps.items():
+        echo(f"warning: column {column!r} {why}: left out (--keep {column} keeps it)", err=True)
+    return drop_columns(dataset, tuple(traps))
 
 
 def _where_folds_run(executor, scheduler, jobs, *, cv_done) -> str | None:
@@ -512,10 +559,10 @@ def _plot(selection, method, data, plot_file, *, err):
     echo(f"plot: {plot_file}", err=err)
 
 
-def _save(save, model, target, dataset, data, missing, selection, *, err):
+def _save(save, model, target, dataset, data, missing, selection, *, err, reading):
     from rulelearn.model_io import model_json
 
-    extra = {"data": str(data), "missing_values": missing}
+    extra = {"data": str(data), "missing_values": missing, "reading": reading}
     if selection is not None:
         extra["cv_selection"] = selection.to_dict()
     write_file(save, model_json(model, target=target, X=dataset.X, y=dataset.y, extra=extra))
@@ -625,8 +672,8 @@ def _data_line(path, dataset, target, *, given):
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary (rows, accuracy and confusion matrix when DATA has the "
                    "target) as JSON on stdout; the predictions go to the -o file.")
-@_SEP
-@_DECIMAL
+@_PREDICT_SEP
+@_PREDICT_DECIMAL
 def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     """Apply the saved MODEL (from rulelearn fit --save) to the CSV file DATA.
 
@@ -636,7 +683,8 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     standard output stays a clean CSV; with --json it is printed on standard output as JSON
     instead, and the CSV needs -o.
     """
-    from rulelearn.model_io import LoadedRuleList, load_model, predict_csv_to
+    from rulelearn.csv_predict import predict_csv_to
+    from rulelearn.model_io import LoadedRuleList, load_model
 
     if not column.strip():
         raise click.BadParameter("an empty column name", param_hint="'--column'")
@@ -648,6 +696,7 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
     if output != "-":
         refuse_overwrite("--output", output, [("input data file", data), ("model file", model)])
     loaded = load_model(model)
+    _note_reading_overrides(loaded, sep, decimal)
     options = {"column": column, "sep": sep, "explain": "explanation" if explain else None,
                "proba": "probability" if proba else None, "decimal": decimal}
     if output == "-":
@@ -675,6 +724,19 @@ def predict(model, data, output, column, explain, proba, as_json, sep, decimal):
         echo(scores, err=True)
     if output != "-":
         echo(f"written: {output}", err=True)
+
+
+def _note_reading_overrides(loaded, sep, decimal) -> None:
+    """One note on stderr when --sep or --decimal reads DATA otherwise than the model's
+    training file was read (the model's reading is the default)."""
+    differs = []
+    if decimal is not None and decimal != loaded.decimal:
+        differs.append(f"--decimal {decimal} (the model was fitted with --decimal "
+                       f"{loaded.decimal})")
+    if sep is not None and loaded.sep is not None and sep != loaded.sep:
+        differs.append(f"--sep {sep!r} (the model was fitted with --sep {loaded.sep!r})")
+    if differs:
+        echo(f"note: reading DATA with {' and '.join(differs)}", err=True)
 
 
 def _predict_json(model, loaded, result, output):

@@ -31,13 +31,29 @@ def show(model):
     if not hasattr(loaded, "rule"):  # a rule list (three or more classes)
         from rulelearn.cli.rule_list import describe_loaded
 
-        for line in describe_loaded(loaded):
-            echo(line)
-        return
-    for line in _describe(loaded, simplify(loaded.rule)):
+        lines = list(describe_loaded(loaded))
+    else:
+        lines = [*_describe(loaded, simplify(loaded.rule)),
+                 *sum_lines(getattr(loaded, "sums", ()))]
+    for line in lines + reading_lines(loaded):
         echo(line)
-    for line in sum_lines(getattr(loaded, "sums", ())):
-        echo(line)
+
+
+def reading_lines(loaded) -> list:
+    """How the model's training file was read, where that differs from the defaults (what
+    ``predict`` and the exports read DATA with): ``--decimal``, ``--sep``, ``--missing``."""
+    from rulelearn.data.parse import DEFAULT_MISSING
+
+    options = []
+    if loaded.decimal != ".":
+        options.append(f"--decimal {loaded.decimal}")
+    if loaded.sep is not None:
+        options.append(f"--sep {loaded.sep!r}")
+    extra = [t for t in (loaded.missing_values or ()) if t not in DEFAULT_MISSING]
+    options.extend(f"--missing {t!r}" for t in extra)
+    if not options:
+        return []
+    return [f"read with {' '.join(options)} (predict reads DATA the same way)"]
 
 
 def sum_lines(sums):

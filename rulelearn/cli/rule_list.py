@@ -10,7 +10,7 @@ from rulelearn.rule_list import label_text
 
 def fit_rule_list(data, dataset, estimator, *, fixed, cv, seed, jobs, select, thresholds,
                   show_path, plot_file, save, as_json, quiet, missing, method, scheduler=None,
-                  prune=True, more_cut_points=()):
+                  prune=True, more_cut_points=(), reading=None):
     """Learn, print and save the rule list of ``dataset`` (``fixed``: the given form, R, θ).
 
     Each rule's setting not given is chosen by the CV of a binary ``fit``
@@ -49,12 +49,13 @@ def fit_rule_list(data, dataset, estimator, *, fixed, cv, seed, jobs, select, th
         selections = [None] * len(model.steps_)
     train_accuracy = accuracy(model, dataset.X, dataset.y)
     if as_json:
-        _save_list(save, model, dataset, data, missing, selections, err=True)
+        _save_list(save, model, dataset, data, missing, selections, err=True, reading=reading)
         write_out(_fit_json(data, dataset, method, model, selections, train_accuracy, save))
         return
     for line in _report(data, dataset, method, model, selections, train_accuracy, show_path):
         echo(line)
-    _save_list(save, model, dataset, data, missing, selections, err=False)
+    _save_list(save, model, dataset, data, missing, selections, err=False,
+               reading=reading)
 
 
 def _classes_line(y, order) -> str:
@@ -94,12 +95,13 @@ def _report(data, dataset, method, model, selections, train_accuracy, show_path)
     yield f"training accuracy: {100 * train_accuracy:.1f} %"
 
 
-def _save_list(save, model, dataset, data, missing, selections, *, err):
+def _save_list(save, model, dataset, data, missing, selections, *, err, reading=None):
     from rulelearn.model_io import model_json
 
     if save is None:
         return
     extra = {"data": str(data), "missing_values": missing,
+             **({"reading": reading} if reading else {}),
              "cv_selection": [None if s is None else s.to_dict() for s in selections]}
     write_file(save, model_json(model, target=dataset.target, X=dataset.X, y=dataset.y,
                             extra=extra))
@@ -169,6 +171,11 @@ def report_prediction(model_path, loaded, result, output, as_json):
                "unknown_labels": int(result.n_unknown_labels),
                "accuracy_percent": None if result.accuracy is None
                else 100 * float(result.accuracy),
+               "balanced_accuracy_percent": None if result.balanced_accuracy is None
+               else 100 * float(result.balanced_accuracy),
+               "confusion": None if result.matrix is None else {
+                   "labels": [plain(c) for c in result.labels],
+                   "matrix": [list(row) for row in result.matrix]},
                "notes": list(result.notes), "output": str(output)}
         write_out(json.dumps(doc, indent=2, default=plain))
     else:
@@ -177,5 +184,7 @@ def report_prediction(model_path, loaded, result, output, as_json):
              f"{plural(loaded.rule_list.n_literals, 'literal')}; target {loaded.target!r}, "
              f"classes {', '.join(map(label_text, loaded.classes))})", err=True)
         echo(result.summary(loaded.target), err=True)
+        for line in result.matrix_lines():
+            echo(line, err=True)
     if output != "-":
         echo(f"written: {output}", err=True)

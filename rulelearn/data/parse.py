@@ -2,7 +2,9 @@
 
 Registry files and users' CSV files go through the same steps: :func:`read_table` (every cell a
 stripped string, missing tokens -> NaN), then :func:`split_features` (numeric columns -> float64,
-categorical columns -> ``category``, labels -> ints where they are whole numbers, else strings).
+categorical columns -> ``category``, labels as written: ints where every label is an integer
+written as Python writes one, else the text; see :func:`_labels`). Reading a path is bounded
+(:mod:`rulelearn.data.files`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import importlib
 import io
 import itertools
 import re
+import warnings
 import zlib
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -24,6 +27,7 @@ import pandas as pd
 
 from rulelearn._labels import default_positive, matching_labels
 from rulelearn._utils import closest
+from rulelearn.data.files import MAX_TEXT_BYTES, check_readable, read_bounded
 from rulelearn.errors import DataError
 
 #: Tokens read as "missing" in a user's CSV unless told otherwise.
@@ -167,10 +171,9 @@ def iter_text(path, *, block: int = 1 << 22):
     import codecs as _codecs
 
     name = str(path)
+    check_readable(path)  # no device: /dev/zero would never end
     try:
         f = open(path, "rb")
-    except FileNotFoundError:
-        raise DataError(f"cannot read {path}: no such file") from None
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
     with f:
@@ -274,7 +277,7 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     """
     check_decimal(decimal)
     name = str(source) if isinstance(source, (str, Path)) else getattr(source, "name", "data")
-    raw = source if isinstance(source, bytes) else _read_bytes(source)
+    raw = source if isinstance(source, bytes) else _read_bytes(source, compression is None)
     try:
         raw = _decompress(raw, compression)
     except (OSError, EOFError, zlib.error) as exc:
@@ -291,11 +294,7 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     if header:
         first = pd.read_csv(io.StringIO(text, newline=""), sep=sep, header=None, nrows=1, dtype=str,
                             skipinitialspace=True, keep_default_na=False).iloc[0]
-        names = [str(c).strip() for c in first]
-        repeated = sorted({c for c in names if names.count(c) > 1})
-        if repeated:
-            raise DataError(f"{name}: the header repeats column name(s) "
-                            f"{', '.join(map(repr, repeated))}; rename them")
+        check_header([str(c).strip() for c in first], name)
     if columns is not None:
         if df.shape[1] != len(columns):
             raise DataError(f"{name}: expected {len(columns)} columns, got {df.shape[1]}")
@@ -303,7 +302,24 @@ def read_table(source, *, sep=None, header=True, columns=None, missing=DEFAULT_M
     df.columns = [str(c).strip() for c in df.columns]
     tokens = list(missing)
     df = df.apply(lambda s: s.str.strip())
-    return with_decimal_point(df.mask(df.isin(tokens)).astype(object), decimal)
+    return with_decimal_point(df.mask(df.isin(tokens)).astype(object), decimal,
+                              strict=True)
+
+
+def check_header(names: list, name: str) -> None:
+    """Refuse a header row with a column without a name (named by its position: pandas would
+    call it ``Unnamed: 3``, a name that is in no file) or a name given twice."""
+    empty = [i for i, c in enumerate(names, 1) if c == ""]
+    if empty:
+        where = ", ".join(map(str, empty))
+        last = " (the last: a separator at the end of the header line?)" \
+            if empty[-1] == len(names) else ""
+        raise DataError(f"{name}: column {where} of {len(names)} in the header has no "
+                        f"name{last}; name it or remove it")
+    repeated = sorted({c for c in names if names.count(c) > 1})
+    if repeated:
+        raise DataError(f"{name}: the header repeats column name(s) "
+                        f"{', '.join(map(repr, repeated))}; rename them")
 
 
 def check_decimal(decimal) -> None:
@@ -312,33 +328,77 @@ def check_decimal(decimal) -> None:
                         f"Got {decimal!r} instead.")
 
 
-def with_decimal_point(cells: pd.DataFrame, decimal: str = ".") -> pd.DataFrame:
-    """``cells`` (text) with every number written with the decimal mark ``decimal`` (``1,5``,
-    ``-0,25``, ``,5``, ``1,5e3``) rewritten with a point; other cells (``12,500,000``, text)
-    as they are. ``decimal="."``: ``cells`` itself."""
+#: The thousands separators a number written with a decimal comma may use (``--decimal ,``):
+#: a point, a space, an apostrophe, a no-break space and a narrow no-break space.
+THOUSANDS_SEPARATORS = (".", " ", "'", "\u00a0", "\u202f")
+#: A number with a decimal comma and no thousands separator: ``1,5``, ``-0,25``, ``,5``,
+#: ``1,5e3``.
+COMMA_DECIMAL = r"[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?"
+#: A number with a decimal comma (or none) and its digits grouped by threes with one of
+#: :data:`THOUSANDS_SEPARATORS`, the same one throughout: ``1.234,5``, ``1 234,5``,
+#: ``1'234``, ``-12.500.000``. The first group does not start with 0 (``0.125`` is not 125).
+COMMA_GROUPED = (r"[+-]?[1-9]\d{0,2}(?P<sep>[. '\u00a0\u202f])\d{3}((?P=sep)\d{3})*"
+                 r"(,\d*)?([eE][+-]?\d+)?")
+
+
+def with_decimal_point(cells: pd.DataFrame, decimal: str = ".", *,
+                       strict: bool = False) -> pd.DataFrame:
+    """``cells`` (text) with every number written with the decimal mark ``decimal`` rewritten
+    with a point and without thousands separators; other cells (text, ``12,500,000``) as they
+    are. ``decimal="."``: ``cells`` itself.
+
+    With ``decimal=","``: ``1,5`` -> ``1.5`` (:data:`COMMA_DECIMAL`), and a number whose
+    digits are grouped by threes (:data:`COMMA_GROUPED`: ``1.234,5``, ``1 234,5``,
+    ``1'234,5``) -> ``1234.5``; a point is then a thousands separator, never a decimal mark.
+    A cell such as ``1.5`` or ``0.125`` (a point that does not group digits) is left as it is.
+    ``strict`` (reading a training file): a column that holds both a number grouped with points
+    (``1.234`` read as 1234) and one with a decimal point (``1.5``) is a :class:`DataError`
+    naming both, since one of them is read wrongly.
+    """
     check_decimal(decimal)
     if decimal == ".":
         return cells
-    mark = re.escape(decimal)
-    number = rf"\s*[+-]?(\d+{mark}\d*|{mark}\d+)([eE][+-]?\d+)?\s*"
 
     def column(values: pd.Series) -> pd.Series:
         text = values.where(values.map(lambda v: isinstance(v, str)), None)
-        hit = text.str.fullmatch(number).fillna(False).astype(bool)
-        if not hit.any():
+        plain = text.str.fullmatch(COMMA_DECIMAL).fillna(False).astype(bool)
+        grouped = text.str.fullmatch(COMMA_GROUPED).fillna(False).astype(bool) & ~plain
+        if not (plain.any() or grouped.any()):
             return values
-        return values.where(~hit, text.str.replace(decimal, ".", regex=False))
+        if strict and grouped.any():
+            _check_point_groups(values.name, text, grouped)
+        out = values.where(~plain, text.str.replace(",", ".", regex=False))
+        if grouped.any():
+            digits = text[grouped].str.replace(r"[. '\u00a0\u202f]", "", regex=True)
+            out = out.where(~grouped, digits.str.replace(",", ".", regex=False))
+        return out
 
     return cells.apply(column) if len(cells.columns) else cells
 
 
-def _read_bytes(path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise DataError(f"cannot read {path}: no such file") from None
-    except OSError as exc:
-        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+def _check_point_groups(name, text: pd.Series, grouped: pd.Series) -> None:
+    """Refuse a column where a point groups digits in one cell and is a decimal point in
+    another (``--decimal ,``)."""
+    with_points = grouped & text.str.contains(".", regex=False).fillna(False).astype(bool)
+    if not with_points.any():
+        return
+    decimals = text[~grouped].dropna()
+    decimals = decimals[decimals.str.fullmatch(r"[+-]?(\d*\.\d+|\d+\.)([eE][+-]?\d+)?")]
+    if len(decimals):
+        raise DataError(
+            f"column {name!r} mixes {text[with_points].iloc[0]!r} (read as a number with "
+            f"thousands separators under --decimal ,) and {decimals.iloc[0]!r} (a decimal "
+            "point): write the column's numbers one way")
+
+
+def _read_bytes(path, text: bool = True) -> bytes:
+    """The bytes of a data file: a regular file or a pipe, at most :data:`~rulelearn.data.
+    files.MAX_TEXT_BYTES`. ``text``: binary data (NUL bytes in the first block, not UTF-16) is
+    refused before the rest is read."""
+    def check(first: bytes) -> None:
+        _encoding(first, str(path))
+
+    return read_bounded(path, limit=MAX_TEXT_BYTES, check=check if text else None)
 
 
 # ------------------------------------------------------------------------------------ conversion
@@ -360,7 +420,7 @@ def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
     if not bad.any():
         infinite = np.isinf(num.to_numpy())
         if infinite.any():
-            example, row = s[infinite].iloc[0], int(np.flatnonzero(infinite)[0])
+            example, row = s[infinite].iloc[0], int(s.index[np.flatnonzero(infinite)[0]])
             raise DataError(
                 f"column {s.name!r} has {int(infinite.sum())} infinite value(s), e.g. "
                 f"{example!r} in data row {row + 1}; a rule needs finite numbers: replace them "
@@ -383,30 +443,25 @@ def _feature(s: pd.Series, categorical: bool | None) -> pd.Series:
 
 
 def _labels(s: pd.Series) -> np.ndarray:
-    """Labels as parsed: whole numbers -> int64, other numbers -> float64, else strings."""
-    num, bad = _to_numeric(s)
-    values = num.to_numpy()
-    if bad.any() or not np.isfinite(values).all():  # "inf" is a name here, not a number
-        return s.astype(object).to_numpy()
-    if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 53):
-        return values.astype(np.int64)  # exact: every such float is an integer
-    if np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 63):
-        exact = _exact_integers(s)  # beyond 2**53 a float merges neighbours: read the text
-        if exact is not None:
-            return exact
-        return s.astype(object).to_numpy()  # e.g. 1e20: kept as written, never merged
-    return values
+    """Class labels as written in the file: int64 where every label is an integer written as
+    Python writes one (``0``, ``1``, ``-3``, ``9007199254740993``: exact, beyond 2**53 too),
+    else the text of each cell.
 
-
-def _exact_integers(s: pd.Series) -> np.ndarray | None:
-    """The cells of ``s`` as int64 read from their text, or None if one is not an integer."""
+    So labels are never changed by reading: ``007``, ``+1``, ``-0``, ``1e3``, ``1.0`` and
+    ``1.50`` stay the text they are (a column that holds one of them is text throughout), and
+    labels such as ``1.50``, ``2.25``, ``3`` are three classes, however numeric they look: a
+    label column is a set of classes, never a measurement to be rounded.
+    """
     texts = pd.unique(s.to_numpy())
-    try:
-        exact = {t: int(str(t).strip()) for t in texts}
-    except ValueError:
-        return None
-    if any(not -2 ** 63 <= v < 2 ** 63 for v in exact.values()):
-        return None
+    exact = {}
+    for text in texts:
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            return s.astype(object).to_numpy()
+        if str(value) != text or not -2 ** 63 <= value < 2 ** 63:
+            return s.astype(object).to_numpy()
+        exact[text] = value
     return np.array([exact[t] for t in s.to_numpy()], dtype=np.int64)
 
 
@@ -424,7 +479,8 @@ def split_features(df: pd.DataFrame, label: str, *, drop=(), categorical=None):
     if empty:
         raise DataError(f"feature column {empty[0]!r} has no values (all missing)")
     X = pd.DataFrame({c: _feature(feats[c], None if categorical is None else c in categorical)
-                      for c in feats.columns}, index=pd.RangeIndex(len(df)))
+                      .reset_index(drop=True) for c in feats.columns},
+                     index=pd.RangeIndex(len(df)))
     return X, _labels(df[label])
 
 
@@ -463,11 +519,14 @@ def check_shape(spec, X: pd.DataFrame, y: np.ndarray, what: str = "") -> None:
 
 def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
                      name=None, sep=None, decimal=".", multiclass=False) -> Dataset:
-    """Load a user's CSV file (header row required) as a :class:`Dataset`.
+    """Load a user's CSV file (header row required: every column named, no name twice) as a
+    :class:`Dataset`.
 
-    - ``target``: the label column (default: the last column); it must have exactly two classes,
-      and no missing values (rows without a label are refused, not dropped, so that nothing is
-      silently left out).
+    - ``target``: the label column (default: the last column); it must have exactly two classes.
+      Rows without a label are left out, with one warning giving their count and the first of
+      their row numbers (a file of no label at all is refused).
+      The labels are kept as written (``007`` stays ``007``; integers written plainly are read
+      as ints: :func:`_labels`).
     - ``positive``: the class a DNF rule predicts (default: the minority class; on a tie, the label
       that sorts last). Given as a string it matches a label's text, so ``"1"`` selects ``1``.
     - ``multiclass``: a target of three or more classes is read too (for a rule list,
@@ -501,8 +560,12 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
     absent = np.flatnonzero(df[target].isna().to_numpy())
     if len(absent):
         rows = ", ".join(str(r + 1) for r in absent[:5]) + (", ..." if len(absent) > 5 else "")
-        raise DataError(f"target {target!r} is missing in {len(absent)} data row(s) ({rows}); "
-                        "remove those rows or fill in their label")
+        if len(absent) == len(df):
+            raise DataError(f"target {target!r} is missing in {len(absent)} data row(s), every "
+                            "row: there is no label to learn from")
+        warnings.warn(f"target {target!r} is missing in {len(absent)} of {len(df)} data rows "
+                      f"({rows}): those rows are left out", UserWarning, stacklevel=2)
+        df = df[df[target].notna()]  # the index keeps each row's place in the file
     X, y = split_features(df, target)
     counts = Counter(y.tolist())
     labels = sorted(counts, key=str)
@@ -555,13 +618,6 @@ def drop_columns(dataset: Dataset, columns) -> Dataset:
     if X.shape[1] == 0:
         raise DataError("--drop left no feature column")
     return replace(dataset, X=X)
-
-
-def identifier_like_columns(X: pd.DataFrame) -> list:
-    """Categorical columns with a distinct value in every row (of at least 20 rows)."""
-    return [c for c in X.columns
-            if len(X) >= 20 and not pd.api.types.is_numeric_dtype(X[c])
-            and X[c].nunique(dropna=False) == len(X)]
 
 
 # --------------------------------------------------------------------------- large files, chunked
@@ -630,10 +686,7 @@ def read_table_chunks(path, *, sep=None, wanted=None, size: int = 1 << 22):
     except (pd.errors.ParserError, ValueError, csv.Error) as exc:
         raise DataError(f"cannot parse {name}: {str(exc).strip().splitlines()[-1]}") from None
     columns = [str(c).strip() for c in head.iloc[0]]
-    repeated = sorted({c for c in columns if columns.count(c) > 1})
-    if repeated:
-        raise DataError(f"{name}: the header repeats column name(s) "
-                        f"{', '.join(map(repr, repeated))}; rename them")
+    check_header(columns, name)
     wanted = list(columns) if wanted is None else [c for c in columns if c in set(wanted)]
 
     def chunks():
@@ -722,7 +775,6 @@ def _parse_chunk(text, columns, wanted, options, header_in) -> TableChunk:
 
 
 def _shift_lines(exc, lines_before: int) -> str:
-    import re
 
     message = str(exc).strip().splitlines()[-1]
     return re.sub(r"line (\d+)", lambda m: f"line {int(m.group(1)) + lines_before}", message)
