@@ -3,7 +3,7 @@
 Registry files and users' CSV files go through the same steps: :func:`read_table` (every cell a
 stripped string, missing tokens -> NaN), then :func:`split_features` (numeric columns -> float64,
 categorical columns -> ``category``, labels as written: ints where every label is an integer
-written as Python writes one, else the text; see :func:`_labels`). Reading a path is bounded
+written as Python writes one, else the text; see ``_labels``). Reading a path is bounded
 (:mod:`rulelearn.data.files`).
 """
 
@@ -526,7 +526,7 @@ def read_csv_dataset(path, *, target=None, positive=None, missing_values=None,
       Rows without a label are left out, with one warning giving their count and the first of
       their row numbers (a file of no label at all is refused).
       The labels are kept as written (``007`` stays ``007``; integers written plainly are read
-      as ints: :func:`_labels`).
+      as ints: ``_labels``).
     - ``positive``: the class a DNF rule predicts (default: the minority class; on a tie, the label
       that sorts last). Given as a string it matches a label's text, so ``"1"`` selects ``1``.
     - ``multiclass``: a target of three or more classes is read too (for a rule list,
