@@ -168,10 +168,10 @@ METHOD_STYLES = {
     "fit": ("#1f77b4", "o"), "bcd": ("#ff7f0e", "s"), "am": ("#2ca02c", "D"),
     "ocrl": ("#d62728", "^"), "sc": ("#9467bd", "v"), "cg": ("#8c564b", "P"),
     "brcg": ("#e377c2", "*"), "cart": ("#bcbd22", "X"), "ripper": ("#17becf", "p"),
-    "figsclassifier": ("#393b79", "h"),
+    "figsclassifier": ("#7b4173", "h"),
 }
 #: Colours (none of :data:`METHOD_STYLES`'s) and markers of the other names.
-_FALLBACK_COLOURS = ("#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d",
+_FALLBACK_COLOURS = ("#637939", "#8c6d31", "#843c39", "#393b79", "#3182bd", "#e6550d",
                      "#31a354", "#756bb1", "#636363", "#ad494a")
 _FALLBACK_MARKERS = "osD^vPXph<>d"
 
@@ -292,6 +292,16 @@ def _new_figure(width, height):
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def _marker(style, *, edge=False):
+    """A legend entry showing a method's colour and marker alone (an error bar's caps hid
+    the marker's shape)."""
+    from matplotlib.lines import Line2D
+
+    color, marker = style
+    return Line2D([], [], ls="", marker=marker, color=color, ms=7,
+                  mec="black" if edge else color, mew=0.5 if edge else 1.0)
+
+
 def _legend(fig, handles, labels, ncol=1):
     """One legend for the whole figure, right of the panels (never over data)."""
     fig.legend(handles, labels, loc="outside right center", ncol=ncol, fontsize="small",
@@ -360,7 +370,7 @@ def tradeoff_figure(records, config=None, *, ncols=4):
             if left_out else "")
     fig.suptitle(f"Test error vs rule size, mean ± SEM over {over}\n{SIZE_NOTE}{gone}")
     order = [lab for lab in labels if lab in handles]
-    _legend(fig, [handles[lab] for lab in order], [names[lab] for lab in order])
+    _legend(fig, [_marker(styles[lab]) for lab in order], [names[lab] for lab in order])
     return _finish(fig)
 
 
@@ -588,7 +598,7 @@ def pareto_figure(records, config=None, *, datasets=None):
     order = [lab for lab in labels if lab in handles]
     extra = [Line2D([], [], ls="", marker="o", ms=4, color="0.4", alpha=0.4),
              Line2D([], [], ls="", marker="o", color="0.75"), Line2D([], [], color="0.2")]
-    _legend(fig, [handles[lab] for lab in order] + extra,
+    _legend(fig, [_marker(styles[lab], edge=True) for lab in order] + extra,
             [names[lab] for lab in order] + ["an outer fold's chosen rule",
                                              "dominated (grey)", "Pareto front"])
     fig.suptitle("Test error vs size. Left: the rule each outer fold's inner CV chose, and "
@@ -656,7 +666,7 @@ def method_pareto_figure(records, config, dataset):
     order = [lab for lab in labels if lab in handles]
     from matplotlib.lines import Line2D
 
-    _legend(fig, [handles[lab] for lab in order] + [Line2D([], [], color="0.2")],
+    _legend(fig, [_marker(styles[lab]) for lab in order] + [Line2D([], [], color="0.2")],
             [names[lab] for lab in order] + ["Pareto front"])
     fig.suptitle(SIZE_NOTE, fontsize="small")
     return _finish(fig)
