@@ -522,3 +522,20 @@ def test_a_long_rule_is_cut_at_a_line_boundary():
     assert one.startswith(shown) and shown.endswith("OR") and len(shown) <= 100
     assert note.startswith("… cut here: 9,000 characters in all")
     assert html_report.cut_rule("a\nb") == ("a\nb", None)
+
+
+def test_no_figure_that_would_only_say_it_has_nothing(tmp_path):
+    """Records without θ paths: a line says so where the θ-path figure (one panel of text)
+    was; the trade-off and Pareto figures stay."""
+    pytest.importorskip("matplotlib")
+    folder = results_folder(tmp_path, datasets=("magic", "pima"))
+    path = folder / "records.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "path"}) + "\n"
+                            for r in recs))
+    page = html_report.build_report(folder)
+    assert "No θ path to draw: the records were written before θ paths were stored" in page
+    alts = [a["alt"] for t, a in tags(page) if t == "img"]
+    assert not [a for a in alts if a.startswith("θ paths")]
+    assert [a for a in alts if a.startswith("Test error against size")]
+    assert [a for a in alts if a.startswith("Pareto fronts")]

@@ -662,15 +662,21 @@ def render_figures(results: Results) -> tuple[dict, str | None]:
                     "'rulelearn[plot]'; this page was written without it.")
     out, problems = {}, []
     pages = {}
-    lp = any(results.method_names.get(r.label, r.method) in plot.LP_METHODS
-             for r in results.records)
+    lp = [r for r in results.records
+          if results.method_names.get(r.label, r.method) in plot.LP_METHODS]
+    notes = {}
     for kind in plot.FIGURES:  # one that cannot be drawn leaves the others
-        if kind == "paths" and not lp:
+        if kind == "paths" and not any(r.ok and r.path for r in lp):
+            if lp:  # a figure would be one panel saying this
+                notes[kind] = ("No θ path to draw: the records were written before θ paths "
+                               "were stored (rerun 'rulelearn bench CONFIG --force' to record "
+                               "them).")
             continue  # no LP method: no θ to draw paths over
         try:
             pages.update(plot.figure_pages(results.records, results.config, kinds=(kind,)))
         except plot.PlotError as exc:
             problems.append(f"{kind}: {exc}")
+    out.update({name: f'<p class="note">{esc(text)}</p>' for name, text in notes.items()})
     for name, figs in pages.items():
         out[name] = "".join(
             _img(plot.figure_png(fig), f"{FIGURE_TITLES[name]}, page {i} of {len(figs)}")
