@@ -578,8 +578,12 @@ def test_two_names_hashed_to_one_style_are_told_apart_in_a_figure():
             break
         seen[style] = f"variant-{i}"
     styles = plot.method_styles({"x": a, "y": b, "z": "CART"})
-    assert styles["x"] == plot.method_style(a) and styles["y"] != styles["x"]
+    assert styles["x"] == plot.method_style(a) and styles["y"][0] != styles["x"][0]
     assert styles["z"] == plot.METHOD_STYLES["cart"]
+    # ten variants of one method (results/gaps-closure has six): ten colours of their own
+    many = plot.method_styles({i: f"bcd[form=dnf,R={i}]" for i in range(10)})
+    assert len({colour for colour, _ in many.values()}) == 10
+    assert plot.method_styles({i: f"bcd[form=dnf,R={i}]" for i in range(10)}) == many
 
 
 # -------------------------------------------------------------------- plot on damaged records

@@ -45,7 +45,8 @@ STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
 max-width:1200px;padding:0 1em;color:#1a1a1a;line-height:1.4}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;margin:.8em 0;font-size:.92em}
+table{border-collapse:collapse;margin:.8em 0;font-size:.92em;display:block;max-width:100%;
+overflow-x:auto}
 th,td{border:1px solid #bbb;padding:.25em .6em;text-align:right;vertical-align:top}
 th{background:#f0f0f0}td.l,th.l{text-align:left}tr.rank td{font-weight:bold;background:#fafafa}
 td.missing{color:#a00}td.sig{font-weight:bold}

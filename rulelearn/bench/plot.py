@@ -170,9 +170,9 @@ METHOD_STYLES = {
     "brcg": ("#e377c2", "*"), "cart": ("#bcbd22", "X"), "ripper": ("#17becf", "p"),
     "figsclassifier": ("#7b4173", "h"),
 }
-#: Colours (none of :data:`METHOD_STYLES`'s) and markers of the other names.
-_FALLBACK_COLOURS = ("#637939", "#8c6d31", "#843c39", "#393b79", "#3182bd", "#e6550d",
-                     "#31a354", "#756bb1", "#636363", "#ad494a")
+#: Colours (none of :data:`METHOD_STYLES`'s, far from each other) and markers of the others.
+_FALLBACK_COLOURS = ("#393b79", "#008080", "#b8860b", "#555555", "#e7298a", "#66a61e",
+                     "#800000", "#6baed6", "#fb8072", "#111111")
 _FALLBACK_MARKERS = "osD^vPXph<>d"
 
 
@@ -198,15 +198,20 @@ def _fallback(name, step: int) -> tuple[str, str]:
 
 def method_styles(names: dict) -> dict:
     """``label -> (colour, marker)`` for ``names`` (``label -> display name``), each by
-    :func:`method_style`; of two names whose hashed styles coincide, the later takes the next
-    free style, so no two methods of one figure look alike."""
-    out, used = {}, set()
+    :func:`method_style`; a hashed style whose colour another name of the figure has already
+    taken moves on to the next style, to a colour of its own while one is left, so no two
+    methods of one figure look alike (the same set of names gets the same styles)."""
+    out: dict = {}
+    n = len(_FALLBACK_COLOURS) * len(_FALLBACK_MARKERS)
     for lab, name in names.items():
-        style, step = method_style(name), 0
-        while style in used and step < len(_FALLBACK_COLOURS) * len(_FALLBACK_MARKERS):
-            step += 1
-            style = _fallback(name, step)
-        used.add(style)
+        style = method_style(name)
+        if str(name).lower() not in METHOD_STYLES:
+            taken = {c for c, _ in out.values()}
+            free = len(set(_FALLBACK_COLOURS) - taken) > 0
+            for step in range(n):
+                style = _fallback(name, step)
+                if style not in out.values() and not (free and style[0] in taken):
+                    break
         out[lab] = style
     return out
 
