@@ -2,21 +2,25 @@
 
 The page is built from the folder's typed records (:func:`~.records.load_results`) only:
 run metadata and code versions (:mod:`.fingerprint`: which records were computed by code
-other than today's), what is missing or stale (listed once), the error and size tables with
-their average ranks, the paired differences, the statistical tests over datasets
-(:mod:`.stats`: Wilcoxon signed-rank per pair, Friedman with a critical-difference diagram;
-ranks and tests only where two or more datasets can be compared), every figure (:mod:`.plot`,
-inline as base64 PNG), and one example rule per dataset and method, in rulelearn's IF/OR
-layout where the method has one, folded per dataset.
+other than today's), the error and size tables with their average ranks, the paired
+differences, the statistical tests over datasets (:mod:`.stats`: Wilcoxon signed-rank per
+pair, Friedman with a critical-difference diagram), every figure
+(:mod:`~rulelearn.bench.plot`, inline as base64 PNG), one example rule per dataset and method,
+and what is missing or stale.
 
 Self-contained and inert: no outside link, no script; a Content-Security-Policy forbids
 loading anything but inline images and styles, so a browser that opens the file fetches
 nothing.  Every string that comes from data or configuration (dataset and method names, rule
-text, errors, notes) is HTML-escaped (:func:`esc`); the Markdown of the tables' notes and a
-config's description is rendered by :func:`md_inline` / :func:`md_block`, which write a few
-fixed tags around escaped text and keep only in-page links.  Without matplotlib (the ``[plot]``
+text, errors, notes) is HTML-escaped (:func:`esc`).  Without matplotlib (the ``[plot]``
 extra) the page renders with the tables and says that figures need it.  The file is written
 atomically and never through a symbolic link (:func:`write_report`).
+
+Written for readers: what is missing is listed once; average ranks and the tests over
+datasets only where two or more datasets can be compared; the example rules in rulelearn's
+IF/OR layout where the method has one, cut at a line boundary and folded per dataset.  The
+Markdown of the tables' notes and of a config's description is rendered by :func:`md_inline`
+/ :func:`md_block`, which write a few fixed tags around escaped text and keep only in-page
+links.
 """
 
 from __future__ import annotations

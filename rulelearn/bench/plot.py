@@ -12,15 +12,17 @@
   (form, R), each line its own colour, marker and dash so none hides another.
 * :func:`cd_figure`: a critical-difference diagram of average ranks (:mod:`.stats`).
 
-A method has one colour and marker in every figure of every results folder, keyed by its
-name (:func:`method_style`), not by its place in the config.  A logarithmic axis says so in
-its label (``size (literals; log scale)``). Figures over many datasets are drawn as pages
-(:func:`figure_pages`: :data:`PATHS_PAGE` / :data:`PARETO_PAGE` datasets each), so no page
-grows tall with its legend half-way down; a legend lists only the methods drawn on its page.
+A logarithmic axis says so in its label (``size (literals; log scale)``). Figures over many
+datasets are drawn as pages (:func:`figure_pages`: :data:`PATHS_PAGE` / ``PARETO_PAGE``
+datasets each), so no page grows tall with its legend half-way down; a legend lists only the
+methods drawn on its page.
 
 matplotlib is an optional extra (``pip install 'rulelearn[plot]'``), imported only when a
 figure is drawn. The figures are :class:`matplotlib.figure.Figure` objects built without
 pyplot, so they hold no global state; saving them is the caller's business.
+
+A method has one colour and marker in every figure of every results folder, keyed by its
+name (:func:`method_style`), not by its place in the config.
 """
 
 from __future__ import annotations
