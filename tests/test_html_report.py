@@ -9,11 +9,12 @@ import sys
 import textwrap
 from html.parser import HTMLParser
 
+import pandas as pd
 import pytest
 import yaml
 from click.testing import CliRunner
 
-from rulelearn.bench import html_report, report, store
+from rulelearn.bench import html_report, report, stats, store
 from rulelearn.bench.config import parse_config
 from rulelearn.cli import main
 
@@ -172,8 +173,10 @@ def test_a_figure_that_cannot_be_drawn_leaves_the_others(tmp_path):
     pytest.importorskip("matplotlib")
     folder = results_folder(tmp_path, datasets=("magic",), folds=(0,))  # 1 of 2 folds
     page = html_report.build_report(folder)
-    assert "pareto: no (dataset, method) with an ok record for every outer fold" in page
-    assert "Test error against size" in page and page.count("<img") == 2  # trade-off, paths
+    # nothing complete: no trade-off or Pareto panel to draw (each says so), the θ paths drawn
+    for kind in ("tradeoff", "pareto"):
+        assert f"{kind}: no (dataset, method) with an ok record for every outer fold" in page
+    assert "θ paths of the LP methods" in page and page.count("<img") == 1
 
 
 def test_write_report_replaces_a_link_and_never_writes_through_it(tmp_path):
@@ -318,3 +321,221 @@ def test_the_console_check_sees_a_blocked_load(tmp_path):
                     f'<img src="http://192.0.2.1/x.png"></body></html>')
     lines = console_lines(open_in_chromium(exe, page, tmp_path)["log"])
     assert len(lines) == 1 and "violates the following Content Security Policy" in lines[0]
+
+
+# ------------------------------------------------------------------ the Markdown the page embeds
+
+#: What the renderer may write: these tags, and no attribute but a link's in-page href.
+MARKDOWN_TAGS = {"code", "em", "strong", "a", "p", "ul", "ol", "li", "table", "thead", "tbody",
+                 "tr", "th", "td"}
+
+
+def assert_inert(fragment):
+    found = tags(fragment)
+    assert {t for t, _ in found} <= MARKDOWN_TAGS, found
+    for tag, attrs in found:
+        assert set(attrs) <= ({"href"} if tag == "a" else {"class"}), (tag, attrs)
+        if tag == "a":
+            assert attrs["href"].startswith("#"), attrs
+        if "class" in attrs:
+            assert attrs["class"] == "l"
+
+
+def test_markdown_inline_renders_code_emphasis_and_in_page_links():
+    md = html_report.md_inline
+    assert md("(`t1 < x <= t2` is 2 literals)") == \
+        "(<code>t1 &lt; x &lt;= t2</code> is 2 literals)"
+    assert md("*agrees*: |ours - paper| <= 2") == "<em>agrees</em>: |ours - paper| &lt;= 2"
+    assert md("**bold** and *it*") == "<strong>bold</strong> and <em>it</em>"
+    assert md("see [Tables](#tables)") == 'see <a href="#tables">Tables</a>'
+    # an outside target is shown, never linked: the page links nowhere outside itself
+    assert md("[docs](https://example.org/x)") == "docs (https://example.org/x)"
+    # what is not Markdown stays as written
+    assert md("2 * 3 * 4, SEM_ours^2, a*b, snake_case_name") == \
+        "2 * 3 * 4, SEM_ours^2, a*b, snake_case_name"
+    assert md(r"\*not emphasis\* and \`not code\`") == "*not emphasis* and `not code`"
+    assert md("`` a `tick` inside ``") == "<code>a `tick` inside</code>"
+
+
+def test_markdown_blocks_paragraphs_lists_and_tables():
+    text = ("Intro `x`\ncontinued.\n\n- one *a*\n  wrapped\n- two\n\n1. first\n2. second\n\n"
+            "| name | value |\n|:-----|------:|\n| `a` | 1 |\n| b \\| c | 2 |")
+    assert html_report.md_block(text) == (
+        "<p>Intro <code>x</code> continued.</p>"
+        "<ul><li>one <em>a</em> wrapped</li><li>two</li></ul>"
+        "<ol><li>first</li><li>second</li></ol>"
+        '<table><thead><tr><th class="l">name</th><th>value</th></tr></thead><tbody>'
+        '<tr><td class="l"><code>a</code></td><td>1</td></tr>'
+        '<tr><td class="l">b | c</td><td>2</td></tr></tbody></table>')
+    assert html_report.md_block("Text:\n- a\n- b") == "<p>Text:</p><ul><li>a</li><li>b</li></ul>"
+    assert html_report.md_block("# not a heading\n> nor a quote") == \
+        "<p># not a heading &gt; nor a quote</p>"
+
+
+HOSTILE_MARKDOWN = [
+    HOSTILE, RULE, f"`{HOSTILE}`", f"*{HOSTILE}*", f"**{RULE}**", f"[{HOSTILE}](#x)",
+    '[a](#x"onmouseover="alert(1))', "[a](javascript:alert(1))", "[a](java\tscript:x)",
+    "[a](//evil.example/x.png)", f"- {HOSTILE}\n- `{RULE}`", f"| {HOSTILE} |\n|---|\n| {RULE} |",
+    "<a href='https://evil.example'>x</a>", "&lt;script&gt; &amp;", "\x00\x1b[31m<b>",
+    "*`<i>`*", "[`<img src=x>`](#a)", "**[*<svg onload=alert(1)>*](#b)**"]
+
+
+@pytest.mark.parametrize("text", HOSTILE_MARKDOWN)
+def test_markdown_stays_inert_under_hostile_text(text):
+    for render in (html_report.md_inline, html_report.md_block):
+        out = render(text)
+        assert_inert(out)
+        assert "<script" not in out and "<img" not in out and "<svg" not in out
+
+
+def test_markdown_on_text_built_to_be_slow_stays_linear():
+    """Openers without closers: a search that looks for a closer from each opener over the
+    whole text would take minutes here; the renderer's spans are bounded."""
+    for text in ("**a " * 30000, "`" * 60000, "*a" * 40000 + "*", "[a" * 30000,
+                 "[x](" * 30000, "`a " * 30000):
+        out = html_report.md_block(text)
+        assert_inert(out)
+        assert len(out) >= len(text) // 2
+
+
+def test_the_page_renders_its_markdown_and_shows_no_raw_markup(tmp_path):
+    folder = results_folder(tmp_path)
+    config = yaml.safe_load((folder / "config.yaml").read_text())
+    config["description"] = (f"A run of `bcd` on *three* tables {HOSTILE}.\n\n- first point\n"
+                             f"- second `{RULE}`")
+    config["paper"] = True  # the side-by-side with the paper's numbers: its *agrees* rule
+    (folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    page = html_report.build_report(folder, figures=False)
+    assert "<p>A run of <code>bcd</code> on <em>three</em> tables &lt;script&gt;" in page
+    assert f"<li>second <code>{html_report.esc(RULE)}</code></li>" in page
+    assert "(<code>t1 &lt; x &lt;= t2</code> is 2 literals, 1 feature)" in page
+    assert "<em>agrees</em>: |ours - paper|" in page
+    assert "`" not in page and "*agrees*" not in page
+    found = [t for t, _ in tags(page)]
+    assert "script" not in found and "img" not in found
+
+
+# ------------------------------------------------------------------ what a reader sees, once
+
+
+def test_a_one_dataset_run_has_no_ranks_and_no_tests_over_datasets(tmp_path):
+    page = html_report.build_report(results_folder(tmp_path, datasets=("magic",)),
+                                    figures=False)
+    assert "Average rank" not in page and 'class="rank"' not in page
+    assert 'id="stats"' not in page and 'href="#stats"' not in page
+    assert "Friedman" not in page and "Wilcoxon" not in page
+    assert "One dataset: no average ranks" in page
+    assert "Paired differences" in page  # per dataset: still meaningful
+
+
+def test_ranks_need_two_datasets_every_method_completes(tmp_path):
+    folder = results_folder(tmp_path, skip={(1, "sc"), (2, "cart")})  # only magic complete
+    page = html_report.build_report(folder, figures=False)
+    assert "Average rank" not in page
+    assert "No average ranks: they need 2 or more datasets where every method is complete " \
+           "(1 here)." in page
+    assert "Friedman test: not computed" in page  # the section says why
+
+
+def test_missing_cells_are_listed_once_and_a_dataset_without_records_in_one_line(tmp_path):
+    folder = results_folder(tmp_path, datasets=("magic", "pima", "sonar", "wdbc"),
+                            skip={(2, "sc"), (3, "bcd"), (3, "sc"), (3, "cart")})
+    page = html_report.build_report(folder, figures=False)
+    assert page.count("sonar / SC: no records") == 1
+    assert page.count("wdbc / every method: no records") == 1
+    assert "wdbc / BCD" not in page and "missing: " not in page
+    rules = page.split('id="rules"')[1]
+    assert "wdbc" not in rules and "no ok record" not in rules  # said once, above
+
+
+def test_the_page_says_how_the_diagram_and_wilcoxon_holm_can_disagree(tmp_path):
+    page = html_report.build_report(results_folder(tmp_path), figures=False)
+    assert page.count("The diagram and the Wilcoxon–Holm table below are different tests and "
+                      "can disagree: Nemenyi compares average ranks over all 3 methods") == 2
+
+
+def test_the_disagreement_sentence_names_the_pairs():
+    f = stats.Friedman(column="error_mean", n_datasets=6, n_methods=3,
+                       ranks={"A": 1.0, "B": 3.0, "C": 2.0}, statistic=7.0, p_value=0.03,
+                       cd=1.5)
+    w = pd.DataFrame({"method": ["A", "A", "B"], "versus": ["B", "C", "C"],
+                      "p_holm": [0.20, 0.50, 0.01]})
+    text = html_report._two_tests(f, w)
+    assert text.endswith("for all 3 pairs (here the diagram separates A–B, which Wilcoxon–Holm "
+                         "does not; Wilcoxon–Holm separates B–C, which the diagram joins).")
+    w["p_holm"] = [0.01, 0.5, 0.5]  # they agree: no pair named
+    assert html_report._two_tests(f, w).endswith("for all 3 pairs.")
+
+
+# ---------------------------------------------------------------------------- example rules
+
+
+def test_example_rules_are_in_the_if_or_layout_folded_per_dataset(tmp_path):
+    folder = results_folder(tmp_path)
+    path = folder / "records.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    for rec in recs:
+        if rec["method"] == "bcd":
+            rec["positive"] = "yes"
+            rec["rule_json"] = {"form": "dnf", "clauses": [
+                [{"feature": "a", "op": ">", "value": 1}, {"feature": HOSTILE, "op": "<=",
+                                                           "value": 2}],
+                [{"feature": "c", "op": "==", "value": "x"}]]}
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    page = html_report.build_report(folder, figures=False)
+    rules = page.split('id="rules"')[1]
+    assert rules.count("<details>") == 3 and rules.count("<summary>") == 3
+    assert "<summary>pima (3 methods)</summary>" in rules
+    shown = html_report.esc("IF  1. a > 1 AND\n       ")
+    assert shown in rules and html_report.esc("OR  2. c == 'x'\nTHEN predict yes") in rules
+    assert HOSTILE not in rules
+
+
+def test_ripper_rule_sets_take_the_same_layout():
+    layout = html_report.rule_layout
+    ripper = {"method_name": "ripper", "positive": 1,
+              "rule": "[[a=<1e-05] V [b=0.0042-0.005^c=>262.4] V [d=-6.7--5.2]]"}
+    assert layout(ripper) == ("IF  1. a=<1e-05\n"
+                              "OR  2. b=0.0042-0.005 AND\n"
+                              "       c=>262.4\n"
+                              "OR  3. d=-6.7--5.2\n"
+                              "THEN predict 1")
+    assert layout({**ripper, "rule": "[]"}) == "never predict 1 (empty rule set)"
+    assert layout({**ripper, "rule": "not a rule set"}) is None  # shown as written
+    tree = {"method_name": "cart", "rule": "|--- a <= 1\n|   |--- class: 0\n"}
+    assert layout(tree) is None
+    damaged = {"method_name": "bcd", "rule_json": {"form": "xnf"}, "rule": "a > 1"}
+    assert layout(damaged) is None  # the text as written
+
+
+def test_a_long_rule_is_cut_at_a_line_boundary():
+    tree = "".join(f"|   |--- feature_{i} <= {i}.5\n" for i in range(200))
+    shown, note = html_report.cut_rule(tree, max_lines=40, max_chars=3000)
+    lines = shown.split("\n")
+    assert len(lines) == 40 and all(line in tree.splitlines() for line in lines)
+    assert note == f"… cut here: 200 lines and {len(tree):,} characters in all (160 more " \
+                   "lines in records.jsonl)"
+    shown, note = html_report.cut_rule(tree, max_lines=1000, max_chars=500)
+    assert len(shown) <= 500 and tree.startswith(shown + "\n")  # whole lines only
+    one = "x > 1 OR " * 1000
+    shown, note = html_report.cut_rule(one, max_chars=100)
+    assert one.startswith(shown) and shown.endswith("OR") and len(shown) <= 100
+    assert note.startswith("… cut here: 9,000 characters in all")
+    assert html_report.cut_rule("a\nb") == ("a\nb", None)
+
+
+def test_no_figure_that_would_only_say_it_has_nothing(tmp_path):
+    """Records without θ paths: a line says so where the θ-path figure (one panel of text)
+    was; the trade-off and Pareto figures stay."""
+    pytest.importorskip("matplotlib")
+    folder = results_folder(tmp_path, datasets=("magic", "pima"))
+    path = folder / "records.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "path"}) + "\n"
+                            for r in recs))
+    page = html_report.build_report(folder)
+    assert "No θ path to draw: the records were written before θ paths were stored" in page
+    alts = [a["alt"] for t, a in tags(page) if t == "img"]
+    assert not [a for a in alts if a.startswith("θ paths")]
+    assert [a for a in alts if a.startswith("Test error against size")]
+    assert [a for a in alts if a.startswith("Pareto fronts")]

@@ -87,18 +87,17 @@ def test_tradeoff_names_missing_cells_and_works_without_paths():
     assert pareto.axes[0].get_title().endswith("missing: SC (1/2 folds done)")
 
 
-def test_a_tradeoff_panel_with_nothing_complete_says_so_inside_it():
-    """A dataset of the config without records (Musk and MAGIC in results/public) gets its name
-    as the title and the missing methods as a note in the panel, not a title wider than it."""
+def test_a_dataset_with_nothing_complete_gets_no_panel_and_is_named():
+    """A dataset of the config without records (Musk and MAGIC in results/public) gets no
+    empty panel: the figure's title names it."""
     config = config_of(records(), paper=False)
-    config["datasets"].append({"name": "musk"})
+    config["datasets"] += [{"name": "musk"}, {"name": "magic2"}]
     fig = plot.tradeoff_figure(records(), config)
-    musk = fig.axes[2]
-    assert musk.get_title() == "musk"
-    note = " ".join(t.get_text() for t in musk.texts)
-    assert note.startswith("nothing complete") and "BCD (no records)" in note
-    assert all(len(line) <= 36 for line in note.split("\n")[1:])
-    assert list(musk.get_xticks()) == [] and not musk.lines
+    assert [ax.get_title().split("\n")[0] for ax in fig.axes] == ["magic", "pima"]
+    title = fig._suptitle.get_text()
+    assert title.splitlines()[-1] == "no panel (no method complete): musk, magic2"
+    with pytest.raises(plot.PlotError, match="no \\(dataset, method\\) with an ok record"):
+        plot.tradeoff_figure([r for r in records() if r["fold"] == 0], config)
 
 
 def test_methods_on_one_spot_are_named_wrapped_inside_their_panel():
@@ -521,3 +520,137 @@ def test_plot_on_damaged_records_warns_naming_each_record(tmp_path):
                                                                                     warnings)
     assert [Path(line).name for line in r.stdout.split()] == ["tradeoff.png", "paths.png",
                                                               "pareto.png"]
+
+
+# ------------------------------------------------------------------- one style per method name
+
+
+def styles_drawn(fig) -> set:
+    """The (colour, marker) of every marker line drawn in ``fig``'s panels."""
+    from matplotlib.colors import to_hex
+
+    return {(to_hex(line.get_color()), line.get_marker()) for ax in fig.axes
+            for line in ax.lines if line.get_marker() not in (None, "None", "", " ")}
+
+
+def test_a_method_has_one_colour_and_marker_in_every_figure():
+    """CART was purple ▽ in one report and green ◆ in another: its style came from its place
+    in the config. Now the same in any order and beside any other methods."""
+    recs = records()
+    one = plot.tradeoff_figure(recs, config_of(recs, paper=False))
+    fewer = [r for r in recs if r["label"] != "sc"]
+    config = config_of(fewer, paper=False)
+    config["methods"].reverse()  # cart first, then bcd
+    other = plot.tradeoff_figure(fewer, config)
+    cart, bcd = plot.METHOD_STYLES["cart"], plot.METHOD_STYLES["bcd"]
+    assert {cart, bcd, plot.METHOD_STYLES["sc"]} <= styles_drawn(one)
+    assert {cart, bcd} <= styles_drawn(other)
+    paths = plot.path_figure(recs, config_of(recs, paper=False))
+    assert {bcd, plot.METHOD_STYLES["sc"]} <= styles_drawn(paths)
+    assert plot.method_style("CART") == plot.method_style("cart") == cart
+    assert len(set(plot.METHOD_STYLES.values())) == len(plot.METHOD_STYLES)
+
+
+def test_an_unknown_name_gets_the_same_style_in_every_process():
+    """A name the palette does not know is styled by a stable hash (not Python's salted one)."""
+    code = ("from rulelearn.bench.plot import method_style; "
+            "print(method_style('bcd[form=dnf,R=5,start=best]'))")
+    seen = {subprocess_output(code, seed) for seed in ("1", "2")}
+    assert len(seen) == 1
+    style = plot.method_style("bcd[form=dnf,R=5,start=best]")
+    assert seen == {str(style) + "\n"} and style not in plot.METHOD_STYLES.values()
+
+
+def subprocess_output(code, hash_seed):
+    import os
+    import subprocess
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONHASHSEED": hash_seed}).stdout
+
+
+def test_two_names_hashed_to_one_style_are_told_apart_in_a_figure():
+    seen: dict = {}
+    for i in range(10000):  # two names whose hashed styles coincide
+        style = plot.method_style(f"variant-{i}")
+        if style in seen:
+            a, b = seen[style], f"variant-{i}"
+            break
+        seen[style] = f"variant-{i}"
+    styles = plot.method_styles({"x": a, "y": b, "z": "CART"})
+    assert styles["x"] == plot.method_style(a) and styles["y"][0] != styles["x"][0]
+    assert styles["z"] == plot.METHOD_STYLES["cart"]
+    # ten variants of one method (results/gaps-closure has six): ten colours of their own
+    many = plot.method_styles({i: f"bcd[form=dnf,R={i}]" for i in range(10)})
+    assert len({colour for colour, _ in many.values()}) == 10
+    assert plot.method_styles({i: f"bcd[form=dnf,R={i}]" for i in range(10)}) == many
+
+
+# -------------------------------------------------------------------- plot on damaged records
+
+
+@pytest.mark.parametrize("param", ["abc", [1, 2], {"a": 1}, True, 10 ** 400, "1e400"])
+def test_a_path_parameter_that_is_not_a_number_is_left_out_with_a_warning(tmp_path, param):
+    """Second battery: a θ-path parameter as text or a list gave a traceback from float()."""
+    folder = _write_results(tmp_path)
+    lines = (folder / "records.jsonl").read_text().splitlines()
+    recs = [json.loads(line) for line in lines]
+    for rec in recs[:3]:
+        for entry in rec["path"]:
+            entry["param"] = "__PARAM__"
+    text = "".join(json.dumps(r) + "\n" for r in recs)
+    value = "1e400" if param == "1e400" else json.dumps(param)  # 1e400: read as infinity
+    (folder / "records.jsonl").write_text(text.replace('"__PARAM__"', value))
+    r = CliRunner().invoke(main, ["plot", str(folder)])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert r.exit_code == 0, r.output
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 3 and all("has no valid 'param'" in w for w in warnings), warnings
+    assert all(len(w) < 300 for w in warnings)
+    assert [Path(line).name for line in r.stdout.split()] == ["tradeoff.png", "paths.png",
+                                                              "pareto.png"]
+
+
+def test_plot_on_only_records_of_another_configuration_is_one_error_line(tmp_path):
+    """Second battery: records that config.yaml does not plan gave KeyError: 'dataset'."""
+    folder = _write_results(tmp_path)
+    recs = [json.loads(line) for line in (folder / "records.jsonl").read_text().splitlines()]
+    for rec in recs:
+        rec["key"] = "other-" + rec["key"]
+    (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    r = CliRunner().invoke(main, ["plot", str(folder)])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), repr(r.exception)
+    assert r.stderr.startswith(f"Error: nothing to plot in {folder}: no record of its "
+                               f"config.yaml's configuration (8 records of another "
+                               f"configuration are ignored")
+    assert len(r.stderr.strip().splitlines()) == 1 and not (folder / "figures").exists()
+    from rulelearn.bench import html_report
+
+    page = html_report.build_report(folder)  # the report still renders, and says why
+    assert "tradeoff: no records to plot" in page and "<img" not in page
+
+
+def test_plot_on_records_with_huge_numbers_gives_no_traceback(tmp_path):
+    """An integer too large for a float (10**400) where a path entry wants a number."""
+    folder = _write_results(tmp_path)
+    recs = [json.loads(line) for line in (folder / "records.jsonl").read_text().splitlines()]
+    recs[0]["path"][0]["literals"] = 10 ** 400
+    recs[1]["path"][0]["cv_error"] = 10 ** 400
+    (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    r = CliRunner().invoke(main, ["plot", str(folder)])
+    assert r.exit_code == 0 and r.exception is None, repr(r.exception)
+    assert sum(line.startswith("warning:") for line in r.stderr.splitlines()) == 2
+
+
+def test_paths_without_inner_cv_errors_say_so_and_draw(tmp_path):
+    """θ paths whose entries carry no inner-CV error (cv_error null): the error panel says so;
+    a log θ axis over no data stopped the drawing."""
+    recs = records()
+    for rec in recs:
+        for entry in rec["path"]:
+            entry["cv_error"] = entry["cv_sem"] = None
+    fig = plot.path_figure(recs, config_of(recs, paper=False))
+    plot.figure_png(fig)  # drawn to the end
+    err = fig.axes[0]
+    assert "no inner-CV error in these records" in " ".join(t.get_text() for t in err.texts)
+    assert fig.axes[1].get_xscale() == "log"  # the literals panel keeps its θ axis

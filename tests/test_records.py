@@ -88,6 +88,8 @@ def test_a_unit_record_is_written_in_the_disk_names(tmp_path):
     ({"n_features": None}, "without a valid 'n_features'"),
     ({"n_literals": -1}, "without a valid 'n_literals'"),
     ({"test_error": 2}, "without a valid 'test_error'"),
+    ({"n_features": 10 ** 400}, "without a valid 'n_features' \\(got 1000"),  # no float
+    ({"n_features": float("inf")}, "without a valid 'n_features'"),
 ])
 def test_a_damaged_record_is_a_one_line_reason(damage, message):
     with pytest.raises(RecordError, match=message):
@@ -111,6 +113,19 @@ def test_damaged_path_entries_are_left_out_with_a_reason():
     assert Record.from_dict(good(path="all")).path is None
     assert "its path is not a list" in Record.from_dict(good(path="all")).damage[0]
     assert Record.from_dict(good(path=None)).damage == ()
+
+
+@pytest.mark.parametrize("param", ["0.5", [0.5], {"theta": 0.5}, True, 10 ** 400,
+                                   float("nan")])
+def test_a_path_parameter_is_a_number_or_null(param):
+    """A θ or depth that is text, a list, a truth value or too large for a float is a damaged
+    entry (the figures' float() of it was a traceback); a null is CART's unbounded depth."""
+    entry = {"literals": 1, "test_error": 0.5}
+    rec = Record.from_dict(good(path=[{**entry, "param": param}, {**entry, "param": None},
+                                      {**entry, "param": 3}]))
+    assert [p.param for p in rec.path] == [None, 3]
+    assert len(rec.damage) == 1 and "path entry 0 has no valid 'param'" in rec.damage[0]
+    assert len(rec.damage[0]) < 250  # a long value is cut in the line
 
 
 def damaged_folder(tmp_path):

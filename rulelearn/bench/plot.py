@@ -20,6 +20,9 @@ methods drawn on its page.
 matplotlib is an optional extra (``pip install 'rulelearn[plot]'``), imported only when a
 figure is drawn. The figures are :class:`matplotlib.figure.Figure` objects built without
 pyplot, so they hold no global state; saving them is the caller's business.
+
+A method has one colour and marker in every figure of every results folder, keyed by its
+name (:func:`method_style`), not by its place in the config.
 """
 
 from __future__ import annotations
@@ -74,12 +77,17 @@ def load_records(folder) -> tuple[list, dict]:
     """The latest :class:`~rulelearn.bench.records.Record` of each unit ``folder``'s
     ``config.yaml`` plans, and that config (:func:`~rulelearn.bench.records.load_results`).
 
-    :class:`~rulelearn.bench.store.ResultsError` as for the tables; each damaged θ path (its
-    entries left out of the figures) is a warning.
+    :class:`~rulelearn.bench.store.ResultsError` as for the tables, :class:`PlotError` when
+    none of the records is of the folder's configuration; each damaged θ path (its entries
+    left out of the figures) is a warning.
     """
     import warnings
 
     results = load_results(folder)
+    if not results.records:  # e.g. only records of another configuration
+        why = "; ".join(results.info["notes"]) or "the records are of no planned unit"
+        raise PlotError(f"nothing to plot in {folder}: no record of its config.yaml's "
+                        f"configuration ({why})")
     for rec in results.records:
         for line in rec.damage:
             warnings.warn(line, UserWarning, stacklevel=2)
@@ -151,9 +159,63 @@ def _order(records, field, config_key=None, config=None) -> list:
     return list(dict.fromkeys(getattr(r, field) for r in records))
 
 
-def _styles(labels) -> dict:
-    """A colour and a marker per method label, the same in every figure."""
-    return {lab: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)]) for i, lab in enumerate(labels)}
+def _cycle_styles(keys) -> dict:
+    """A colour and a marker per key, by position (the settings of one ``fit --plot``)."""
+    return {key: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)]) for i, key in enumerate(keys)}
+
+
+#: The colour and marker of each method the benchmark knows, by its lower-case display name:
+#: the same in every figure of every results folder (and in ``report.html``).
+METHOD_STYLES = {
+    "fit": ("#1f77b4", "o"), "bcd": ("#ff7f0e", "s"), "am": ("#2ca02c", "D"),
+    "ocrl": ("#d62728", "^"), "sc": ("#9467bd", "v"), "cg": ("#8c564b", "P"),
+    "brcg": ("#e377c2", "*"), "cart": ("#bcbd22", "X"), "ripper": ("#17becf", "p"),
+    "figsclassifier": ("#7b4173", "h"),
+}
+#: Colours (none of :data:`METHOD_STYLES`'s, far from each other) and markers of the others.
+_FALLBACK_COLOURS = ("#393b79", "#008080", "#b8860b", "#555555", "#e7298a", "#66a61e",
+                     "#800000", "#6baed6", "#fb8072", "#111111")
+_FALLBACK_MARKERS = "osD^vPXph<>d"
+
+
+def method_style(name: str) -> tuple[str, str]:
+    """The colour and marker of the method shown as ``name`` (``BCD``, ``CART``,
+    ``bcd[form=dnf,R=5,start=best]``): fixed for the methods the benchmark knows
+    (:data:`METHOD_STYLES`), else picked by a stable hash of the name (SHA-256, not Python's
+    salted ``hash``), so a name gets the same style in every figure and every run."""
+    known = METHOD_STYLES.get(str(name).lower())
+    if known:
+        return known
+    return _fallback(name, 0)
+
+
+def _fallback(name, step: int) -> tuple[str, str]:
+    """The ``step``-th style after the one SHA-256 of ``name`` picks among the fallbacks."""
+    n = len(_FALLBACK_COLOURS) * len(_FALLBACK_MARKERS)
+    digest = hashlib.sha256(str(name).encode("utf-8", "surrogatepass")).digest()
+    i = (int.from_bytes(digest[:8], "big") + step) % n
+    return _FALLBACK_COLOURS[i % len(_FALLBACK_COLOURS)], \
+        _FALLBACK_MARKERS[(i // len(_FALLBACK_COLOURS)) % len(_FALLBACK_MARKERS)]
+
+
+def method_styles(names: dict) -> dict:
+    """``label -> (colour, marker)`` for ``names`` (``label -> display name``), each by
+    :func:`method_style`; a hashed style whose colour another name of the figure has already
+    taken moves on to the next style, to a colour of its own while one is left, so no two
+    methods of one figure look alike (the same set of names gets the same styles)."""
+    out: dict = {}
+    n = len(_FALLBACK_COLOURS) * len(_FALLBACK_MARKERS)
+    for lab, name in names.items():
+        style = method_style(name)
+        if str(name).lower() not in METHOD_STYLES:
+            taken = {c for c, _ in out.values()}
+            free = len(set(_FALLBACK_COLOURS) - taken) > 0
+            for step in range(n):
+                style = _fallback(name, step)
+                if style not in out.values() and not (free and style[0] in taken):
+                    break
+        out[lab] = style
+    return out
 
 
 def _names(labels, records, config=None) -> dict:
@@ -237,6 +299,16 @@ def _new_figure(width, height):
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def _marker(style, *, edge=False):
+    """A legend entry showing a method's colour and marker alone (an error bar's caps hid
+    the marker's shape)."""
+    from matplotlib.lines import Line2D
+
+    color, marker = style
+    return Line2D([], [], ls="", marker=marker, color=color, ms=7,
+                  mec="black" if edge else color, mew=0.5 if edge else 1.0)
+
+
 def _legend(fig, handles, labels, ncol=1):
     """One legend for the whole figure, right of the panels (never over data)."""
     fig.legend(handles, labels, loc="outside right center", ncol=ncol, fontsize="small",
@@ -258,7 +330,8 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     """Test error (%) against size per dataset: one marker per method, SEM bars both ways.
 
     Only complete cells (every outer fold ``ok``) are drawn, as in the tables; each panel
-    names the methods it lacks.
+    names the methods it lacks, and a dataset with no complete cell gets no panel (the title
+    names it).  :class:`PlotError` when no cell is complete.
     """
     from rulelearn.bench.store import resolved_seeds
 
@@ -270,19 +343,20 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     n_outer = config["outer_folds"] if config else None
     summary = summarize(records, datasets=datasets, labels=labels, n_outer=n_outer,
                         seeds=resolved_seeds(config) if config else None)
-    styles, names = _styles(labels), _names(labels, records, config)
-    fig = _new_figure(*_panels_size(len(datasets), ncols))
+    names = _names(labels, records, config)
+    styles = method_styles(names)
+    complete = set(summary.loc[summary["complete"].astype(bool), "dataset"])
+    drawn = [d for d in datasets if d in complete]
+    if not drawn:
+        raise PlotError("no (dataset, method) with an ok record for every outer fold to plot")
+    fig = _new_figure(*_panels_size(len(drawn), ncols))
     handles: dict = {}
     folds = int(summary["n_needed"].max()) if len(summary) else 0
-    for ax, d in zip(_grid(fig, len(datasets), ncols), datasets):
+    for ax, d in zip(_grid(fig, len(drawn), ncols), drawn):
         part = summary[summary["dataset"] == d]
         done = part[part["complete"]]
         missing = ", ".join(f"{names[r.method]} ({r.reason})"
                             for r in part[~part["complete"]].itertuples())
-        if done.empty:  # an empty panel: say so inside it, not in a title wider than the panel
-            ax.set_title(d, fontsize="medium")
-            _note(ax, f"nothing complete\n{textwrap.fill(missing, 36)}")
-            continue
         for r in done.itertuples():
             color, marker = styles[r.method]
             h = ax.errorbar(r.literals_mean, r.error_mean, xerr=_zero(r.literals_sem),
@@ -298,9 +372,12 @@ def tradeoff_figure(records, config=None, *, ncols=4):
     n_seeds = int(summary["n_seeds"].max()) if len(summary) else 1
     over = (f"{folds} outer folds" if n_seeds == 1 else
             f"{n_seeds} seeds × {folds // n_seeds} outer folds")
-    fig.suptitle(f"Test error vs rule size, mean ± SEM over {over}\n{SIZE_NOTE}")
+    left_out = [d for d in datasets if d not in complete]
+    gone = ("\n" + textwrap.fill(f"no panel (no method complete): {', '.join(left_out)}", 110)
+            if left_out else "")
+    fig.suptitle(f"Test error vs rule size, mean ± SEM over {over}\n{SIZE_NOTE}{gone}")
     order = [lab for lab in labels if lab in handles]
-    _legend(fig, [handles[lab] for lab in order], [names[lab] for lab in order])
+    _legend(fig, [_marker(styles[lab]) for lab in order], [names[lab] for lab in order])
     return _finish(fig)
 
 
@@ -340,7 +417,8 @@ def path_figure(records, config=None, *, paper=None, datasets=None):
 
     records = as_records(records)
     every = _order(records, "label", "methods", config)
-    styles, names = _styles(every), _names(every, records, config)
+    names = _names(every, records, config)
+    styles = method_styles(names)
     kinds = {r.label: r.method for r in records}
     if config is not None:
         kinds.update({m["label"]: m["name"] for m in config["methods"]})
@@ -398,10 +476,14 @@ def path_figure(records, config=None, *, paper=None, datasets=None):
 
 def _path_axes(ax_err, ax_lit, part, dataset):
     """Scales, labels and titles of a dataset's two θ-path panels."""
+    no_cv = not part["cv_error"].notna().any()  # records without inner-CV errors
     for ax in (ax_err, ax_lit):
-        _scale(ax, list(part["param"].astype(float)), "x")
+        if not (ax is ax_err and no_cv):  # a log axis with nothing on it cannot be drawn
+            _scale(ax, list(part["param"].astype(float)), "x")
         ax.set_xlabel("θ (sparsity weight)")
         ax.grid(alpha=0.3)
+    if no_cv:
+        _note(ax_err, "no inner-CV error in these records")
     _scale(ax_lit, list(part["literals"]), "y", floor=1.0)
     if not (part["literals"] > 0).any():  # only empty rules: a count axis from 0 to 1
         ax_lit.set_ylim(-0.05, 1.0)
@@ -471,7 +553,8 @@ def pareto_figure(records, config=None, *, datasets=None):
     if not datasets:
         raise PlotError("none of the datasets asked for has a method with an ok record for "
                         "every outer fold")
-    styles, names = _styles(labels), _names(labels, every, config)
+    names = _names(labels, every, config)
+    styles = method_styles(names)
     summary = summarize(records, datasets=datasets, labels=labels,
                         n_outer=config["outer_folds"] if config else None,
                         seeds=resolved_seeds(config) if config else None)
@@ -522,7 +605,7 @@ def pareto_figure(records, config=None, *, datasets=None):
     order = [lab for lab in labels if lab in handles]
     extra = [Line2D([], [], ls="", marker="o", ms=4, color="0.4", alpha=0.4),
              Line2D([], [], ls="", marker="o", color="0.75"), Line2D([], [], color="0.2")]
-    _legend(fig, [handles[lab] for lab in order] + extra,
+    _legend(fig, [_marker(styles[lab], edge=True) for lab in order] + extra,
             [names[lab] for lab in order] + ["an outer fold's chosen rule",
                                              "dominated (grey)", "Pareto front"])
     fig.suptitle("Test error vs size. Left: the rule each outer fold's inner CV chose, and "
@@ -565,7 +648,8 @@ def method_pareto_figure(records, config, dataset):
     done = summary[summary["complete"]].reset_index(drop=True)
     if done.empty:
         raise PlotError(f"{dataset}: no method has a record for every outer fold")
-    styles, names = _styles(labels), _names(labels, records, config)
+    names = _names(labels, records, config)
+    styles = method_styles(names)
     fig = _new_figure(7.6, 4.6)
     ax = fig.add_subplot()
     handles = {}
@@ -589,7 +673,7 @@ def method_pareto_figure(records, config, dataset):
     order = [lab for lab in labels if lab in handles]
     from matplotlib.lines import Line2D
 
-    _legend(fig, [handles[lab] for lab in order] + [Line2D([], [], color="0.2")],
+    _legend(fig, [_marker(styles[lab]) for lab in order] + [Line2D([], [], color="0.2")],
             [names[lab] for lab in order] + ["Pareto front"])
     fig.suptitle(SIZE_NOTE, fontsize="small")
     return _finish(fig)
@@ -640,7 +724,7 @@ def _complete_cells(records, config=None) -> set:
     records = as_records(records)
     summary = summarize(records, n_outer=config.get("outer_folds") if config else None,
                         seeds=_seeds(records, config))
-    done = summary[summary["complete"]]
+    done = summary[summary["complete"].astype(bool)]  # an empty frame's column is no mask
     return set(zip(done["dataset"], done["method"]))
 
 
@@ -674,7 +758,7 @@ def selection_figure(selection, *, title=None):
     for row in selection.rows:
         groups.setdefault((row.form, row.max_rules, row.n_thresholds), []).append(row)
     settings = list(groups)
-    styles = _styles(settings)
+    styles = _cycle_styles(settings)
     best = selection.best
     handles = []
     for i, (setting, rows) in enumerate(groups.items()):
@@ -771,6 +855,8 @@ def figure_pages(records, config=None, *, kinds=FIGURES) -> dict:
     :data:`PATHS_PAGE`, ``pareto`` ``PARETO_PAGE`` datasets per page); :class:`PlotError`
     when there is nothing to draw or matplotlib is missing."""
     records = as_records(records)
+    if not records:
+        raise PlotError("no records to plot")
     datasets = _order(records, "dataset", "datasets", config)
     method_of = {r.label: r.method for r in records}
     if config is not None:

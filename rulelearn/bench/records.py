@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,8 +67,18 @@ class RecordError(RuleLearnError, ValueError):
 
 
 def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and math.isfinite(value)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _short(value, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a damaged entry may hold a long list)."""
+    text = reprlib.repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -96,11 +107,11 @@ class PathPoint:
             raise RecordError(f"is not an object (got {type(entry).__name__})")
         for name in ("literals", "test_error"):
             if not _number(entry.get(name)):
-                raise RecordError(f"has no valid '{name}' (got {entry.get(name)!r})")
-        for name in ("cv_error", "cv_sem", "clauses", "train_error"):
-            value = entry.get(name)
+                raise RecordError(f"has no valid '{name}' (got {_short(entry.get(name))})")
+        for name in ("param", "cv_error", "cv_sem", "clauses", "train_error"):
+            value = entry.get(name)  # a parameter is a number or null (CART's unbounded depth)
             if value is not None and not _number(value):
-                raise RecordError(f"has no valid '{name}' (got {value!r})")
+                raise RecordError(f"has no valid '{name}' (got {_short(value)})")
         return cls(param=entry.get("param"), cv_error=entry.get("cv_error"),
                    cv_sem=entry.get("cv_sem"), literals=entry["literals"],
                    clauses=entry.get("clauses"), train_error=entry.get("train_error"),
@@ -256,8 +267,9 @@ def record_problem(rec) -> str | None:
         value = rec.get("n_literals")
         name = "n_literals" if value is not None else "n_features"
         value = rec.get(name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-            return f"record {rec['key']!r} is 'ok' without a valid '{name}' (got {value!r})"
+        if not (isinstance(value, (int, float)) and _number(value) and value >= 0):
+            return (f"record {rec['key']!r} is 'ok' without a valid '{name}' (got "
+                    f"{_short(value)})")
     return None
 
 

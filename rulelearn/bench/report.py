@@ -470,12 +470,13 @@ def code_lines(info: dict, summary: pd.DataFrame) -> list[str]:
     return lines
 
 
-def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
+def header_lines(info: dict, summary: pd.DataFrame, *, problems: bool = True) -> list[str]:
     """Experiment, wall time, machine, versions, date, deviations, notes, missing cells.
 
     The deviations from the paper's protocol are listed only for a paper reproduction
     (``info["paper"]``); another configuration's stated ``deviations`` are shown as notes on
-    its protocol.
+    its protocol.  ``problems=False`` leaves out the notes on what was left out and the
+    missing cells (a page that lists them in a section of their own).
     """
     v = info.get("versions") or {}
     vers = ", ".join(f"{k} {v.get(k)}" for k in ("python", "rulelearn", "numpy", "highspy",
@@ -507,12 +508,14 @@ def header_lines(info: dict, summary: pd.DataFrame) -> list[str]:
                      f"means (seeds.md)")
     elif subset:
         lines.append(f"seed: {seeds[0]}{subset}")
-    lines += [f"note: {n}" for n in info.get("notes", [])]
+    if problems:
+        lines += [f"note: {n}" for n in info.get("notes", [])]
     lines += code_lines(info, summary)
-    missing = summary[~summary["complete"]]
-    names = display_names(dict(zip(summary["method"], summary["method_name"])))
-    for r in missing.itertuples():
-        lines.append(f"missing: {r.dataset} / {names[r.method]}: {r.reason}")
+    if problems:
+        missing = summary[~summary["complete"].astype(bool)]
+        names = display_names(dict(zip(summary["method"], summary["method_name"])))
+        for r in missing.itertuples():
+            lines.append(f"missing: {r.dataset} / {names[r.method]}: {r.reason}")
     return lines
 
 
