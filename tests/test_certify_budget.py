@@ -12,7 +12,7 @@ from test_certify import TOL, _needs_two_literals, brute_force, problems
 
 from rulelearn import certify as cert
 from rulelearn import colgen
-from rulelearn.bench.experiment import CERTIFY_LIMITS
+from rulelearn.bench.certificates import CERTIFY_LIMITS
 from rulelearn.certify import lower_bound
 from rulelearn.errors import ParameterError
 

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from sklearn.tree import DecisionTreeClassifier
 
-from rulelearn.bench import experiment, peers
+from rulelearn.bench import peers, units
 from rulelearn.bench.config import load_config, parse_config
 from rulelearn.bench.methods import METHODS
 from rulelearn.cli import main
@@ -108,7 +108,7 @@ def test_fit_is_a_bench_method_with_nothing_to_tune():
     (variant,) = config.methods
     assert (variant.label, variant.tuned, variant.params) == ("fit[cv=3]", None,
                                                              {"cv": 3, "n_thresholds": 10})
-    est = experiment.make_estimator(variant, pos_label="pos", random_state=1)
+    est = units.make_estimator(variant, pos_label="pos", random_state=1)
     assert isinstance(est, peers.FitDefaultsClassifier) and est.cv == 3
 
 
@@ -126,7 +126,7 @@ def test_an_import_path_method_fits_predicts_and_is_tuned_by_the_inner_cv():
     X, y = _tiny(200)
     X.loc[3, "a"] = np.nan  # a missing number: the training median
     X.loc[5, "c"] = np.nan  # a missing category: its own column
-    est = experiment.make_estimator(variant, pos_label="pos", random_state=0)
+    est = units.make_estimator(variant, pos_label="pos", random_state=0)
     from rulelearn.bench import protocol
 
     train, test = np.arange(150), np.arange(150, 200)

@@ -68,11 +68,11 @@ def test_every_committed_record_loads_and_round_trips(name):
 def test_a_unit_record_is_written_in_the_disk_names(tmp_path):
     from test_experiment import make_config
 
-    from rulelearn.bench import experiment
+    from rulelearn.bench import experiment, units
 
     cfg = make_config(tmp_path)
     unit = experiment.plan(cfg)[0]
-    raw = experiment.run_unit(unit, experiment.load_data(cfg.datasets[0]))
+    raw = units.run_unit(unit, units.load_data(cfg.datasets[0]))
     assert raw["status"] == "ok" and "literals" not in raw and "clauses" not in raw
     rec = Record.from_dict(json.loads(dumps_record(raw)))
     assert rec.literals == raw["n_features"] and rec.clauses == raw["n_clauses"]
