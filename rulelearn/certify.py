@@ -171,11 +171,9 @@ import hashlib
 import time
 from dataclasses import dataclass, replace
 
-import highspy
 import numpy as np
 
 from rulelearn.colgen import (
-    _BOUNDED_ENDINGS,
     CUT_ROUNDS,
     MASTER_COLUMNS,
     MAX_COLUMNS,
@@ -417,21 +415,17 @@ def _closure_mip(master: _Master, terms, node_limit: int, deadline: float | None
     options = {"mip_rel_gap": 0.0}
     if deadline is not None:
         options["time_limit"] = float(max(deadline - time.process_time(), 1e-3))
-    highs = _covering_mip(np.concatenate(costs), n_xi, indptr, indices, n_rows,
-                          float(master.max_rules or 0), node_limit=node_limit,
-                          what="closure MIP", options=options)
-    status = highs.getModelStatus()
-    if status not in _BOUNDED_ENDINGS:
-        return None, f"MIP {highs.modelStatusToString(status)}", ()
-    info = highs.getInfo()
-    dual = float(info.mip_dual_bound)
-    name = ("optimal" if status == highspy.HighsModelStatus.kOptimal else
-            "time limit" if status == highspy.HighsModelStatus.kTimeLimit else "node limit")
+    run = _covering_mip(np.concatenate(costs), n_xi, indptr, indices, n_rows,
+                        float(master.max_rules or 0), node_limit=node_limit,
+                        what="closure MIP", options=options)
+    if not run.bounded:
+        return None, f"MIP {run.status}", ()
+    name = "optimal" if run.optimal else "time limit" if run.timed_out else "node limit"
     rule: tuple[tuple[int, ...], ...] = ()
-    if info.primal_solution_status == highspy.kSolutionStatusFeasible:
-        x = np.asarray(highs.getSolution().col_value)[n_xi + (levels > 1):]
+    if run.x is not None:
+        x = run.x[n_xi + (levels > 1):]
         rule = tuple(terms[k] for k in np.flatnonzero(x > 0.5))
-    return (dual if np.isfinite(dual) else None), name, rule
+    return (run.dual_bound if np.isfinite(run.dual_bound) else None), name, rule
 
 
 # ---------------------------------------------------------------------------- a fitted model

@@ -15,12 +15,11 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-import highspy
 import numpy as np
 
 from rulelearn.conjunctions import ConjunctionSearch
-from rulelearn.errors import ParameterError, SolverError
-from rulelearn.lp import INF, LinearProgram, new_highs
+from rulelearn.errors import ParameterError
+from rulelearn.lp import INF, LinearProgram, MIPRun, MixedIntegerProgram
 
 if TYPE_CHECKING:
     from rulelearn.learners.problem import CNFProblem
@@ -418,9 +417,6 @@ def literal_conflicts(data: _Data, disjoint: bool = True) -> list[tuple[int, int
     return sorted((int(j), int(k)) for j, k in pairs)
 
 
-_BOUNDED_ENDINGS = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
-                    highspy.HighsModelStatus.kIterationLimit,
-                    highspy.HighsModelStatus.kSolutionLimit, highspy.HighsModelStatus.kInterrupt)
 _MAX_CUTS = 50_000
 _BLOCK_CELLS = 4_000_000  # negatives x positives per block of the cut computations
 
@@ -505,30 +501,15 @@ class _PricingMIP:
         rows_r_a, rows_c_a = np.array(rows_r, dtype=np.int64), np.array(rows_c, dtype=np.int64)
         order = np.lexsort((rows_r_a, rows_c_a))
         indptr = np.searchsorted(rows_c_a[order], np.arange(self.n_cols + 1))
-        highs = new_highs()
-        for option, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", 1e-7),
-                              ("presolve", "on"), ("mip_max_nodes", int(node_limit))):
-            highs.setOptionValue(option, value)
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = self.n_cols, r
-        lp.col_cost_ = np.zeros(self.n_cols)
-        lp.col_lower_ = np.zeros(self.n_cols)
-        lp.col_upper_ = np.ones(self.n_cols)
-        lp.row_lower_ = np.array(lower, dtype=np.float64)
-        lp.row_upper_ = np.array(upper, dtype=np.float64)
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = indptr.astype(np.int32)
-        lp.a_matrix_.index_ = rows_r_a[order].astype(np.int32)
         values = np.array([self._values.get((int(a), int(b)), 1.0)
                            for a, b in zip(rows_r_a, rows_c_a)]) if self._values else None
-        lp.a_matrix_.value_ = values[order] if values is not None else np.ones(len(order))
-        kinds = highspy.HighsVarType
-        lp.integrality_ = [kinds.kInteger if i else kinds.kContinuous for i in integer]
-        if highs.passModel(lp) == highspy.HighsStatus.kError:
-            raise SolverError("HiGHS rejected the pricing MIP")
-        self.highs = highs
+        self.model = MixedIntegerProgram(
+            np.zeros(self.n_cols), np.zeros(self.n_cols), np.ones(self.n_cols), lower, upper,
+            indptr, rows_r_a[order], values[order] if values is not None else np.ones(len(order)),
+            integer, what="pricing MIP",
+            options={"mip_rel_gap": 0.0, "mip_abs_gap": 1e-7, "presolve": "on",
+                     "mip_max_nodes": int(node_limit)})
         self.integer = integer
-        self.columns = np.arange(self.n_cols, dtype=np.int32)
         self.cut_rounds = cut_rounds
         self.cuts: set[tuple[int, int]] = set()
         # a negative that has every literal a positive has is covered whenever it is:
@@ -604,11 +585,11 @@ class _PricingMIP:
         """Append rows ``Σ coef · var ≤ upper`` given as (indices, coefficients) pairs."""
         if not rows:
             return 0
-        starts = np.cumsum([0] + [len(idx) for idx, _ in rows[:-1]]).astype(np.int32)
+        indptr = np.cumsum([0] + [len(idx) for idx, _ in rows])
         index = np.concatenate([np.asarray(idx, dtype=np.int32) for idx, _ in rows])
         value = np.concatenate([np.asarray(val, dtype=np.float64) for _, val in rows])
-        self.highs.addRows(len(rows), np.full(len(rows), -INF), np.full(len(rows), upper),
-                           len(index), starts, index, value)
+        self.model.add_rows(np.full(len(rows), -INF), np.full(len(rows), upper), indptr, index,
+                            value)
         return len(rows)
 
     def pair_cut(self, p: int, i: int):
@@ -645,37 +626,28 @@ class _PricingMIP:
         a run on a loaded machine reaches no sooner than on an idle one."""
         left = (INF if wall is None else float(wall)) if deadline is None else max(
             deadline - time.process_time(), 1e-3)
-        self.highs.setOptionValue("time_limit", float(left))
         # HiGHS's MIP presolve does not look at the clock while it merges cliques: on WDBC
         # (600 literals) one presolve ran for minutes past the limit; without presolve a
         # 20 s budget stopped the same pricing MIP after 8 CPU s
-        self.highs.setOptionValue("presolve", "on" if deadline is None and wall is None
-                                  else "off")
+        self.model.set_options(time_limit=float(left),
+                               presolve="on" if deadline is None and wall is None else "off")
 
     def _relaxation(self, rounds: int, deadline: float | None = None,
                     wall: float | None = None) -> bool:
         """Strengthen the model with pair cuts from its LP relaxation (kept for later calls);
         False when a run stopped at its time limit."""
-        kinds = highspy.HighsVarType
-        columns = np.flatnonzero(self.integer).astype(np.int32)
-        d = len(columns)
-        integer = np.array([kinds.kInteger] * d)
-        continuous = np.array([kinds.kContinuous] * d)
-        self.highs.changeColsIntegrality(d, columns, continuous)
+        columns = np.flatnonzero(self.integer)
+        self.model.set_integer(columns, False)
         try:
             for _ in range(rounds):
                 self._limit_time(deadline, wall)
-                self.highs.run()
-                status = self.highs.getModelStatus()
-                if status == highspy.HighsModelStatus.kTimeLimit:
+                run = self.model.run()
+                if run.timed_out:
                     return False
-                if status != highspy.HighsModelStatus.kOptimal:
-                    break
-                x = np.asarray(self.highs.getSolution().col_value)
-                if not self.separate(x):
+                if not run.optimal or run.x is None or not self.separate(run.x):
                     break
         finally:
-            self.highs.changeColsIntegrality(d, columns, integer)
+            self.model.set_integer(columns, True)
         return True
 
     def price(self, mu, rho, deadline: float | None = None,
@@ -686,29 +658,18 @@ class _PricingMIP:
         data = self.data
         mu = np.atleast_2d(np.asarray(mu, float))
         cost = np.concatenate([np.full(data.d, data.theta), -mu[0], data.wn, -mu[1:].ravel()])
-        self.highs.changeColsCost(self.n_cols, self.columns, cost)
+        self.model.set_costs(cost)
         clock = bool(self.cut_rounds) and not self._relaxation(self.cut_rounds, deadline, wall)
-        self.highs.clearSolver()
         self._limit_time(deadline, wall)
-        self.highs.run()
-        status = self.highs.getModelStatus()
-        clock = clock or status == highspy.HighsModelStatus.kTimeLimit
-        if status == highspy.HighsModelStatus.kNotset:
-            raise SolverError("HiGHS did not start on the pricing MIP (model status 'Not Set'): "
-                              "an option set in this process conflicts with it")
-        info = self.highs.getInfo()
-        optimal = status == highspy.HighsModelStatus.kOptimal
         # HiGHS stops at a gap of mip_abs_gap, or at its node limit: its dual bound is still
-        # proven; after any other ending it is not trusted
-        dual = float(info.mip_dual_bound) if status in _BOUNDED_ENDINGS else -np.inf
-        if not np.isfinite(dual):
-            dual = -np.inf
+        # proven (MIPRun.dual_bound); after any other ending it is −inf
+        run = self.model.run(clear=True)
         term, value = None, np.inf
-        if info.primal_solution_status == highspy.kSolutionStatusFeasible:
-            z = np.asarray(self.highs.getSolution().col_value[: data.d])
-            term = tuple(int(j) for j in np.flatnonzero(z > 0.5))
+        if run.x is not None:
+            term = tuple(int(j) for j in np.flatnonzero(run.x[:data.d] > 0.5))
             value = float(reduced_costs(data, [term], mu if len(mu) > 1 else mu[0], rho)[0])
-        return _PricingResult(term, value, dual - rho, optimal, clock)
+        return _PricingResult(term, value, run.dual_bound - rho, run.optimal,
+                              clock or run.timed_out)
 
 
 # ---------------------------------------------------------------------------- the bound
@@ -1052,40 +1013,23 @@ def relaxed_objective(data: _Data, terms) -> float:
 
 
 def _covering_mip(costs, n_continuous: int, indptr, indices, n_rows: int,
-                  max_rules: float | None, *, node_limit: int, what: str, options=None):
+                  max_rules: float | None, *, node_limit: int, what: str,
+                  options=None) -> MIPRun:
     """HiGHS, run on ``min costs·v`` over 0/1 columns (``indptr``/``indices``, column-wise):
     every row ≥ 1 but the last, which is ≤ ``max_rules`` when that is given; the first
     ``n_continuous`` columns continuous ≥ 0, the others binary. ``what`` names the model in
     errors; ``options``: more HiGHS options."""
     n_cols = len(indptr) - 1
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n_cols, n_rows
-    lp.col_cost_ = np.asarray(costs, dtype=np.float64)
-    lp.col_lower_ = np.zeros(n_cols)
-    lp.col_upper_ = np.concatenate([np.full(n_continuous, INF),
-                                    np.ones(n_cols - n_continuous)])
     row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
     if max_rules is not None:
         row_lower[-1], row_upper[-1] = -INF, float(max_rules)
-    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.array(indptr, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(indices, dtype=np.int32)
-    lp.a_matrix_.value_ = np.ones(len(indices))
-    kinds = highspy.HighsVarType
-    lp.integrality_ = ([kinds.kContinuous] * n_continuous
-                       + [kinds.kInteger] * (n_cols - n_continuous))
-    highs = new_highs()
-    for option, value in {**MASTER_OPTIONS, "mip_max_nodes": int(node_limit),
-                          **(options or {})}.items():
-        highs.setOptionValue(option, value)
-    if highs.passModel(lp) == highspy.HighsStatus.kError:
-        raise SolverError(f"HiGHS rejected the {what} ({n_rows} rows x {n_cols} columns)")
-    highs.run()
-    if highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
-        raise SolverError(f"HiGHS did not start on the {what} (model status 'Not Set'): "
-                          "an option set in this process conflicts with it")
-    return highs
+    model = MixedIntegerProgram(
+        costs, np.zeros(n_cols), np.concatenate([np.full(n_continuous, INF),
+                                                 np.ones(n_cols - n_continuous)]),
+        row_lower, row_upper, indptr, indices, np.ones(len(indices)),
+        [False] * n_continuous + [True] * (n_cols - n_continuous), what=what,
+        options={**MASTER_OPTIONS, "mip_max_nodes": int(node_limit), **(options or {})})
+    return model.run()
 
 
 def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int | None = None,
@@ -1112,12 +1056,12 @@ def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int |
         indices += rows.tolist() + ([n] if max_rules is not None else [])
         indptr.append(len(indices))
     costs = np.concatenate([data.wp, [data.cost(t) for t in terms]])
-    highs = _covering_mip(costs, n, indptr, indices, n_rows, max_rules,
-                          node_limit=node_limit, what="master MIP")
+    run = _covering_mip(costs, n, indptr, indices, n_rows, max_rules,
+                        node_limit=node_limit, what="master MIP")
     fits = incumbent and (max_rules is None or len(incumbent) <= max_rules)
-    if highs.getInfo().primal_solution_status != highspy.kSolutionStatusFeasible:
+    if run.x is None:
         return tuple(incumbent) if fits else ()
-    x = np.asarray(highs.getSolution().col_value)[n:]
+    x = run.x[n:]
     found = tuple(terms[k] for k in np.flatnonzero(x > 0.5))
     if fits and relaxed_objective(data, incumbent) < relaxed_objective(data, found) - 1e-9:
         return tuple(incumbent)

@@ -57,16 +57,16 @@ def test_highs_gets_the_cpu_seconds_left_and_the_last_mip_a_tenth_of_the_budget(
     mu, rho = data.wp * 0.5, -0.5
 
     def limit():
-        return mip.highs.getOptionValue("time_limit")[1]
+        return mip.model.option("time_limit")
 
     now = cert.time.process_time()
     mip.price(mu, rho, deadline=now + 1e4)
     assert 9e3 < limit() <= 1e4
     mip.price(mu, rho, deadline=now - 5.0)
     assert limit() == pytest.approx(1e-3)
-    assert mip.highs.getOptionValue("presolve")[1] == "off"  # it ignores the clock
+    assert mip.model.option("presolve") == "off"  # it ignores the clock
     mip.price(mu, rho)
-    assert limit() == np.inf and mip.highs.getOptionValue("presolve")[1] == "on"
+    assert limit() == np.inf and mip.model.option("presolve") == "on"
     jumping_cpu_clock(monkeypatch, 100.0)  # every reading 100 s later: nothing left
     seen = []
     original = colgen._PricingMIP.price
