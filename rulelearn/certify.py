@@ -277,18 +277,8 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     if not closure or master is None or max_rules is None:
         return certificate
     if upper_bound is None:
-        order = np.argsort(reduced, kind="stable")[:MASTER_COLUMNS]
-        chosen = master_mip(A, y, theta, [master.terms[k] for k in order], form=form,
-                            max_rules=max_rules, data=master.data)
-        # dropping terms while that lowers the objective (the CG learner's rule): the
-        # master MIP minimizes G, and its rule of R terms can pay far more than G
-        upper_bound = _prune(A, y, chosen, theta, form, max_rules, sample_weight,
-                             disable_cost)[1]
-        if certificate.integral and 0 < len(certificate.terms) <= max_rules:
-            # the LP's own rule (optimal when it has fewer than R terms)
-            upper_bound = min(upper_bound, rule_objective(
-                A, y, certificate.terms, theta, form=form, max_rules=max_rules,
-                sample_weight=sample_weight, disable_cost=disable_cost))
+        upper_bound = _known_rule(A, y, theta, form, max_rules, sample_weight, disable_cost,
+                                  certificate, master, reduced)
     budget = cpu_limit if cpu_safety is None else cpu_safety
     deadline = None if budget is None else cpu_start + float(budget)
     closed = closure_bound(master, float(upper_bound), certificate.lp_bound or 0.0,
@@ -304,6 +294,24 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
                    seconds=time.perf_counter() - start,
                    cpu_seconds=time.process_time() - cpu_start)
 
+
+
+def _known_rule(A, y, theta, form, max_rules, sample_weight, disable_cost,
+                certificate: Certificate, master: _Master, reduced) -> float:
+    """The objective of the best rule column generation found, for the closure to certify
+    below: the master MIP's over the ``MASTER_COLUMNS`` columns of least reduced cost, its
+    terms dropped while that lowers it (the CG learner's rule: the master MIP minimizes G,
+    and its rule of R terms can pay far more than G), or the LP optimum's own rule when that
+    is integral and lower (optimal when it has fewer than R terms)."""
+    order = np.argsort(reduced, kind="stable")[:MASTER_COLUMNS]
+    chosen = master_mip(A, y, theta, [master.terms[k] for k in order], form=form,
+                        max_rules=max_rules, data=master.data)
+    best = _prune(A, y, chosen, theta, form, max_rules, sample_weight, disable_cost)[1]
+    if certificate.integral and 0 < len(certificate.terms) <= max_rules:
+        best = min(best, rule_objective(A, y, certificate.terms, theta, form=form,
+                                        max_rules=max_rules, sample_weight=sample_weight,
+                                        disable_cost=disable_cost))
+    return best
 
 # ---------------------------------------------------------------------------- the closure
 @dataclass(frozen=True)

@@ -461,6 +461,48 @@ class _PricingResult:
     terms: tuple = ()  # more columns of negative reduced cost (the search's), best first
 
 
+def _coverage_rows(data: _Data):
+    """The pricing MIP's rows, built row-wise (entries' rows and columns, row bounds, row
+    count): per negative i, ``δ_i + Σ_{a_ij=0} z_j ≥ 1``; per positive i and literal j it
+    lacks (``a_ij = 0``), ``δ_i + z_j ≤ 1``. Columns: ``z`` (literals), δ of the positives,
+    δ of the negatives."""
+    d, n_p = data.d, len(data.wp)
+    rows_r: list[int] = []
+    rows_c: list[int] = []
+    lower: list[float] = []
+    upper: list[float] = []
+    r = 0
+    for i in range(len(data.wn)):
+        zeros = np.flatnonzero(data.N[i] == 0)
+        rows_r += [r] * (len(zeros) + 1)
+        rows_c += zeros.tolist() + [d + n_p + i]
+        lower.append(1.0)
+        upper.append(INF)
+        r += 1
+    for i in range(n_p):
+        zeros = np.flatnonzero(data.P[i] == 0)
+        for j in zeros:
+            rows_r += [r, r]
+            rows_c += [int(j), d + i]
+            lower.append(-INF)
+            upper.append(1.0)
+            r += 1
+    return rows_r, rows_c, lower, upper, r
+
+
+def _covered_together(data: _Data) -> list[tuple[int, int]]:
+    """Pairs (positive p, negative i) where a term that covers p covers i (row p of P has no
+    1 where row i of N has a 0), at most :data:`_MAX_CUTS` (any subset of valid rows is
+    valid): the pair cuts ``δ_p ≤ δ_i`` added to the pricing MIP from the start."""
+    pairs: list[tuple[int, int]] = []
+    for first, block in _blocks(1 - data.N, np.ones(data.d), len(data.wp)):
+        neg, pos = np.nonzero(block @ data.P.T.astype(np.float64) == 0)
+        pairs += zip(pos.tolist(), (neg + first).tolist())
+        if len(pairs) >= _MAX_CUTS:
+            return pairs[:_MAX_CUTS]
+    return pairs
+
+
 class _PricingMIP:
     """BRCG's pricing MIP over conjunctions, built once; only its costs change."""
 
@@ -471,26 +513,7 @@ class _PricingMIP:
         self._values: dict[tuple[int, int], float] = {}  # matrix entries other than 1
         d, n_p, n_n = data.d, len(data.wp), len(data.wn)
         self.n_cols = d + n_p + n_n + n_p * (self.levels - 1)
-        # rows: per negative i, δ_i + Σ_{a_ij=0} z_j ≥ 1; per (positive i, j with a_ij=0),
-        # δ_i + z_j ≤ 1.  Built row-wise, passed column-wise.
-        rows_r, rows_c = [], []
-        lower, upper = [], []
-        r = 0
-        for i in range(n_n):
-            zeros = np.flatnonzero(data.N[i] == 0)
-            rows_r += [r] * (len(zeros) + 1)
-            rows_c += zeros.tolist() + [d + n_p + i]
-            lower.append(1.0)
-            upper.append(INF)
-            r += 1
-        for i in range(n_p):
-            zeros = np.flatnonzero(data.P[i] == 0)
-            for j in zeros:
-                rows_r += [r, r]
-                rows_c += [int(j), d + i]
-                lower.append(-INF)
-                upper.append(1.0)
-                r += 1
+        rows_r, rows_c, lower, upper, r = _coverage_rows(data)
         integer = np.zeros(self.n_cols, dtype=bool)
         integer[:d] = True
         cliques = conflict_cliques(data, disjoint)
@@ -512,15 +535,7 @@ class _PricingMIP:
         self.integer = integer
         self.cut_rounds = cut_rounds
         self.cuts: set[tuple[int, int]] = set()
-        # a negative that has every literal a positive has is covered whenever it is:
-        # row p of P has no 1 where row i of N has a 0
-        pairs: list[tuple[int, int]] = []
-        for first, block in _blocks(1 - data.N, np.ones(data.d), n_p):
-            neg, pos = np.nonzero(block @ data.P.T.astype(np.float64) == 0)
-            pairs += zip(pos.tolist(), (neg + first).tolist())
-            if len(pairs) >= _MAX_CUTS:  # any subset of valid rows is valid
-                pairs = pairs[:_MAX_CUTS]
-                break
+        pairs = _covered_together(data)
         self.cuts.update(pairs)
         self.add_rows([self.pair_cut(p, i) for p, i in pairs])
         self.add_rows([(np.array(c), np.ones(len(c))) for c in cliques], upper=1.0)
@@ -736,15 +751,13 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
                                pricing=pricing, search_nodes=search_nodes)
     deadline = None if budget is None else cpu_start + float(budget)
     if master is None:
-        data = _Data.build(A, y, theta, form, sample_weight)
-        if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
+        master, initial_terms = _new_master(A, y, theta, form, max_rules, sample_weight,
+                                            levels, disable_cost, initial_terms)
+        if master is None:  # the empty DNF / the always-true term: 0
             trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start,
                                   "trivial", lp_bound=0.0,
                                   cpu_seconds=time.process_time() - cpu_start)
             return trivial, None, np.zeros(0)
-        master = _Master(data, max_rules, levels, disable_cost)
-        initial_terms = ([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
-                         + list(initial_terms))
     data = master.data
     master.set_theta(theta)
     first_columns = len(master.terms)
@@ -769,21 +782,13 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
         limit = ("time limit" if out_of_time else "cpu limit" if out_of_cpu else
                  "iteration limit" if state.iterations >= max_iterations else
                  "column limit" if len(master.terms) - first_columns >= max_columns else None)
-        if limit is None:
-            new = beam_columns(data, mu, rho)
-            if master.add(new):
-                continue
+        if limit is None and master.add(beam_columns(data, mu, rho)):
+            continue
         if price is None:  # beam pricing only: no bound
             state.status = limit or "beam exhausted"
             break
         result = price(mu, rho, last=limit is not None)
-        state.mips += 1
-        U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
-            value / c_min if max_rules is None else min(float(max_rules), value / c_min))
-        dual_value = float(mu.sum()) + rho * (max_rules or 0)
-        least, disabled = _with_disabled(master, result.dual_bound, mu, rho, c_min, disjoint)
-        state.best_bound = max(state.best_bound, _bound(dual_value, least, U, c_min, disabled))
-        state.exact = result.optimal and least >= -1e-7
+        least = _account(state, master, result, value, mu, rho, max_rules, c_min, disjoint)
         if state.exact:
             state.status = "optimal"
             break
@@ -799,6 +804,33 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
     master.final_duals = (mu, rho, least)
     return (_certificate(state, value, x, master, start, cpu_start), master,
             master.reduced_costs(mu, rho))
+
+
+def _new_master(A, y, theta, form, max_rules, sample_weight, levels, disable_cost,
+                initial_terms) -> tuple["_Master | None", list]:
+    """A master of the data (None when a class is empty: the problem is trivial) and its
+    first columns: the empty term, each literal that some positive has, ``initial_terms``."""
+    data = _Data.build(A, y, theta, form, sample_weight)
+    if len(data.wp) == 0 or len(data.wn) == 0:
+        return None, []
+    master = _Master(data, max_rules, levels, disable_cost)
+    return master, ([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
+                    + list(initial_terms))
+
+
+def _account(state: _State, master: _Master, result, value: float, mu, rho, max_rules,
+             c_min: float, disjoint: bool) -> float:
+    """Count a pricing ``result`` at the master's value ``value`` and duals ``mu``, ``rho``
+    in ``state``: the best bound so far, and whether pricing proved the LP optimal. Returns
+    the bound on the least reduced cost (:func:`_with_disabled`)."""
+    state.mips += 1
+    U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
+        value / c_min if max_rules is None else min(float(max_rules), value / c_min))
+    dual_value = float(mu.sum()) + rho * (max_rules or 0)
+    least, disabled = _with_disabled(master, result.dual_bound, mu, rho, c_min, disjoint)
+    state.best_bound = max(state.best_bound, _bound(dual_value, least, U, c_min, disabled))
+    state.exact = result.optimal and least >= -1e-7
+    return least
 
 
 def _with_disabled(master: _Master, least: float, mu, rho, c_min: float, disjoint: bool):
