@@ -1,175 +1,22 @@
-"""Certificates: a lower bound on the best objective any two-level rule can reach.
+"""Certificates: a lower bound on the objective of every two-level rule, and a rule's gap.
 
-The objective
--------------
-This project's objective (:func:`rulelearn.learners.problem.cnf_objective`, the paper's (3)) for
-a DNF with terms (conjunctions of literals) ``S_1, ..., S_K`` over a 0/1 literal matrix ``A``:
+:func:`lower_bound` bounds the objective of every DNF (or CNF) of at most ``max_rules``
+clauses over the literals of ``A``: column generation (:mod:`rulelearn.colgen`) over the
+master LP of BRCG's relaxation G, tightened by a ladder of rows per positive, with a valid
+Lagrangian/Farley bound at every iteration (so pricing need not finish), then optionally
+lifted past the LP by the closure (:func:`closure_bound`: the master MIP over every
+conjunction that a rule below a known objective can use). :func:`certify` bounds a fitted
+estimator's rule, :func:`bound_key` names a bound for reuse. Every default limit is a
+count, so a bound is the same on any machine.
 
-* a negative row pays one for **every** term that covers it (``K`` ideal clause outputs to
-  flip, one per covering term: in the CNF view of :mod:`rulelearn.estimator` a DNF negative is
-  a CNF positive, which pays per unsatisfied clause);
-* a positive row pays the fewest literals it misses in any term (0 when covered). When fewer
-  than ``max_rules`` terms are used the learners pad the rule with disabled clauses (the
-  "always true" feature), and a disabled clause caps that cost at 1;
-* θ per literal, plus ``disable_cost`` per disabled clause (≥ 0; 0 by default).
-
-Every row counts with its weight. A CNF for ``y`` over ``A`` is, by De Morgan, the DNF for
-``not y`` over ``1 - A`` with the same literal sets, and has the same objective
-(:func:`rule_objective` evaluates both through the project's own ``cnf_objective``).
-
-The relaxation
---------------
-Each objective above is at least
-
-    G(S) = Σ_{negatives i} w_i · #{k : S_k covers i} + Σ_{positives i} w_i · [no S_k covers i]
-           + θ · Σ_k |S_k|
-
-(an uncovered positive misses at least one literal of each term, and a capped one pays 1).
-G is the objective of BRCG (Dash, Günlük & Wei 2018) with zero cost per clause; in particular
-negatives are charged per covering term in both, so no extra "any clause" variable is needed.
-Over *all* conjunctions ``k`` (cost ``c_k = θ|S_k| + Σ_{negatives i covered} w_i``) the master LP
-
-    min  Σ_{positives i} w_i ξ_i + Σ_k c_k x_k
-    s.t. ξ_i + Σ_{k covers i} x_k ≥ 1   (each positive i),   Σ_k x_k ≤ R   (if max_rules = R),
-         ξ ≥ 0, x ≥ 0
-
-has, for every DNF with at most R distinct terms, the feasible point ``x_k = 1`` on its terms,
-``ξ_i = [i uncovered]`` of value G ≤ its objective (repeating a term only adds cost). So the
-LP optimum LP* ≤ min over rules of the objective. It equals that minimum when the LP has an
-integral optimum using fewer than R terms; when a rule uses all R clauses its uncovered
-positives can pay more than 1, which G does not see (the bound may then stay below the
-optimum even at an integral LP optimum: 2 of 12 random 40-row cases with R = 2).
-
-The ladder (``levels`` = T ≥ 1; :func:`lower_bound`'s default 2, the CG learner's 1 = G)
----------------------------------------------------------------------------------------
-With ``d_k(i)`` the literals of term ``k`` that positive ``i`` lacks, a rule of R terms charges
-``i`` ``min_k d_k(i) = Σ_{t ≥ 1} [no term has d_k(i) < t]``. So each positive gets rows
-t = 1..T,
-
-    ξ_{i,t} + Σ_{k: d_k(i) < t} x_k + [t ≥ 2] x_dis ≥ 1,     cost w_i per ξ_{i,t} ≥ 0,
-
-(t = 1 is G's row), and a disabled-clause column ``x_dis ≥ 0`` of cost ``disable_cost`` that
-counts in ``Σ x ≤ R``. A rule of R terms has the point ``x_dis = 0``, ``ξ_{i,t} = [min_k d_k(i)
-≥ t]`` of value ≤ its objective (``min(T, min_k d_k(i))`` per positive); a rule of fewer
-terms, which pays at most 1 per positive and ``disable_cost`` per disabled clause, has
-``x_dis = 1``, ``ξ_{i,1} = [i uncovered]``, ``ξ_{i,t≥2} = 0``. Any T is valid, T ≥ the longest
-term is exact for rules of R terms, and without ``max_rules`` (a disabled clause always
-there) the ladder adds nothing, so T = 1 then. On 150 random 30-row problems (3–5 literals,
-R ≤ 3, every conjunction in the master) T = 2 closed 94 % of G's total gap to the optimum
-(13 cases with a gap -> 2), and more levels closed nothing more there.
-
-Pricing with levels: with duals ``μ_{i,t}`` (clipped to ``[0, w_i]``) and ρ, a conjunction's
-reduced cost is ``c_k − Σ_{i,t: d_k(i) < t} μ_{i,t} − ρ`` (:func:`reduced_costs`; the beam
-search tracks each positive's ``d`` and gains, per added literal, the levels a positive keeps).
-The pricing MIP adds a level indicator ``δ_{i,t}`` (t ≥ 2, objective ``−μ_{i,t}``) per positive:
-``Σ_{j ∉ L(i)} z_j + M_i δ_{i,t} ≤ (t − 1) + M_i`` with ``M_i`` = (the most literals of those
-a term can select: one per conflict clique) − (t − 1), no row and δ free in [0, 1] when
-``M_i ≤ 0``, δ binary otherwise (big-M rows are not integral at integral z);
-``δ_{i,t−1} ≤ δ_{i,t}``; and ``(t − 1)(δ_{i,t} − δ_{i,t−1}) ≤ Σ_{j ∉ L(i)} z_j`` (a positive
-missing exactly t − 1 literals has that many selected), which holds δ down where z is spread
-thinly. A term whose literals share no positive covers no positive at level 1 but can at
-level 2, so it can no longer be dropped on the ground that its reduced cost is ≥ −ρ: its rows
-are among ``x_dis``'s, so ``rc_k ≥ rc_dis + c_k − disable_cost``, and the MIP keeps leaving
-such terms out only when ``disable_cost < c_min``, with ``L = min(L_MIP, rc_dis + c_min −
-disable_cost)``.
-
-Column generation solves the master restricted to a few conjunctions (HiGHS simplex, through
-:class:`rulelearn.lp.LinearProgram`) and prices new ones. For duals ``μ`` (positive rows,
-clipped to ``[0, w_i]``) and ``ρ ≤ 0`` (the ``R`` row) a conjunction's reduced cost is
-``rc_k = c_k − Σ_{i covered} μ_i − ρ``. For *any* feasible point of the full master,
-
-    Σ w_i ξ_i + Σ c_k x_k ≥ Σ μ_i (ξ_i + Σ_{k covers i} x_k) + ρ Σ_k x_k + Σ_k rc_k x_k
-                         ≥ Σ μ_i + ρ R + min(0, L) · U,
-
-where ``L`` ≤ min_k rc_k and ``U`` ≥ Σ_k x_k at some LP optimum: ``U = min(R, V / c_min)``
-with ``V`` the restricted master's value (≥ LP*) and ``c_min = min(θ, total negative
-weight)`` the least cost of any conjunction (a Lagrangian bound). Farley's bound
-``(Σ μ_i + ρ R) · c_min / (c_min − L)`` (the duals scaled into feasibility) is also valid and
-better when ``L`` is far below 0; the larger is kept, over all iterations. With levels the
-same steps run over every row (i, t): ``Σ_{i,t} w_i ξ_{i,t} ≥ Σ_{i,t} μ_{i,t} ξ_{i,t}``,
-each column's cost is ``rc + Σ_{(i,t) it covers} μ_{i,t} + ρ``, the rows are ≥ 1 and
-``Σ x + x_dis ≤ R``, so
-
-    value ≥ Σ_{i,t} μ_{i,t} + ρ R + min(0, L) · U + min(0, rc_dis) · R
-
-(``x_dis ≤ R``; ``rc_dis = disable_cost − Σ_{i, t ≥ 2} μ_{i,t} − ρ``, ≥ 0 up to the LP's
-tolerances since ``x_dis`` is always in the master), and Farley's scaling ``α`` is capped so
-that ``x_dis``'s dual row holds too (``α ≤ disable_cost / (disable_cost − rc_dis)`` when
-``rc_dis < 0``). Neither needs pricing to have finished: ``L`` is the MIP's proven bound.
-Pricing is an exact HiGHS MIP over conjunctions (binary ``z_j`` per literal, coverage
-``δ_i`` per row) and ``L`` is its proven dual bound, so the bound stays valid when the MIP
-stops early; when it proves that no column has a negative reduced cost, the bound is the LP
-value (``exact_pricing``). A cheap beam search proposes columns first; only the MIP's dual
-bounds enter the bound.
-
-The pricing MIP (BRCG's): ``min θ Σ_j z_j + Σ_neg w_i δ_i − Σ_pos μ_i δ_i − ρ`` with
-``δ_i + Σ_{j: a_ij = 0} z_j ≥ 1`` per negative and ``δ_i + z_j ≤ 1`` per positive and literal
-``j`` it lacks; ``0 ≤ δ ≤ 1`` stay continuous (integral at integral ``z``). Its LP relaxation
-is weak (``z`` spread thinly over many literals excludes every negative and loses few
-positives), so it is strengthened by valid pair cuts ``δ_p − δ_i ≤ Σ_{j: a_pj = 1, a_ij = 0}
-z_j`` (a term covering positive ``p`` and not negative ``i`` has a literal that separates them;
-``δ_p ≤ δ_i`` where none does): all of the latter, and the former separated from the LP
-relaxation in a few rounds before each MIP (kept across pricing calls); and by ``Σ z ≤ 1``
-over cliques of conflicting literals (one implies the other on every row, or they share no
-positive). A term with such a pair is never the least of negative reduced cost (drop the
-implied literal: θ less, same coverage; or it covers no positive: ``rc ≥ −ρ ≥ 0``), so
-``min(0, L)`` stays a valid bound on the least reduced cost. HiGHS MIPs are
-called directly here (:mod:`rulelearn.lp` has no dual-bound access), through its silent
-HiGHS constructor; HiGHS's ``threads`` option is never set.
-
-Budgets. Every limit of :func:`lower_bound` but two is a count (master LP solves, nodes per
-pricing MIP, cut rounds, columns), so a bound is the same on any machine. ``cpu_limit`` is a
-CPU budget that HiGHS enforces through its wall-clock ``time_limit`` (the CPU seconds left):
-the bound it gives depends on the machine's load. ``cpu_safety`` is a safety net instead,
-checked only between HiGHS runs (each run stops after that many wall seconds at most, against
-one runaway run): where the counts stop first, the bound does not depend on the load; where
-the net or a HiGHS time limit stops it, the status is "cpu limit" (never "pricing stalled").
-
-Identical rows of the same class are merged into one weighted row first (exact). With
-integer row weights the bound is rounded up to the least value an objective can take
-(:func:`round_up_to_objective`).
-
-Where the bound is loose (measured, DNF, R = 5, fold 0 of results/gaps at its chosen θ)
------------------------------------------------------------------------------------------
-Two causes, one per dataset. *Parkinsons* (130 rows, 434 literals, θ = 1.17677): under the
-bench's limits (10 master LPs, 20 nodes per pricing MIP) the bound is the Farley/Lagrangian
-one, 3.48 (33 CPU s); pricing to the end reaches the LP optimum 9.237 (25 MIPs, all
-finished; 254 CPU s at 1000 nodes, and 269 at the bench's 20 nodes given 40 master LPs: the
-iteration limit, not the node limit, stops it), but that optimum is half-integral (7 terms
-at weight 1/2, Σ x = 3.5, so the R row is slack) while BCD's rules cost 19.18 (SC start) and
-11.77 (best start): exact pricing certifies a gap of 21.5 % at best for the best rule known
-(the optimum lies somewhere in [9.24, 11.77]). *Pima* (512 rows, 146 literals): the pricing
-MIP does not finish in 1000 nodes (28 CPU s per call; dual bound −40 where the best column
-found has −7 to −10), so the bound stays the fallback one (2.8 against a rule of 107.9).
-Closing either needs more than this module does: cuts on the master that pricing respects
-(subset-row / Chvátal-Gomory cuts over positives against the half-integral solutions) or
-branch-and-price; and a pricing formulation whose relaxation is tighter on many rows.
-Two cheap candidates measured against brute force on 150 random 30-row problems (5 literals,
-R = 2 or 3, every conjunction in the master), 11 of them with the LP below the optimum: the
-best of the masters with Σ x = k for k = 0..R (the clause-count row as an equation) closed
-none of the gap in any; 91 % of the gap there was G's own undercount (a rule of R clauses
-pays an uncovered positive the literals it misses), and in the one case where the least G
-itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none of it.
-The floor this LP sets on every fold of results/gaps (the least gap any bound from it can
-certify for the best rule known, and where pricing does not finish) is measured in
-results/gaps/what_limits.md (benchmarks/lp_floor.py).
-
-Beyond the LP: exact search and the closure
--------------------------------------------
-``pricing="search"`` prices by the depth-first branch-and-bound of
-:mod:`rulelearn.conjunctions` (exact; stopped at its node limit it still bounds the least
-reduced cost by its open nodes' least estimate), ``"auto"`` by the search until it neither
-finishes nor finds a column, then by the MIP. ``closure=True`` then goes past the LP optimum
-(:func:`closure_bound`): with exact duals, every column of a rule below an upper bound UB has
-reduced cost ≤ UB − LB, the search lists them all, and the master MIP over them bounds every
-rule by ``min(UB, its dual bound)``. Measured on the folds of benchmarks/lp_floor.py in
-results/gaps/what_limits.md (benchmarks/exact_bound.py).
+The formulation, why the bound is valid, where it is exact and where loose, and what was
+measured: docs/explanation/certificates.md.
 """
 from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -204,7 +51,7 @@ def gap(objective: float, bound: float) -> float:
     return max(0.0, objective - bound) / objective
 
 
-#: Ladder levels of :func:`lower_bound` (1: the relaxation G; see the module docstring).
+#: Ladder levels of :func:`lower_bound` (1: the relaxation G; docs/explanation/certificates.md).
 LEVELS = 2
 #: Limits of the closure (:func:`closure_bound`): conjunctions it may enumerate (more: the
 #: LP bound is kept), nodes of the search that enumerates them and of its MIP.
@@ -212,6 +59,43 @@ CLOSURE_COLUMNS = 100_000
 CLOSURE_SEARCH_NODES = 2_000_000
 CLOSURE_NODES = 1000
 
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits of :func:`lower_bound`, named once and passed on as ``**limits.options()``; a
+    field left None keeps :func:`lower_bound`'s default. :meth:`bench` gives the
+    benchmark's."""
+
+    max_iterations: int | None = None
+    pricing_nodes: int | None = None
+    cut_rounds: int | None = None
+    cpu_safety: float | None = None
+    levels: int | None = None
+    pricing: str | None = None
+    closure: bool | None = None
+    max_columns: int | None = None
+    search_nodes: int | None = None
+    cpu_limit: float | None = None
+    time_limit: float | None = None
+    closure_columns: int | None = None
+    closure_nodes: int | None = None
+    closure_levels: int | str | None = None
+
+    def options(self) -> dict:
+        """The keyword arguments of :func:`lower_bound` these limits set (the fields given)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) is not None}
+
+    @classmethod
+    def bench(cls) -> "Limits":
+        """The limits of a benchmark record's certificate: counts only (40 master LP solves,
+        20 nodes per pricing MIP after 2 cut rounds), so that its bound is the same on any
+        machine at any load; the ladder (2 levels); pricing "auto" and the closure; and a
+        CPU safety net of 600 s, checked between HiGHS runs (where it stops a bound, the
+        record is not reproducible). Why these: docs/explanation/certificates.md."""
+        return cls(max_iterations=40, pricing_nodes=20, cut_rounds=2, cpu_safety=600.0,
+                   levels=2, pricing="auto", closure=True)
 
 def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
                 sample_weight=None, max_iterations: int = MAX_ITERATIONS,
@@ -252,12 +136,12 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     (the ladder's disabled-clause column pays it once). ``pricing``: "mip", "search"
     (:mod:`rulelearn.conjunctions`: exact, ``search_nodes`` nodes per call, its bound valid
     when it stops there) or "auto" (the search until it neither finishes nor finds a
-    column, then the MIP). See the module docstring for the formulation and why the bound is
-    valid. ``closure`` (with ``max_rules``): then :func:`closure_bound` lifts the bound
-    towards ``upper_bound`` (None: the objective of the master MIP's rule over the generated
-    columns, its terms dropped while that lowers it, as the CG learner does, or the LP
-    optimum's rule when that is integral and lower) within
-    ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
+    column, then the MIP). The formulation and why the bound is valid:
+    docs/explanation/certificates.md. ``closure`` (with ``max_rules``): then
+    :func:`closure_bound` lifts the bound towards ``upper_bound`` (None: the objective of
+    the master MIP's rule over the generated columns, its terms dropped while that lowers
+    it, as the CG learner does, or the LP optimum's rule when that is integral and lower)
+    within ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
     ``closure_levels`` ladder rows (None: the master's; "exact": every literal a term
     misses; see :func:`closure_bound`); the certificate's ``kind`` and ``closure_status``
     say what it gave, ``closure_terms`` the rule the closure MIP found.
@@ -317,7 +201,8 @@ def _known_rule(A, y, theta, form, max_rules, sample_weight, disable_cost,
 @dataclass(frozen=True)
 class Closure:
     """What :func:`closure_bound` gave: ``bound`` (None: none better than the LP's), its
-    ``status`` (:class:`Certificate`'s ``closure_status``) and the conjunctions of its MIP."""
+    ``status`` (:class:`~rulelearn.colgen.Certificate`'s ``closure_status``) and the
+    conjunctions of its MIP."""
 
     bound: float | None
     status: str
@@ -534,8 +419,8 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
     ``options`` go to :func:`lower_bound` (``max_iterations``, ``pricing_nodes``, ...); the rule's
     terms seed the column generation unless ``seed_rule=False`` (then the bound depends on
     the data, θ, R and form only, and ``cache=True`` reuses it for the same problem, in this
-    process or from ``known``: :func:`bound_key` -> :class:`Certificate`; the result's
-    ``bound_key`` names it). With ``closure=True`` and the rule seeding, the closure
+    process or from ``known``: :func:`bound_key` -> :class:`~rulelearn.colgen.Certificate`;
+    the result's ``bound_key`` names it). With ``closure=True`` and the rule seeding, the closure
     (:func:`closure_bound`) certifies up to the rule's objective unless ``upper_bound`` is
     given; unseeded, up to the master MIP's rule (so that the bound stays the rule's own).
     """
@@ -567,7 +452,7 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
 def certify_fitted(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:
     """:func:`certify`, and its figures put into the estimator's ``fit_stats_``:
     ``objective``, ``lower_bound``, ``gap`` (relative), ``certificate_status`` and
-    ``bound_kind`` ("lp" or "closure": :class:`Certificate`'s ``kind``)."""
+    ``bound_kind`` ("lp" or "closure": :class:`~rulelearn.colgen.Certificate`'s ``kind``)."""
     certified = certify(estimator, X, y, sample_weight, **options)
     estimator.fit_stats_.update(objective=certified.objective, lower_bound=certified.bound,
                                 gap=certified.gap,

@@ -5,8 +5,8 @@ pricing of new conjunctions (the beam search :func:`beam_columns`, the pricing M
 :class:`_PricingMIP`, or the exact search of :mod:`rulelearn.conjunctions`), the loop that
 alternates them (:func:`_generate`) and the master MIP over the generated columns
 (:func:`master_mip`). :mod:`rulelearn.certify` turns them into a lower bound,
-:mod:`rulelearn.learners.cg` into a rule; the formulation is in :mod:`rulelearn.certify`'s
-docstring.
+:mod:`rulelearn.learners.cg` into a rule. The formulation and why it is valid:
+docs/explanation/certificates.md.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class Certificate:
     #: (:mod:`rulelearn.conjunctions`' branch-and-bound)
     pricing: str = "mip"
     #: which bound ``bound`` is: "lp" (column generation) or "closure" (the master MIP over
-    #: every conjunction of small enough reduced cost; :func:`closure_bound`)
+    #: every conjunction of small enough reduced cost; :func:`rulelearn.certify.closure_bound`)
     kind: str = "lp"
     #: the closure's outcome ("" when not asked): "optimal" (its MIP finished), "node limit",
     #: "time limit" (stopped: the bound is its proven dual bound), "column cap" (too many
@@ -202,8 +202,8 @@ class _Master:
     """The restricted master LP: ξ per positive and level, the disabled-clause column when
     there are levels beyond the first, then one column per conjunction.
 
-    ``levels`` (T): ladder rows per positive (the module docstring; 1 is G, and without
-    ``max_rules`` the ladder adds nothing, so T = 1 there)."""
+    ``levels`` (T): ladder rows per positive (1 is G, and without ``max_rules`` the ladder
+    adds nothing, so T = 1 there; docs/explanation/certificates.md)."""
 
     def __init__(self, data: _Data, max_rules: int | None, levels: int = 1,
                  disable_cost: float = 0.0):
@@ -325,11 +325,8 @@ def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: in
     AIX360's BRCG ranks them with ``b = 0.5``; children no extension of which can reach a
     negative reduced cost are not grown. Ranked by the reduced cost alone (``b = 0``) the
     beam grows terms that cover few negatives and misses a conjunction whose literals each
-    cover many (Transfusion, θ = 2: the three-literal column that is the master's optimum
-    was never priced, and cg's rule cost 156 against 147 on fold 0); ranked by the mean
-    alone, cg's objectives summed over the 8-θ paths of 3 folds were 5 % higher on Liver and
-    2 % on Pima. Both rankings: lower than either on 4 of 6 small sets, and than the reduced
-    cost alone on all 6 (Parkinsons −16 %, WDBC −13 %, ILPD −5 %, Transfusion −3 %).
+    cover many; both rankings together gave the CG learner lower objectives than either
+    (measured: docs/explanation/certificates.md, the column-generation learner).
     With the ladder's duals (``mu``: levels × positives) a child keeps, per positive, the
     levels of :func:`level_gain` at the literals it now lacks; an extension only lacks more,
     so the least reduced cost of any term containing the child is bounded as above.
@@ -703,7 +700,7 @@ MAX_ITERATIONS = 200
 PRICING_NODES = 1000
 MAX_COLUMNS = 2000
 CUT_ROUNDS = 20
-#: How :func:`lower_bound` prices: "mip" (the pricing MIP), "search" (the exact
+#: How :func:`rulelearn.certify.lower_bound` prices: "mip" (the pricing MIP), "search" (the exact
 #: branch-and-bound of :mod:`rulelearn.conjunctions`) or "auto" (the search until it
 #: neither finishes nor finds a column, the MIP from then on), and the search's nodes per
 #: call.
@@ -719,8 +716,9 @@ def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
               exact_pricing=True, master=None, levels=1, disable_cost=0.0, floor=0.0,
               after_g=True, pricing=PRICING, search_nodes=SEARCH_NODES,
               ) -> tuple[Certificate, "_Master | None", np.ndarray]:
-    """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
-    when the problem is trivial) and the columns' reduced costs at the final duals.
+    """The bound of :func:`rulelearn.certify.lower_bound`, the master (its ``terms``: every
+    conjunction generated; None when the problem is trivial) and the columns' reduced costs
+    at the final duals.
 
     ``exact_pricing=False`` prices by the beam search only (no MIP; the bound is then 0):
     the columns of a learner that needs no certificate. ``master``: a master of the same
@@ -1036,8 +1034,8 @@ MASTER_COLUMNS = 200
 
 
 def relaxed_objective(data: _Data, terms) -> float:
-    """G of the rule ``terms`` (the module docstring): covered negatives per term, uncovered
-    positives once, θ per literal."""
+    """G of the rule ``terms``: covered negatives per term, uncovered positives once, θ per
+    literal (docs/explanation/certificates.md)."""
     covered = np.zeros(len(data.wp), dtype=bool)
     for term in terms:
         covered |= data.covers(term, data.P)

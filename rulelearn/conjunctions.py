@@ -3,7 +3,7 @@
 A depth-first branch-and-bound over the conjunctions of ``d`` literals, each reached once:
 literals are added in one fixed (canonical) order, so a node's children add the literals after
 its last one. The reduced cost of a term ``S`` at the master's duals (levels ``T`` ≥ 1, duals
-``μ_{i,t}`` ≥ 0 per positive and level, ``ρ`` ≤ 0; :func:`rulelearn.certify.reduced_costs`) is
+``μ_{i,t}`` ≥ 0 per positive and level, ``ρ`` ≤ 0; :func:`rulelearn.colgen.reduced_costs`) is
 
     rc(S) = θ|S| + Σ_{negatives covered} w_i − Σ_{(i,t): d_S(i) < t} μ_{i,t} − ρ,
 

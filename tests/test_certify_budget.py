@@ -163,3 +163,20 @@ def test_the_bench_bounds_are_set_by_counts_with_a_cpu_safety_net():
     assert "cpu_limit" not in CERTIFY_LIMITS and CERTIFY_LIMITS["cpu_safety"] > 0
     for count in ("max_iterations", "pricing_nodes", "cut_rounds"):
         assert isinstance(CERTIFY_LIMITS[count], int) and CERTIFY_LIMITS[count] >= 1
+
+
+def test_limits_name_lower_bound_keywords_and_pass_only_what_they_set():
+    import inspect
+    from dataclasses import fields
+
+    from rulelearn.certify import Limits
+
+    keywords = inspect.signature(lower_bound).parameters
+    assert [f.name for f in fields(Limits) if f.name not in keywords] == []
+    assert Limits().options() == {}
+    assert Limits(pricing_nodes=5, closure=False).options() == {"pricing_nodes": 5,
+                                                               "closure": False}
+    assert CERTIFY_LIMITS == Limits.bench().options()
+    A, y, theta, R = _needs_two_literals()
+    limited = lower_bound(A, y, theta, max_rules=R, **Limits(max_iterations=1).options())
+    assert limited.iterations == 1 and limited.status == "iteration limit"

@@ -7,22 +7,11 @@ from __future__ import annotations
 import time
 
 from rulelearn.bench.records import latest
+from rulelearn.certify import Limits
 
-#: Limits of a record's certificate (:func:`rulelearn.certify.lower_bound`), all counts so
-#: that a record's bound is the same on any machine at any load: 40 master LP solves
-#: (Parkinsons' fold 0 needs them to finish pricing), 20 nodes per pricing MIP after 2 cut
-#: rounds. ``cpu_safety`` is a safety net, checked between HiGHS runs only (each run also stops
-#: after that many wall seconds, against a runaway one): where it stops a bound, the record's
-#: status is "cpu limit" and ``reproducible`` false. The costliest bound measured under the
-#: counts, Pima's fold 0 at θ 1.18 (38 master LPs, 8 pricing MIPs), took 250 CPU s, Parkinsons'
-#: 151: the net is 600, well above both. ``levels``: the master's ladder rows per positive
-#: (rulelearn.certify; 1 was the older G). ``pricing`` "auto" (the exact search of
-#: rulelearn.conjunctions until it fails once, then the MIP) and ``closure`` (the master MIP over
-#: every conjunction of small enough reduced cost, up to the master MIP's own rule; the bound is
-#: the optimum where it finishes): on Transfusion's folds 0 and 2 the bound became the optimum,
-#: 90.89 and 89.35, in 29.1 and 8.3 CPU s (88.40 and 88.07 in 29.8 and 34.6 without them).
-CERTIFY_LIMITS = {"max_iterations": 40, "pricing_nodes": 20, "cut_rounds": 2,
-                  "cpu_safety": 600.0, "levels": 2, "pricing": "auto", "closure": True}
+#: Limits of a record's certificate (:meth:`rulelearn.certify.Limits.bench`), as the keyword
+#: arguments of :func:`rulelearn.certify.lower_bound`; a record keeps them.
+CERTIFY_LIMITS = Limits.bench().options()
 
 
 def certificate_of(model, X, y, known=None) -> dict:
@@ -55,7 +44,7 @@ def certificate_of(model, X, y, known=None) -> dict:
 
 def known_bounds(records) -> dict:
     """The reproducible certificates of ``records`` (the latest per unit, ok) by bound key,
-    as :class:`rulelearn.certify.Certificate` (for :func:`certificate_of`'s ``known``)."""
+    as :class:`rulelearn.colgen.Certificate` (for :func:`certificate_of`'s ``known``)."""
     from rulelearn.certify import Certificate
 
     known = {}

@@ -1,18 +1,16 @@
-"""Column generation (CG) as a CNF learner: the interface of :mod:`rulelearn.learners`.
+"""Column generation (CG) as a rule learner: :func:`learn_cg`, and method "cg" (:func:`cg`).
 
-The learners see the CNF view of :mod:`rulelearn.estimator` (a DNF is reached by De Morgan
-before this point), so the rule is learned here as a CNF over the problem's features:
-:func:`rulelearn.certify.learn_cg` with ``form="cnf"``, seeded with the set-covering rule, so
-its objective is never above SC's. Columns are priced by a beam search (as AIX360's BRCG
-does); every limit is a count, so the same data give the same rule on any machine.
+:func:`learn_cg` runs the column generation of :mod:`rulelearn.colgen` with the beam search
+as pricing (as AIX360's BRCG does), then picks the rule among the columns with the master
+MIP, seeded with a given rule (the set-covering rule for :func:`cg`) and never worse than
+it. :func:`cg` is its interface in :mod:`rulelearn.learners`: the learners see the CNF view
+of :mod:`rulelearn.estimator`, so the rule is learned as a CNF. On a θ path the columns of
+one θ seed the next (:class:`ColumnPath`, kept with the solver), so a rule depends on the θ
+values fitted before it on the same data, unlike BCD's. Every limit is a count: the same
+data give the same rule on any machine.
 
-On a θ path (``fit_path``, the solver's ``warm_across_theta``) the columns priced at one θ
-seed the master at the next and the rule learned last is the master MIP's first incumbent
-(a :class:`~rulelearn.certify.ColumnPath` kept with the solver): a rule then depends on the
-θ values fitted before it on the same data, unlike BCD's. Measured on Pima's first outer
-fold (8-θ path, R = 5): objectives 115.0-121.0 below θ = 1 where each θ alone reached
-119.1-124.0 (151.4 against 147.2 at θ = 1.18), and, with the beam of one ranking, a
-brcg-protocol unit (88 fits) in 10.4 CPU s instead of 21.1.
+How it works and what was measured: docs/explanation/certificates.md (the column-generation
+learner).
 """
 
 from __future__ import annotations
@@ -114,21 +112,22 @@ def learn_cg(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = N
              **options) -> CGRule:
     """Column generation, then the restricted master as a MIP over the generated columns.
 
-    The columns of :func:`lower_bound` (seeded with ``seed_terms``, e.g. a set-covering rule;
-    priced by the beam search only unless ``exact_pricing``, as AIX360's BRCG does) form the
-    pool. When the master LP's optimum is integral its terms are the rule (the MIP's optimum
-    over the pool); otherwise the master MIP (``master_nodes`` nodes at most) picks at most
-    ``max_rules`` columns minimizing the relaxed objective G, among the ``master_columns``
-    of least reduced cost at the final duals that can be in a rule better than the
-    incumbent (reduced cost at most the incumbent's G less the LP value: the LP bound
-    excludes the others), the incumbent being the better of the seed and the path's last
-    rule. Terms are then dropped while that lowers the project's objective. The seed rule
-    is returned instead when its objective is lower, so the result is never worse than the
-    seed. ``path``: a :class:`ColumnPath` to continue from and update. ``options``
-    (``max_iterations``, ``pricing_nodes``, ``max_columns``, ``time_limit``) go to
-    :func:`lower_bound`; every default limit is a count, so the rule is the same on any
-    machine. With ``exact_pricing`` the certificate's bound is valid (≤ the objective);
-    without, it is 0.
+    The columns of :mod:`rulelearn.colgen`'s column generation (seeded with ``seed_terms``,
+    e.g. a set-covering rule; priced by the beam search only unless ``exact_pricing``, as
+    AIX360's BRCG does) form the pool. When the master LP's optimum is integral its terms
+    are the rule (the MIP's optimum over the pool); otherwise the master MIP
+    (``master_nodes`` nodes at most) picks at most ``max_rules`` columns minimizing the
+    relaxed objective G, among the ``master_columns`` of least reduced cost at the final
+    duals that can be in a rule better than the incumbent (reduced cost at most the
+    incumbent's G less the LP value: the LP bound excludes the others), the incumbent being
+    the better of the seed and the path's last rule. Terms are then dropped while that
+    lowers the project's objective. The seed rule is returned instead when its objective is
+    lower, so the result is never worse than the seed. ``path``: a :class:`ColumnPath` to
+    continue from and update. ``options`` (``max_iterations``, ``pricing_nodes``,
+    ``max_columns``, ``time_limit``) go to the column generation, as for
+    :func:`rulelearn.certify.lower_bound`; every default limit is a count, so the rule is the
+    same on any machine. With ``exact_pricing`` the certificate's bound is valid (≤ the
+    objective); without, it is 0.
     """
     seed = tuple(tuple(sorted(t)) for t in seed_terms)
     kept = path.master if path is not None else None
