@@ -76,15 +76,36 @@ def _tiny(n=60, seed=0):
     return X, y
 
 
+def fit_method(text, **kwargs):
+    (variant,) = parse_config(f"datasets: [wdbc_bundled]\nmethods:\n  - {text}\n").methods
+    return variant, units.make_estimator(variant, pos_label="pos", **kwargs)
+
+
+def test_fit_is_the_cv_estimator_with_the_cores_defaults():
+    from rulelearn.cv_estimator import BooleanRuleClassifierCV
+
+    variant, est = fit_method("fit: {cv: 3}", random_state=1)
+    assert (variant.label, variant.tuned, variant.params) == ("fit[cv=3]", None,
+                                                             {"cv": 3, "n_thresholds": 10})
+    assert isinstance(est, BooleanRuleClassifierCV)
+    core = BooleanRuleClassifierCV().get_params()
+    assert {k for k, v in est.get_params().items() if core[k] != v} == {
+        "cv", "pos_label", "random_state"}
+    # the core's choices: a start the core takes, none it refuses
+    assert fit_method("fit: {start: tree}", random_state=0)[1].start == "tree"
+    with pytest.raises(ConfigError, match="must be one of"):
+        fit_method("fit: {start: cart}", random_state=0)
+
+
 def test_fit_is_rulelearn_fit_select_with_its_defaults():
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_selection import fit_select
 
     X, y = _tiny()
-    ours = peers.FitDefaultsClassifier(cv=3, pos_label="pos", random_state=4).fit(X, y)
+    ours = fit_method("fit: {cv: 3}", random_state=4)[1].fit(X, y)
     theirs, selection = fit_select(BooleanRuleClassifier(pos_label="pos", start="best"), X, y,
                                    cv=3, seed=4)  # fit starts from "best"
-    assert ours.setting_ == selection.best.setting
+    assert ours.selection_.best.setting == selection.best.setting
     assert str(ours.rule_) == str(theirs.rule_)
     assert (ours.predict(X) == theirs.predict(X)).all()
 
@@ -94,22 +115,15 @@ def test_fit_method_bcd_plus_cg_is_fit_select_with_cg_as_a_more_method():
     from rulelearn.model_selection import fit_select
 
     X, y = _tiny()
-    ours = peers.FitDefaultsClassifier(cv=3, method="bcd+cg", pos_label="pos").fit(X, y)
+    variant, est = fit_method("fit: {cv: 3, method: bcd+cg}", random_state=0)
+    assert variant.params["method"] == "bcd+cg"
+    assert (est.method, est.more_methods) == ("bcd", ("cg",))
+    ours = est.fit(X, y)
     theirs, selection = fit_select(BooleanRuleClassifier(pos_label="pos", start="best"), X, y,
                                    cv=3, more_methods=("cg",))
-    assert ours.selection_.methods == ("bcd", "cg") and ours.setting_ == selection.best.setting
-    assert ours.model_.method == theirs.method and str(ours.rule_) == str(theirs.rule_)
-    config = parse_config("datasets: [wdbc_bundled]\nmethods:\n  - fit: {method: bcd+cg}\n")
-    assert config.methods[0].params["method"] == "bcd+cg"
-
-
-def test_fit_is_a_bench_method_with_nothing_to_tune():
-    config = parse_config("datasets: [wdbc_bundled]\nmethods:\n  - fit: {cv: 3}\n")
-    (variant,) = config.methods
-    assert (variant.label, variant.tuned, variant.params) == ("fit[cv=3]", None,
-                                                             {"cv": 3, "n_thresholds": 10})
-    est = units.make_estimator(variant, pos_label="pos", random_state=1)
-    assert isinstance(est, peers.FitDefaultsClassifier) and est.cv == 3
+    assert ours.selection_.methods == ("bcd", "cg")
+    assert ours.selection_.best.setting == selection.best.setting
+    assert ours.method_ == theirs.method and str(ours.rule_) == str(theirs.rule_)
 
 
 # --------------------------------------------------------------------------------- import paths

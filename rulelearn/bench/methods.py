@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelearn._params import options
+from rulelearn._rule_params import RULE_PARAMETERS
 from rulelearn.bench import baselines, brcg, peers
+from rulelearn.cv_estimator import BooleanRuleClassifierCV
 from rulelearn.estimator import BooleanRuleClassifier
 
 #: Where BCD and AM start unless a config says ``start``: the set-covering rule, as in the
@@ -49,13 +51,19 @@ class Method:
     fixed: dict = field(default_factory=dict)
     #: ``(module, pip extra)`` of an optional dependency, e.g. ``("wittgenstein", "ripper")``.
     requires: tuple[str, str] | None = None
+    #: Config key -> the values it takes, where the config spells a choice that the estimator
+    #: takes in another form (``fit``'s ``method: bcd+cg``).
+    choices_of: dict = field(default_factory=dict)
 
     def estimator_param(self, key: str) -> str:
         """The estimator parameter a config key sets."""
         return self.renamed.get(key, key)
 
     def choices(self, key: str) -> tuple:
-        """The values config key ``key`` may take if the estimator declares options, else ``()``."""
+        """The values config key ``key`` may take (:attr:`choices_of`, else the estimator's
+        options), else ``()``."""
+        if key in self.choices_of:
+            return self.choices_of[key]
         return options(self.estimator._parameter_constraints, self.estimator_param(key))
 
 
@@ -97,8 +105,21 @@ def _rule_method(name: str, config_keys=_RULE_KEYS, **extra) -> Method:
                   simpler="larger", paper_rule=True, **extra)
 
 
+#: The learners of the ``fit`` method: one of the core's, or two joined by "+" (``rulelearn fit
+#: --method bcd,cg``: both learners' whole searches on the same folds; the CV picks a row).
+FIT_METHODS = (*options(RULE_PARAMETERS, "method"), "bcd+cg")
+
+
 def _fit_defaults(params, grid, pos_label, random_state):
-    return peers.FitDefaultsClassifier(pos_label=pos_label, random_state=random_state, **params)
+    """``rulelearn fit``'s defaults: a :class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV`
+    that chooses the form (DNF, CNF), R (1, 3, 5, 10) and θ by its own stratified CV on the
+    training part (5 folds unless the config's ``cv`` says otherwise) and refits there, with
+    the core's defaults but for the config's keys. The benchmark's inner CV has nothing to
+    tune for it."""
+    params = dict(params)
+    own, *more = params.pop("method", "bcd").split("+")
+    return BooleanRuleClassifierCV(method=own, more_methods=tuple(more), pos_label=pos_label,
+                                   random_state=random_state, **params)
 
 
 def import_path_method(path: str) -> Method:
@@ -133,8 +154,9 @@ class _MethodTable(dict):
 
 METHODS: dict[str, Method] = _MethodTable({
     # rulelearn fit's defaults: form, R, θ chosen by its own CV inside fit (nothing to tune here)
-    "fit": Method(name="fit", estimator=peers.FitDefaultsClassifier, build=_fit_defaults,
-                  config_keys=("cv", "method", "start", "max_iter", "n_thresholds")),
+    "fit": Method(name="fit", estimator=BooleanRuleClassifierCV, build=_fit_defaults,
+                  config_keys=("cv", "method", "start", "max_iter", "n_thresholds"),
+                  choices_of={"method": FIT_METHODS}),
     # start: default PAPER_START
     "bcd": _rule_method("bcd", _RULE_KEYS + ("start", "polish", "perturb")),
     "am": _rule_method("am", _RULE_KEYS + ("start", "polish", "perturb")),
