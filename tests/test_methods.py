@@ -161,11 +161,11 @@ def test_each_method_entry_is_consistent(name):
     assert set(method.fixed) <= set(method.config_keys) | {"R"}
     for key in method.config_keys:
         choices = method.choices(key)
-        declared = method.estimator._parameter_constraints.get(method.estimator_param(key))
-        if key in method.choices_of:  # the config's spelling: the estimator's values and more
-            assert set(declared[0].values) < set(choices), key
-        else:
-            assert choices == (declared[0].values if choices else ()), key
+        declared = method.declared(key)
+        assert choices == (declared[0].values if choices else ()), key
+        if key not in method.constraints:
+            assert declared == method.estimator._parameter_constraints.get(
+                method.estimator_param(key)), key
 
 
 def test_the_paper_rule_methods_are_the_learners():

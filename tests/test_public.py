@@ -95,6 +95,9 @@ def test_fit_is_the_cv_estimator_with_the_cores_defaults():
     assert fit_method("fit: {start: tree}", random_state=0)[1].start == "tree"
     with pytest.raises(ConfigError, match="must be one of"):
         fit_method("fit: {start: cart}", random_state=0)
+    for folds in ("{a: 1}", "null", "1"):  # a number of folds only, as rulelearn fit's --cv
+        with pytest.raises(ConfigError, match="'cv' parameter .* must be an int >= 2"):
+            fit_method(f"fit: {{cv: {folds}}}", random_state=0)
 
 
 def test_fit_is_rulelearn_fit_select_with_its_defaults():

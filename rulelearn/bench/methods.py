@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelearn._params import options
-from rulelearn._rule_params import RULE_PARAMETERS
+from rulelearn._params import Options, accepts, allowed, options
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.bench import baselines, brcg, peers
 from rulelearn.cv_estimator import BooleanRuleClassifierCV
+from rulelearn.errors import ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 
 #: Where BCD and AM start unless a config says ``start``: the set-covering rule, as in the
@@ -51,20 +52,33 @@ class Method:
     fixed: dict = field(default_factory=dict)
     #: ``(module, pip extra)`` of an optional dependency, e.g. ``("wittgenstein", "ripper")``.
     requires: tuple[str, str] | None = None
-    #: Config key -> the values it takes, where the config spells a choice that the estimator
-    #: takes in another form (``fit``'s ``method: bcd+cg``).
-    choices_of: dict = field(default_factory=dict)
+    #: Config key -> its constraints, where a config may give other values than the
+    #: estimator's parameter takes (``fit``'s ``method: bcd+cg``; its ``cv``, a number only).
+    constraints: dict = field(default_factory=dict)
 
     def estimator_param(self, key: str) -> str:
         """The estimator parameter a config key sets."""
         return self.renamed.get(key, key)
 
+    def declared(self, key: str) -> list | None:
+        """The constraints of config key ``key`` (:attr:`constraints`, else the estimator's
+        parameter's), None when neither declares it."""
+        if key in self.constraints:
+            return self.constraints[key]
+        return self.estimator._parameter_constraints.get(self.estimator_param(key))
+
     def choices(self, key: str) -> tuple:
-        """The values config key ``key`` may take (:attr:`choices_of`, else the estimator's
-        options), else ``()``."""
-        if key in self.choices_of:
-            return self.choices_of[key]
-        return options(self.estimator._parameter_constraints, self.estimator_param(key))
+        """The values config key ``key`` may take if it is declared as options, else ``()``."""
+        return options({key: self.declared(key) or ()}, key)
+
+    def check(self, key: str, value) -> None:
+        """:class:`ParameterError` naming the parameter and what it allows, if ``value`` is
+        refused."""
+        declared = self.declared(key)
+        if declared is not None and not accepts(declared, value):
+            raise ParameterError(f"The {self.estimator_param(key)!r} parameter of "
+                                 f"{self.estimator.__name__} must be {allowed(declared)}. "
+                                 f"Got {value!r} instead.")
 
 
 def _rule_learner(name: str) -> Callable[..., Any]:
@@ -156,7 +170,7 @@ METHODS: dict[str, Method] = _MethodTable({
     # rulelearn fit's defaults: form, R, θ chosen by its own CV inside fit (nothing to tune here)
     "fit": Method(name="fit", estimator=BooleanRuleClassifierCV, build=_fit_defaults,
                   config_keys=("cv", "method", "start", "max_iter", "n_thresholds"),
-                  choices_of={"method": FIT_METHODS}),
+                  constraints={"method": [Options(*FIT_METHODS)], "cv": CV_FOLDS}),
     # start: default PAPER_START
     "bcd": _rule_method("bcd", _RULE_KEYS + ("start", "polish", "perturb")),
     "am": _rule_method("am", _RULE_KEYS + ("start", "polish", "perturb")),
