@@ -7,7 +7,8 @@ from __future__ import annotations
 import time
 
 from rulelearn.bench.records import latest
-from rulelearn.certify import Limits
+from rulelearn.certify import Limits, certify
+from rulelearn.colgen import Certificate
 
 #: Limits of a record's certificate (:meth:`rulelearn.certify.Limits.bench`), as the keyword
 #: arguments of :func:`rulelearn.certify.lower_bound`; a record keeps them.
@@ -24,8 +25,6 @@ def certificate_of(model, X, y, known=None) -> dict:
     R, form, limits and the bound's code) is there.
     ``limits`` and ``status`` say what produced it (``reproducible``: the counts, not the
     CPU safety net, stopped it); ``cpu_seconds`` is the bound's own (0 when reused)."""
-    from rulelearn.certify import certify
-
     t0, cpu0 = time.perf_counter(), time.process_time()
     c = certify(model, X, y, seed_rule=False, cache=True, known=known, **CERTIFY_LIMITS)
     return {"objective": c.objective, "lower_bound": c.bound, "gap": c.gap,
@@ -45,8 +44,6 @@ def certificate_of(model, X, y, known=None) -> dict:
 def known_bounds(records) -> dict:
     """The reproducible certificates of ``records`` (the latest per unit, ok) by bound key,
     as :class:`rulelearn.colgen.Certificate` (for :func:`certificate_of`'s ``known``)."""
-    from rulelearn.certify import Certificate
-
     known = {}
     for rec in latest(records).values():
         c = (rec.raw or {}).get("certificate") if rec.ok else None
