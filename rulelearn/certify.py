@@ -1,244 +1,46 @@
-"""Certificates: a lower bound on the best objective any two-level rule can reach.
+"""Certificates: a lower bound on the objective of every two-level rule, and a rule's gap.
 
-The objective
--------------
-This project's objective (:func:`rulelearn.learners.problem.cnf_objective`, the paper's (3)) for
-a DNF with terms (conjunctions of literals) ``S_1, ..., S_K`` over a 0/1 literal matrix ``A``:
+:func:`lower_bound` bounds the objective of every DNF (or CNF) of at most ``max_rules``
+clauses over the literals of ``A``: column generation (:mod:`rulelearn.colgen`) over the
+master LP of BRCG's relaxation G, tightened by a ladder of rows per positive, with a valid
+Lagrangian/Farley bound at every iteration (so pricing need not finish), then optionally
+lifted past the LP by the closure (:func:`closure_bound`: the master MIP over every
+conjunction that a rule below a known objective can use). :func:`certify` bounds a fitted
+estimator's rule, :func:`bound_key` names a bound for reuse. Every default limit is a
+count, so a bound is the same on any machine.
 
-* a negative row pays one for **every** term that covers it (``K`` ideal clause outputs to
-  flip, one per covering term: in the CNF view of :mod:`rulelearn.estimator` a DNF negative is
-  a CNF positive, which pays per unsatisfied clause);
-* a positive row pays the fewest literals it misses in any term (0 when covered). When fewer
-  than ``max_rules`` terms are used the learners pad the rule with disabled clauses (the
-  "always true" feature), and a disabled clause caps that cost at 1;
-* θ per literal, plus ``disable_cost`` per disabled clause (≥ 0; 0 by default).
-
-Every row counts with its weight. A CNF for ``y`` over ``A`` is, by De Morgan, the DNF for
-``not y`` over ``1 - A`` with the same literal sets, and has the same objective
-(:func:`rule_objective` evaluates both through the project's own ``cnf_objective``).
-
-The relaxation
---------------
-Each objective above is at least::
-
-    G(S) = Σ_{negatives i} w_i · #{k : S_k covers i} + Σ_{positives i} w_i · [no S_k covers i]
-           + θ · Σ_k |S_k|
-
-(an uncovered positive misses at least one literal of each term, and a capped one pays 1).
-G is the objective of BRCG (Dash, Günlük & Wei 2018) with zero cost per clause; in particular
-negatives are charged per covering term in both, so no extra "any clause" variable is needed.
-Over *all* conjunctions ``k`` (cost ``c_k = θ|S_k| + Σ_{negatives i covered} w_i``) the master LP::
-
-    min  Σ_{positives i} w_i ξ_i + Σ_k c_k x_k
-    s.t. ξ_i + Σ_{k covers i} x_k ≥ 1   (each positive i),   Σ_k x_k ≤ R   (if max_rules = R),
-         ξ ≥ 0, x ≥ 0
-
-has, for every DNF with at most R distinct terms, the feasible point ``x_k = 1`` on its terms,
-``ξ_i = [i uncovered]`` of value G ≤ its objective (repeating a term only adds cost). So the
-LP optimum LP* ≤ min over rules of the objective. It equals that minimum when the LP has an
-integral optimum using fewer than R terms; when a rule uses all R clauses its uncovered
-positives can pay more than 1, which G does not see (the bound may then stay below the
-optimum even at an integral LP optimum: 2 of 12 random 40-row cases with R = 2).
-
-The ladder (``levels`` = T ≥ 1; :func:`lower_bound`'s default 2, the CG learner's 1 = G)
-------------------------------------------------------------------------------------------
-With ``d_k(i)`` the literals of term ``k`` that positive ``i`` lacks, a rule of R terms charges
-``i`` ``min_k d_k(i) = Σ_{t ≥ 1} [no term has d_k(i) < t]``. So each positive gets rows
-t = 1..T,
-
-    ξ_{i,t} + Σ_{k: d_k(i) < t} x_k + [t ≥ 2] x_dis ≥ 1,     cost w_i per ξ_{i,t} ≥ 0,
-
-(t = 1 is G's row), and a disabled-clause column ``x_dis ≥ 0`` of cost ``disable_cost`` that
-counts in ``Σ x ≤ R``. A rule of R terms has the point ``x_dis = 0``, ``ξ_{i,t} = [min_k d_k(i)
-≥ t]`` of value ≤ its objective (``min(T, min_k d_k(i))`` per positive); a rule of fewer
-terms, which pays at most 1 per positive and ``disable_cost`` per disabled clause, has
-``x_dis = 1``, ``ξ_{i,1} = [i uncovered]``, ``ξ_{i,t≥2} = 0``. Any T is valid, T ≥ the longest
-term is exact for rules of R terms, and without ``max_rules`` (a disabled clause always
-there) the ladder adds nothing, so T = 1 then. On 150 random 30-row problems (3–5 literals,
-R ≤ 3, every conjunction in the master) T = 2 closed 94 % of G's total gap to the optimum
-(13 cases with a gap -> 2), and more levels closed nothing more there.
-
-Pricing with levels: with duals ``μ_{i,t}`` (clipped to ``[0, w_i]``) and ρ, a conjunction's
-reduced cost is ``c_k − Σ_{i,t: d_k(i) < t} μ_{i,t} − ρ`` (:func:`reduced_costs`; the beam
-search tracks each positive's ``d`` and gains, per added literal, the levels a positive keeps).
-The pricing MIP adds a level indicator ``δ_{i,t}`` (t ≥ 2, objective ``−μ_{i,t}``) per positive:
-``Σ_{j ∉ L(i)} z_j + M_i δ_{i,t} ≤ (t − 1) + M_i`` with ``M_i`` = (the most literals of those
-a term can select: one per conflict clique) − (t − 1), no row and δ free in [0, 1] when
-``M_i ≤ 0``, δ binary otherwise (big-M rows are not integral at integral z);
-``δ_{i,t−1} ≤ δ_{i,t}``; and ``(t − 1)(δ_{i,t} − δ_{i,t−1}) ≤ Σ_{j ∉ L(i)} z_j`` (a positive
-missing exactly t − 1 literals has that many selected), which holds δ down where z is spread
-thinly. A term whose literals share no positive covers no positive at level 1 but can at
-level 2, so it can no longer be dropped on the ground that its reduced cost is ≥ −ρ: its rows
-are among ``x_dis``'s, so ``rc_k ≥ rc_dis + c_k − disable_cost``, and the MIP keeps leaving
-such terms out only when ``disable_cost < c_min``, with ``L = min(L_MIP, rc_dis + c_min −
-disable_cost)``.
-
-Column generation solves the master restricted to a few conjunctions (HiGHS simplex, through
-:class:`rulelearn.lp.LinearProgram`) and prices new ones. For duals ``μ`` (positive rows,
-clipped to ``[0, w_i]``) and ``ρ ≤ 0`` (the ``R`` row) a conjunction's reduced cost is
-``rc_k = c_k − Σ_{i covered} μ_i − ρ``. For *any* feasible point of the full master,
-
-    Σ w_i ξ_i + Σ c_k x_k ≥ Σ μ_i (ξ_i + Σ_{k covers i} x_k) + ρ Σ_k x_k + Σ_k rc_k x_k
-                         ≥ Σ μ_i + ρ R + min(0, L) · U,
-
-where ``L`` ≤ min_k rc_k and ``U`` ≥ Σ_k x_k at some LP optimum: ``U = min(R, V / c_min)``
-with ``V`` the restricted master's value (≥ LP*) and ``c_min = min(θ, total negative
-weight)`` the least cost of any conjunction (a Lagrangian bound). Farley's bound
-``(Σ μ_i + ρ R) · c_min / (c_min − L)`` (the duals scaled into feasibility) is also valid and
-better when ``L`` is far below 0; the larger is kept, over all iterations. With levels the
-same steps run over every row (i, t): ``Σ_{i,t} w_i ξ_{i,t} ≥ Σ_{i,t} μ_{i,t} ξ_{i,t}``,
-each column's cost is ``rc + Σ_{(i,t) it covers} μ_{i,t} + ρ``, the rows are ≥ 1 and
-``Σ x + x_dis ≤ R``, so
-
-    value ≥ Σ_{i,t} μ_{i,t} + ρ R + min(0, L) · U + min(0, rc_dis) · R
-
-(``x_dis ≤ R``; ``rc_dis = disable_cost − Σ_{i, t ≥ 2} μ_{i,t} − ρ``, ≥ 0 up to the LP's
-tolerances since ``x_dis`` is always in the master), and Farley's scaling ``α`` is capped so
-that ``x_dis``'s dual row holds too (``α ≤ disable_cost / (disable_cost − rc_dis)`` when
-``rc_dis < 0``). Neither needs pricing to have finished: ``L`` is the MIP's proven bound.
-Pricing is an exact HiGHS MIP over conjunctions (binary ``z_j`` per literal, coverage
-``δ_i`` per row) and ``L`` is its proven dual bound, so the bound stays valid when the MIP
-stops early; when it proves that no column has a negative reduced cost, the bound is the LP
-value (``exact_pricing``). A cheap beam search proposes columns first; only the MIP's dual
-bounds enter the bound.
-
-The pricing MIP (BRCG's): ``min θ Σ_j z_j + Σ_neg w_i δ_i − Σ_pos μ_i δ_i − ρ`` with
-``δ_i + Σ_{j: a_ij = 0} z_j ≥ 1`` per negative and ``δ_i + z_j ≤ 1`` per positive and literal
-``j`` it lacks; ``0 ≤ δ ≤ 1`` stay continuous (integral at integral ``z``). Its LP relaxation
-is weak (``z`` spread thinly over many literals excludes every negative and loses few
-positives), so it is strengthened by valid pair cuts ``δ_p − δ_i ≤ Σ_{j: a_pj = 1, a_ij = 0}
-z_j`` (a term covering positive ``p`` and not negative ``i`` has a literal that separates them;
-``δ_p ≤ δ_i`` where none does): all of the latter, and the former separated from the LP
-relaxation in a few rounds before each MIP (kept across pricing calls); and by ``Σ z ≤ 1``
-over cliques of conflicting literals (one implies the other on every row, or they share no
-positive). A term with such a pair is never the least of negative reduced cost (drop the
-implied literal: θ less, same coverage; or it covers no positive: ``rc ≥ −ρ ≥ 0``), so
-``min(0, L)`` stays a valid bound on the least reduced cost. HiGHS MIPs are
-called directly here (:mod:`rulelearn.lp` has no dual-bound access), through its silent
-HiGHS constructor; HiGHS's ``threads`` option is never set.
-
-Budgets. Every limit of :func:`lower_bound` but two is a count (master LP solves, nodes per
-pricing MIP, cut rounds, columns), so a bound is the same on any machine. ``cpu_limit`` is a
-CPU budget that HiGHS enforces through its wall-clock ``time_limit`` (the CPU seconds left):
-the bound it gives depends on the machine's load. ``cpu_safety`` is a safety net instead,
-checked only between HiGHS runs (each run stops after that many wall seconds at most, against
-one runaway run): where the counts stop first, the bound does not depend on the load; where
-the net or a HiGHS time limit stops it, the status is "cpu limit" (never "pricing stalled").
-
-Identical rows of the same class are merged into one weighted row first (exact). With
-integer row weights the bound is rounded up to the least value an objective can take
-(:func:`round_up_to_objective`).
-
-Where the bound is loose (measured, DNF, R = 5, fold 0 of results/gaps at its chosen θ)
------------------------------------------------------------------------------------------
-Two causes, one per dataset. *Parkinsons* (130 rows, 434 literals, θ = 1.17677): under the
-bench's limits (10 master LPs, 20 nodes per pricing MIP) the bound is the Farley/Lagrangian
-one, 3.48 (33 CPU s); pricing to the end reaches the LP optimum 9.237 (25 MIPs, all
-finished; 254 CPU s at 1000 nodes, and 269 at the bench's 20 nodes given 40 master LPs: the
-iteration limit, not the node limit, stops it), but that optimum is half-integral (7 terms
-at weight 1/2, Σ x = 3.5, so the R row is slack) while BCD's rules cost 19.18 (SC start) and
-11.77 (best start): exact pricing certifies a gap of 21.5 % at best for the best rule known
-(the optimum lies somewhere in [9.24, 11.77]). *Pima* (512 rows, 146 literals): the pricing
-MIP does not finish in 1000 nodes (28 CPU s per call; dual bound −40 where the best column
-found has −7 to −10), so the bound stays the fallback one (2.8 against a rule of 107.9).
-Closing either needs more than this module does: cuts on the master that pricing respects
-(subset-row / Chvátal-Gomory cuts over positives against the half-integral solutions) or
-branch-and-price; and a pricing formulation whose relaxation is tighter on many rows.
-Two cheap candidates measured against brute force on 150 random 30-row problems (5 literals,
-R = 2 or 3, every conjunction in the master), 11 of them with the LP below the optimum: the
-best of the masters with Σ x = k for k = 0..R (the clause-count row as an equation) closed
-none of the gap in any; 91 % of the gap there was G's own undercount (a rule of R clauses
-pays an uncovered positive the literals it misses), and in the one case where the least G
-itself was above the LP, 3-row Chvátal-Gomory cuts over positives closed none of it.
-The floor this LP sets on every fold of results/gaps (the least gap any bound from it can
-certify for the best rule known, and where pricing does not finish) is measured in
-results/gaps/what_limits.md (benchmarks/lp_floor.py).
-
-Beyond the LP: exact search and the closure
--------------------------------------------
-``pricing="search"`` prices by the depth-first branch-and-bound of
-:mod:`rulelearn.conjunctions` (exact; stopped at its node limit it still bounds the least
-reduced cost by its open nodes' least estimate), ``"auto"`` by the search until it neither
-finishes nor finds a column, then by the MIP. ``closure=True`` then goes past the LP optimum
-(:func:`closure_bound`): with exact duals, every column of a rule below an upper bound UB has
-reduced cost ≤ UB − LB, the search lists them all, and the master MIP over them bounds every
-rule by ``min(UB, its dual bound)``. Measured on the folds of benchmarks/lp_floor.py in
-results/gaps/what_limits.md (benchmarks/exact_bound.py).
+The formulation, why the bound is valid, where it is exact and where loose, and what was
+measured: docs/explanation/certificates.md.
 """
-
 from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
-import highspy
 import numpy as np
 
+from rulelearn.colgen import (
+    CUT_ROUNDS,
+    MASTER_COLUMNS,
+    MAX_COLUMNS,
+    MAX_ITERATIONS,
+    PRICING,
+    PRICING_NODES,
+    PRICINGS,
+    SEARCH_NODES,
+    Certificate,
+    _check_options,
+    _covering_mip,
+    _generate,
+    _Master,
+    _prune,
+    _rounded,
+    master_mip,
+    rule_objective,
+)
 from rulelearn.conjunctions import ConjunctionSearch
-from rulelearn.errors import ParameterError, SolverError
-from rulelearn.learners.problem import CNFProblem, cnf_objective, disabled_clause
-from rulelearn.lp import INF, LinearProgram, new_highs
-
-FORMS = ("dnf", "cnf")
-_TOL = 1e-9
-
-
-@dataclass(frozen=True)
-class Certificate:
-    """A valid lower bound on the objective of every rule of the form, and how it was reached.
-
-    ``bound``: no rule (with at most ``max_rules`` clauses) has a lower objective.
-    ``lp_value``: the final restricted master's value (the LP optimum when ``exact_pricing``).
-    ``exact_pricing``: the last pricing MIP proved that no conjunction improves the LP.
-    ``terms`` / ``weights``: the conjunctions (literal indices) with positive LP weight.
-    ``integral``: those weights are all 1 (then, with ``exact_pricing``, ``terms`` is a rule
-    whose relaxed objective G equals the bound; when it has fewer than ``max_rules`` clauses
-    its objective equals the bound too, so it is an optimal rule).
-    ``seconds``: wall time (``cpu_seconds``: CPU); ``pricing_mips``: pricing MIPs solved
-    (``iterations`` counts master LP solves). With integer row weights ``bound`` is the LP's
-    bound ``lp_bound`` rounded up to the least objective a rule can have
-    (:func:`round_up_to_objective`), so it can exceed ``lp_value``.
-    """
-
-    bound: float
-    lp_value: float
-    exact_pricing: bool
-    iterations: int
-    columns: int
-    seconds: float
-    #: "optimal", "iteration limit", "column limit", "time limit", "pricing stalled",
-    #: "trivial", or "beam exhausted" (no pricing MIP: no bound)
-    status: str
-    terms: tuple[tuple[int, ...], ...] = ()
-    weights: tuple[float, ...] = ()
-    pricing_mips: int = 0
-    #: the LP's bound before :func:`round_up_to_objective` (``bound`` when no rounding applies)
-    lp_bound: float | None = None
-    #: ladder rows per positive of the master (1: the relaxation G)
-    levels: int = 1
-    #: CPU seconds of this process (``seconds`` is wall time)
-    cpu_seconds: float = 0.0
-    #: how conjunctions were priced: "mip" (the pricing MIP) or "search"
-    #: (:mod:`rulelearn.conjunctions`' branch-and-bound)
-    pricing: str = "mip"
-    #: which bound ``bound`` is: "lp" (column generation) or "closure" (the master MIP over
-    #: every conjunction of small enough reduced cost; :func:`closure_bound`)
-    kind: str = "lp"
-    #: the closure's outcome ("" when not asked): "optimal" (its MIP finished), "node limit",
-    #: "time limit" (stopped: the bound is its proven dual bound), "column cap" (too many
-    #: conjunctions qualify: the LP bound is kept), "pricing unfinished" (no exact duals),
-    #: "upper bound met" (the LP bound reached the upper bound: nothing to close)
-    closure_status: str = ""
-    #: conjunctions the closure's MIP chose from, and the objective it certified below
-    closure_columns: int = 0
-    upper_bound: float | None = None
-    #: the rule of the closure MIP's best solution (terms: literal indices of ``A``)
-    closure_terms: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def integral(self) -> bool:
-        return all(abs(w - 1.0) <= 1e-6 for w in self.weights)
+from rulelearn.errors import ParameterError
 
 
 def gap(objective: float, bound: float) -> float:
@@ -249,651 +51,51 @@ def gap(objective: float, bound: float) -> float:
     return max(0.0, objective - bound) / objective
 
 
-# ---------------------------------------------------------------------------- the objective
-def _check_form(form: str) -> None:
-    if form not in FORMS:
-        raise ParameterError(f"form must be one of {FORMS}, got {form!r}")
-
-
-def _cnf_view(A, y, form: str, sample_weight=None) -> CNFProblem:
-    """The learners' CNF problem for the rule (the estimator's De Morgan mapping)."""
-    _check_form(form)
-    A = np.asarray(A, dtype=np.uint8)
-    y = np.asarray(y, dtype=bool)
-    if form == "cnf":
-        return CNFProblem.from_data(A, y, sample_weight)
-    return CNFProblem.from_data(1 - A, ~y, sample_weight)
-
-
-def terms_matrix(terms, n_literals: int, max_rules: int | None) -> np.ndarray:
-    """Clause matrix (always-true last) of ``terms``, padded with disabled clauses to
-    ``max_rules`` rows (one disabled clause when ``max_rules`` is None)."""
-    rows = []
-    for term in terms:
-        row = np.zeros(n_literals + 1, dtype=bool)
-        row[list(term)] = True
-        rows.append(row)
-    if max_rules is not None and len(rows) > max_rules:
-        raise ParameterError(f"{len(rows)} clauses exceed max_rules = {max_rules}")
-    pad = 1 if max_rules is None else max_rules - len(rows)
-    rows += [disabled_clause(n_literals)] * pad
-    return np.array(rows, dtype=bool).reshape(len(rows), n_literals + 1)
-
-
-def rule_objective(A, y, terms, theta: float, *, form: str = "dnf",
-                   max_rules: int | None = None, sample_weight=None,
-                   disable_cost: float = 0.0) -> float:
-    """The project's objective of the rule whose clauses select the literal sets ``terms``.
-
-    A DNF term / CNF clause is a sequence of column indices of ``A``; the rule is padded with
-    disabled clauses to ``max_rules`` as the learners do (None: any number of clauses, one
-    disabled clause available). Computed by :func:`~rulelearn.learners.problem.cnf_objective`
-    on the estimator's CNF view of the data.
-    """
-    problem = _cnf_view(A, y, form, sample_weight)
-    W = terms_matrix(terms, np.asarray(A).shape[1], max_rules)
-    return cnf_objective(problem, W, theta, disable_cost)
-
-
-# ---------------------------------------------------------------------------- data
-@dataclass
-class _Data:
-    """Merged DNF rows over the literals: positives ``P``, negatives ``N`` (0/1 uint8)."""
-
-    P: np.ndarray
-    wp: np.ndarray
-    N: np.ndarray
-    wn: np.ndarray
-    theta: float
-
-    @classmethod
-    def build(cls, A, y, theta, form, sample_weight) -> "_Data":
-        A = np.asarray(A)
-        if A.ndim != 2 or not np.isin(A, (0, 1)).all():
-            raise ParameterError("A must be a 2-d 0/1 matrix")
-        y = np.asarray(y, dtype=bool)
-        if form == "cnf":  # De Morgan: a CNF for y over A is NOT (a DNF for not y over 1 - A)
-            A, y = 1 - A, ~y
-        # CNFProblem.from_data merges identical rows per class into weights; drop its
-        # always-true column
-        merged = CNFProblem.from_data(A, y, sample_weight)
-        return cls(merged.A_pos[:, :-1].astype(np.uint8), merged.w_pos,
-                   merged.A_neg[:, :-1].astype(np.uint8), merged.w_neg, float(theta))
-
-    @property
-    def d(self) -> int:
-        return self.P.shape[1]
-
-    def covers(self, term, rows: np.ndarray) -> np.ndarray:
-        term = list(term)
-        if not term:
-            return np.ones(len(rows), dtype=bool)
-        return np.asarray(rows[:, term].all(axis=1), dtype=bool)
-
-    def cost(self, term) -> float:
-        return self.theta * len(term) + float(self.wn @ self.covers(term, self.N))
-
-    def misses(self, term, rows: np.ndarray) -> np.ndarray:
-        """How many literals of ``term`` each row lacks (0: the row is covered)."""
-        term = list(term)
-        if not term:
-            return np.zeros(len(rows), dtype=np.int64)
-        return len(term) - rows[:, term].sum(axis=1, dtype=np.int64)
-
-
-def level_gain(mu, misses) -> np.ndarray:
-    """Per positive, the dual weight ``Σ_{t > d_i} μ_{i,t}`` of the ladder rows a term that
-    misses ``d_i`` of its literals covers; ``mu``: (levels × positives), or one level 1-D."""
-    mu = np.atleast_2d(np.asarray(mu, dtype=np.float64))
-    # suffix sums over levels, and 0 past the last level
-    tail = np.vstack([np.cumsum(mu[::-1], axis=0)[::-1], np.zeros((1, mu.shape[1]))])
-    return tail[np.minimum(misses, len(mu)), np.arange(mu.shape[1])]
-
-
-# ---------------------------------------------------------------------------- master LP
-class _Master:
-    """The restricted master LP: ξ per positive and level, the disabled-clause column when
-    there are levels beyond the first, then one column per conjunction.
-
-    ``levels`` (T): ladder rows per positive (the module docstring; 1 is G, and without
-    ``max_rules`` the ladder adds nothing, so T = 1 there)."""
-
-    def __init__(self, data: _Data, max_rules: int | None, levels: int = 1,
-                 disable_cost: float = 0.0):
-        self.data = data
-        self.max_rules = max_rules
-        self.levels = levels = 1 if max_rules is None else int(levels)
-        self.disable_cost = float(disable_cost)
-        n = len(data.wp)
-        n_xi = n * levels
-        self.n_rows = n_xi + (max_rules is not None)
-        row_lower = np.ones(self.n_rows)
-        row_upper = np.full(self.n_rows, INF)
-        if max_rules is not None:
-            row_lower[-1], row_upper[-1] = -INF, float(max_rules)
-        self.lp = LinearProgram(np.tile(data.wp, levels), np.zeros(n_xi), np.full(n_xi, INF),
-                                row_lower, row_upper, np.arange(n_xi + 1), np.arange(n_xi),
-                                np.ones(n_xi))
-        self.offset = n_xi
-        if levels > 1:  # x_dis: covers every row of level ≥ 2 and counts in Σ x ≤ R
-            rows = np.arange(n, self.n_rows)
-            self.lp.add_columns([self.disable_cost], np.zeros(1), np.full(1, INF),
-                                np.array([0, len(rows)]), rows.astype(np.int64),
-                                np.ones(len(rows)))
-            self.offset += 1
-        self.terms: list[tuple[int, ...]] = []
-        self.seen: set[tuple[int, ...]] = set()
-        self.negative: list[float] = []  # each column's covered negative weight (θ-free)
-        #: the last duals priced (μ, ρ) and the pricing's bound on the least reduced cost
-        self.final_duals: tuple | None = None
-
-    def add(self, terms) -> int:
-        new = []
-        for term in terms:
-            term = tuple(sorted(set(int(j) for j in term)))
-            if term not in self.seen:
-                self.seen.add(term)
-                new.append(term)
-        if not new:
-            return 0
-        n = len(self.data.wp)
-        indptr, indices, costs = [0], [], []
-        for term in new:
-            misses = self.data.misses(term, self.data.P)
-            rows = [t * n + i for t in range(self.levels) for i in np.flatnonzero(misses <= t)]
-            if self.max_rules is not None:
-                rows.append(self.n_rows - 1)
-            indices += rows
-            indptr.append(len(indices))
-            self.negative.append(float(self.data.wn @ self.data.covers(term, self.data.N)))
-            costs.append(self.data.theta * len(term) + self.negative[-1])
-        k = len(new)
-        self.lp.add_columns(costs, np.zeros(k), np.full(k, INF), np.array(indptr),
-                            np.array(indices, dtype=np.int64), np.ones(len(indices)))
-        self.terms += new
-        return k
-
-    def reduced_costs(self, mu, rho) -> np.ndarray:
-        """Each column's reduced cost at duals ``mu`` and ``rho`` (:func:`reduced_costs`)."""
-        lengths = np.array([len(t) for t in self.terms], dtype=np.float64)
-        if np.ndim(mu) == 1:
-            covered = np.array([float(mu @ self.data.covers(t, self.data.P))
-                                for t in self.terms])
-        else:
-            covered = np.array([float(level_gain(mu, self.data.misses(t, self.data.P)).sum())
-                                for t in self.terms])
-        return self.data.theta * lengths + np.asarray(self.negative) - covered - rho
-
-    def disabled_reduced_cost(self, mu, rho) -> float | None:
-        """The disabled-clause column's reduced cost (None without levels beyond the first)."""
-        if self.levels == 1:
-            return None
-        return self.disable_cost - float(np.asarray(mu)[1:].sum()) - rho
-
-    def set_theta(self, theta: float) -> None:
-        """Every column's cost at ``theta``; the HiGHS model and its basis are kept (the
-        costs alone change, so the next solve starts from the last optimal basis)."""
-        self.data.theta = float(theta)
-        lengths = np.array([len(t) for t in self.terms], dtype=np.float64)
-        fixed = [np.tile(self.data.wp, self.levels)] + (
-            [np.array([self.disable_cost])] if self.levels > 1 else [])
-        self.lp.set_costs(np.concatenate(fixed + [theta * lengths + self.negative]))
-
-    def solve(self):
-        """Value, the conjunction weights, duals μ (clipped to [0, w]; levels × positives when
-        there are several levels, else one per positive) and ρ (≤ 0)."""
-        result = self.lp.solve(warm=True)
-        dual = np.asarray(result.row_dual)
-        n = len(self.data.wp)
-        mu = np.clip(dual[:n * self.levels].reshape(self.levels, n), 0.0, self.data.wp)
-        rho = min(float(dual[-1]), 0.0) if self.max_rules is not None else 0.0
-        return result.objective, result.x[self.offset:], (mu[0] if self.levels == 1 else mu), rho
-
-
-# ---------------------------------------------------------------------------- pricing
-def reduced_costs(data: _Data, terms, mu, rho) -> np.ndarray:
-    """``c_k − Σ_{positives covered} μ_i − ρ`` of each term; with levels (``mu``: levels ×
-    positives) ``c_k − Σ_{i, t: d_k(i) < t} μ_{i,t} − ρ``."""
-    if np.ndim(mu) == 1:
-        return np.array([data.cost(t) - float(mu @ data.covers(t, data.P)) - rho
-                         for t in terms])
-    return np.array([data.cost(t) - float(level_gain(mu, data.misses(t, data.P)).sum()) - rho
-                     for t in terms])
-
-
-#: The beam's two rankings of the terms to grow (AIX360's ``wLB``, the weight of a child's
-#: lower bound against its reduced cost): by reduced cost alone, and by their mean.
-BEAM_BOUND_WEIGHTS = (0.0, 0.5)
-
-
-def beam_columns(data: _Data, mu, rho, width: int = 20, depth: int = 8, keep: int = 20,
-                 bound_weights=BEAM_BOUND_WEIGHTS):
-    """Conjunctions of negative reduced cost found by a beam search from the empty term: the
-    ``keep`` of least reduced cost among the children (a term of the beam and one literal
-    more) of every level.
-
-    For each weight ``b`` of ``bound_weights`` the next level grows from the ``width``
-    children ranked best by ``(1 − b)`` × their reduced cost + ``b`` × the least reduced cost
-    of any term that contains them (θ for one literal more, every negative dropped), as
-    AIX360's BRCG ranks them with ``b = 0.5``; children no extension of which can reach a
-    negative reduced cost are not grown. Ranked by the reduced cost alone (``b = 0``) the
-    beam grows terms that cover few negatives and misses a conjunction whose literals each
-    cover many (Transfusion, θ = 2: the three-literal column that is the master's optimum
-    was never priced, and cg's rule cost 156 against 147 on fold 0); ranked by the mean
-    alone, cg's objectives summed over the 8-θ paths of 3 folds were 5 % higher on Liver and
-    2 % on Pima. Both rankings: lower than either on 4 of 6 small sets, and than the reduced
-    cost alone on all 6 (Parkinsons −16 %, WDBC −13 %, ILPD −5 %, Transfusion −3 %).
-    With the ladder's duals (``mu``: levels × positives) a child keeps, per positive, the
-    levels of :func:`level_gain` at the literals it now lacks; an extension only lacks more,
-    so the least reduced cost of any term containing the child is bounded as above.
-    """
-    Pf, Nf = data.P.astype(np.float64), data.N.astype(np.float64)
-    P, N = data.P.astype(bool), data.N.astype(bool)
-    levels = np.ndim(mu) != 1  # the ladder's duals: levels × positives
-    terms: list[tuple[int, ...]] = [()]
-    # per term of the beam: how many of its literals each positive lacks, the negatives it covers
-    miss = np.zeros((1, len(data.wp)), np.int64)
-    cov_n = np.ones((1, len(data.wn)), bool)
-    found: dict[tuple[int, ...], float] = {}
-    empty_rc = float(data.wn.sum()) - float(mu.sum()) - rho
-    if empty_rc < -_TOL:
-        found[()] = empty_rc
-    for size in range(1, min(depth, data.d) + 1):
-        if not levels:  # [parent, j]: covered positive dual weight of the child
-            gain = ((miss == 0) * mu) @ Pf
-        else:  # ladder rows kept: as the parent's where j holds, one level down where it does not
-            has, lacks = level_gain(mu, miss), level_gain(mu, miss + 1)
-            gain = lacks.sum(axis=1)[:, None] + (has - lacks) @ Pf
-        rc = data.theta * size + (cov_n * data.wn) @ Nf - gain - rho
-        below = data.theta * (size + 1) - gain - rho  # any term containing the child
-        for parent, term in enumerate(terms):
-            rc[parent, list(term)] = np.inf
-        negative = np.where(rc < -_TOL, rc, np.inf)
-        for child, (parent, j) in _first_children(negative, terms, keep).items():
-            found[child] = float(rc[parent, j])
-        grow: dict[tuple[int, ...], tuple[int, int]] = {}
-        for weight in bound_weights:
-            score = np.where(below < -_TOL, (1 - weight) * rc + weight * below, np.inf)
-            for child, where in _first_children(score, terms, width).items():
-                grow.setdefault(child, where)
-        if not grow:
-            break
-        terms = list(grow)
-        parents = np.array([p for p, _ in grow.values()])
-        literals = np.array([j for _, j in grow.values()])
-        miss = miss[parents] + ~P[:, literals].T
-        cov_n = cov_n[parents] & N[:, literals].T
-    return [t for t, _ in sorted(found.items(), key=lambda item: item[1])[:keep]]
-
-
-def _first_children(values: np.ndarray, terms, limit: int) -> dict:
-    """The first ``limit`` distinct finite children in the order of ``values`` (parents ×
-    literals; ties: the parent's order, then the literal's): child -> (parent, literal)."""
-    flat = values.ravel()
-    finite = int(np.count_nonzero(flat < np.inf))
-    # a child is reached from at most as many parents as it has literals: the least
-    # ``limit`` × that many values (and their ties) hold the first ``limit`` distinct children
-    reach = limit * (len(terms[0]) + 1 if terms else 1)
-    if finite > reach:
-        cut = np.partition(flat, reach - 1)[reach - 1]
-        candidates = np.flatnonzero(flat <= cut)
-    else:
-        candidates = np.flatnonzero(flat < np.inf)
-    order = candidates[np.lexsort((candidates, flat[candidates]))].tolist()
-    out: dict[tuple[int, ...], tuple[int, int]] = {}
-    for index in order:
-        if len(out) == limit:
-            break
-        parent, j = divmod(index, values.shape[1])
-        out.setdefault(tuple(sorted(terms[parent] + (j,))), (parent, j))
-    return out
-
-
-def literal_conflicts(data: _Data, disjoint: bool = True) -> list[tuple[int, int]]:
-    """Literal pairs no conjunction of negative reduced cost selects together.
-
-    ``j`` implies ``k`` on every row (equal columns: the later implies the earlier): ``k``
-    adds θ and changes no coverage, so dropping it lowers the reduced cost. ``j`` and ``k``
-    share no positive: the term covers no positive and its reduced cost is ≥ 0 (ρ ≤ 0).
-    Excluding such terms leaves the least reduced cost, when negative, unchanged, and so the
-    bound ``min(0, ·)`` valid.
-    """
-    rows = np.vstack([data.P, data.N]).astype(np.float64)
-    outside = rows.T @ (1 - rows)  # [j, k]: rows where j holds and k does not
-    implies = outside == 0
-    same = implies & implies.T
-    implies &= ~(same & (np.arange(data.d)[:, None] < np.arange(data.d)[None, :]))
-    np.fill_diagonal(implies, False)
-    P = data.P.astype(np.float64)
-    apart = np.triu((P.T @ P) == 0, 1) if disjoint else np.zeros_like(implies)
-    pairs = {(min(j, k), max(j, k)) for j, k in zip(*np.nonzero(implies | apart))}
-    return sorted((int(j), int(k)) for j, k in pairs)
-
-
-_BOUNDED_ENDINGS = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
-                    highspy.HighsModelStatus.kIterationLimit,
-                    highspy.HighsModelStatus.kSolutionLimit, highspy.HighsModelStatus.kInterrupt)
-_MAX_CUTS = 50_000
-_BLOCK_CELLS = 4_000_000  # negatives x positives per block of the cut computations
-
-
-def _blocks(lacks, z, n_pos: int):
-    """Blocks of negatives' rows ``lacks * z`` (float), few enough cells at a time."""
-    n = len(lacks)
-    size = max(1, _BLOCK_CELLS // max(1, lacks.shape[1], n_pos))
-    for first in range(0, n, size):
-        yield first, lacks[first:first + size].astype(np.float64) * z
-
-
-def conflict_cliques(data: _Data, disjoint: bool = True) -> list[tuple[int, ...]]:
-    """Greedy cliques of :func:`literal_conflicts` (one grown from each literal): at most one
-    literal of each is selected (``Σ z ≤ 1``, stronger than the pairs in the LP relaxation;
-    a chain of thresholds on one feature is such a clique)."""
-    adjacent = np.zeros((data.d, data.d), dtype=bool)
-    for j, k in literal_conflicts(data, disjoint):
-        adjacent[j, k] = adjacent[k, j] = True
-    degree = adjacent.sum(axis=1)
-    cliques = set()
-    for j in range(data.d):
-        if not degree[j]:
-            continue
-        clique = [j]
-        member = adjacent[j].copy()
-        for k in sorted(np.flatnonzero(adjacent[j]).tolist(), key=lambda k: -degree[k]):
-            if member[k]:
-                clique.append(k)
-                member &= adjacent[k]
-        cliques.add(tuple(sorted(clique)))
-    return sorted(cliques)
-
-
-@dataclass
-class _PricingResult:
-    term: tuple[int, ...] | None
-    value: float  # reduced cost of ``term`` (inf when no solution)
-    dual_bound: float  # proven lower bound on the least reduced cost
-    optimal: bool
-    clock: bool = False  # HiGHS stopped at its time limit (the result depends on the machine)
-    terms: tuple = ()  # more columns of negative reduced cost (the search's), best first
-
-
-class _PricingMIP:
-    """BRCG's pricing MIP over conjunctions, built once; only its costs change."""
-
-    def __init__(self, data: _Data, node_limit: int = 1000, cut_rounds: int = 20,
-                 levels: int = 1, disjoint: bool = True):
-        self.data = data
-        self.levels = int(levels)
-        self._values: dict[tuple[int, int], float] = {}  # matrix entries other than 1
-        d, n_p, n_n = data.d, len(data.wp), len(data.wn)
-        self.n_cols = d + n_p + n_n + n_p * (self.levels - 1)
-        # rows: per negative i, δ_i + Σ_{a_ij=0} z_j ≥ 1; per (positive i, j with a_ij=0),
-        # δ_i + z_j ≤ 1.  Built row-wise, passed column-wise.
-        rows_r, rows_c = [], []
-        lower, upper = [], []
-        r = 0
-        for i in range(n_n):
-            zeros = np.flatnonzero(data.N[i] == 0)
-            rows_r += [r] * (len(zeros) + 1)
-            rows_c += zeros.tolist() + [d + n_p + i]
-            lower.append(1.0)
-            upper.append(INF)
-            r += 1
-        for i in range(n_p):
-            zeros = np.flatnonzero(data.P[i] == 0)
-            for j in zeros:
-                rows_r += [r, r]
-                rows_c += [int(j), d + i]
-                lower.append(-INF)
-                upper.append(1.0)
-                r += 1
-        integer = np.zeros(self.n_cols, dtype=bool)
-        integer[:d] = True
-        cliques = conflict_cliques(data, disjoint)
-        self._cliques = sorted((set(c) for c in cliques), key=len, reverse=True)
-        for t in range(2, self.levels + 1):
-            rows_r, rows_c, lower, upper, r = self._level_rows(
-                t, rows_r, rows_c, lower, upper, r, integer)
-        rows_r_a, rows_c_a = np.array(rows_r, dtype=np.int64), np.array(rows_c, dtype=np.int64)
-        order = np.lexsort((rows_r_a, rows_c_a))
-        indptr = np.searchsorted(rows_c_a[order], np.arange(self.n_cols + 1))
-        highs = new_highs()
-        for option, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", 1e-7),
-                              ("presolve", "on"), ("mip_max_nodes", int(node_limit))):
-            highs.setOptionValue(option, value)
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = self.n_cols, r
-        lp.col_cost_ = np.zeros(self.n_cols)
-        lp.col_lower_ = np.zeros(self.n_cols)
-        lp.col_upper_ = np.ones(self.n_cols)
-        lp.row_lower_ = np.array(lower, dtype=np.float64)
-        lp.row_upper_ = np.array(upper, dtype=np.float64)
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = indptr.astype(np.int32)
-        lp.a_matrix_.index_ = rows_r_a[order].astype(np.int32)
-        values = np.array([self._values.get((int(a), int(b)), 1.0)
-                           for a, b in zip(rows_r_a, rows_c_a)]) if self._values else None
-        lp.a_matrix_.value_ = values[order] if values is not None else np.ones(len(order))
-        kinds = highspy.HighsVarType
-        lp.integrality_ = [kinds.kInteger if i else kinds.kContinuous for i in integer]
-        if highs.passModel(lp) == highspy.HighsStatus.kError:
-            raise SolverError("HiGHS rejected the pricing MIP")
-        self.highs = highs
-        self.integer = integer
-        self.columns = np.arange(self.n_cols, dtype=np.int32)
-        self.cut_rounds = cut_rounds
-        self.cuts: set[tuple[int, int]] = set()
-        # a negative that has every literal a positive has is covered whenever it is:
-        # row p of P has no 1 where row i of N has a 0
-        pairs: list[tuple[int, int]] = []
-        for first, block in _blocks(1 - data.N, np.ones(data.d), n_p):
-            neg, pos = np.nonzero(block @ data.P.T.astype(np.float64) == 0)
-            pairs += zip(pos.tolist(), (neg + first).tolist())
-            if len(pairs) >= _MAX_CUTS:  # any subset of valid rows is valid
-                pairs = pairs[:_MAX_CUTS]
-                break
-        self.cuts.update(pairs)
-        self.add_rows([self.pair_cut(p, i) for p, i in pairs])
-        self.add_rows([(np.array(c), np.ones(len(c))) for c in cliques], upper=1.0)
-
-    def level_column(self, t: int, i: int) -> int:
-        """The column of ``δ_{i,t}``: positive ``i`` misses fewer than ``t`` literals."""
-        data = self.data
-        if t == 1:
-            return data.d + i
-        return data.d + len(data.wp) + len(data.wn) + (t - 2) * len(data.wp) + i
-
-    def most_selected(self, literals) -> int:
-        """At most how many of ``literals`` a term the MIP admits selects: one per clique
-        of :func:`conflict_cliques` (``Σ z ≤ 1`` there), the cliques taken largest first."""
-        left, count = set(literals), 0
-        for clique in self._cliques:
-            if left & clique:
-                left -= clique
-                count += 1
-        return count + len(left)
-
-    def _level_rows(self, t, rows_r, rows_c, lower, upper, r, integer):
-        """Rows of level ``t ≥ 2`` per positive ``i`` that lacks the literals ``lacks``, of
-        which a term selects at most ``m_i`` (:meth:`most_selected`):
-        ``Σ_{lacks} z_j + M δ_{i,t} ≤ (t − 1) + M`` (``M = m_i − t + 1``; none when
-        ``M ≤ 0``: no term misses ``t`` of them), ``δ_{i,t−1} ≤ δ_{i,t}``, and
-        ``(t − 1)(δ_{i,t} − δ_{i,t−1}) ≤ Σ_{lacks} z_j`` (a term missing exactly ``t − 1``
-        selects that many; this keeps ``δ_{i,t}`` down where ``z`` is spread thinly). ``δ_{i,t}``
-        is binary when the big-M row is there (it is not integral at integral ``z``)."""
-        data = self.data
-        for i in range(len(data.wp)):
-            lacks = np.flatnonzero(data.P[i] == 0).tolist()
-            col, below = self.level_column(t, i), self.level_column(t - 1, i)
-            big_m = self.most_selected(lacks) - t + 1
-            if big_m > 0:
-                rows_r += [r] * (len(lacks) + 1)
-                rows_c += lacks + [col]
-                values = [1.0] * len(lacks) + [float(big_m)]
-                self._values.update({(r, j): v for j, v in zip(lacks + [col], values)})
-                lower.append(-INF)
-                upper.append(float(t - 1 + big_m))
-                r += 1
-                integer[col] = True
-            # δ_{i,t−1} − δ_{i,t} ≤ 0
-            rows_r += [r, r]
-            rows_c += [below, col]
-            self._values.update({(r, below): 1.0, (r, col): -1.0})
-            lower.append(-INF)
-            upper.append(0.0)
-            r += 1
-            # (t−1) δ_{i,t} − (t−1) δ_{i,t−1} − Σ_{lacks} z_j ≤ 0
-            rows_r += [r] * (len(lacks) + 2)
-            rows_c += lacks + [col, below]
-            self._values.update({(r, j): -1.0 for j in lacks})
-            self._values.update({(r, col): float(t - 1), (r, below): -float(t - 1)})
-            lower.append(-INF)
-            upper.append(0.0)
-            r += 1
-        return rows_r, rows_c, lower, upper, r
-
-    def add_rows(self, rows, upper: float = 0.0) -> int:
-        """Append rows ``Σ coef · var ≤ upper`` given as (indices, coefficients) pairs."""
-        if not rows:
-            return 0
-        starts = np.cumsum([0] + [len(idx) for idx, _ in rows[:-1]]).astype(np.int32)
-        index = np.concatenate([np.asarray(idx, dtype=np.int32) for idx, _ in rows])
-        value = np.concatenate([np.asarray(val, dtype=np.float64) for _, val in rows])
-        self.highs.addRows(len(rows), np.full(len(rows), -INF), np.full(len(rows), upper),
-                           len(index), starts, index, value)
-        return len(rows)
-
-    def pair_cut(self, p: int, i: int):
-        """``δ_p − δ_i − Σ_{j: a_ij = 0, a_pj = 1} z_j ≤ 0``: a term that covers positive
-        ``p`` but not negative ``i`` has a literal that ``p`` has and ``i`` lacks."""
-        data = self.data
-        sep = np.flatnonzero((data.N[i] == 0) & (data.P[p] == 1))
-        idx = np.concatenate([[data.d + p, data.d + len(data.wp) + i], sep])
-        return idx, np.concatenate([[1.0, -1.0], -np.ones(len(sep))])
-
-    def separate(self, x, limit: int = 300) -> int:
-        """Add the pair cuts most violated by the LP point ``x``; return how many."""
-        data = self.data
-        d, n_p = data.d, len(data.wp)
-        z, dp, dn = x[:d], x[d:d + n_p], x[d + n_p:d + n_p + len(data.wn)]
-        best: list[tuple[float, int, int]] = []  # (violation, p, i)
-        for first, block in _blocks(1 - data.N, z, n_p):
-            sep = block @ data.P.T.astype(np.float64)  # negatives of the block x positives
-            violation = dp[None, :] - dn[first:first + len(block), None] - sep
-            top = np.argsort(violation, axis=None)[::-1][:limit]
-            rows, cols = np.unravel_index(top, violation.shape)
-            best += [(float(violation[r, c]), int(c), int(r) + first)
-                     for r, c in zip(rows, cols) if violation[r, c] > 1e-6]
-            best = sorted(best, reverse=True)[:limit]
-        new = [(p, i) for _, p, i in best if (p, i) not in self.cuts]
-        self.cuts.update(new)
-        return self.add_rows([self.pair_cut(p, i) for p, i in new])
-
-    def _limit_time(self, deadline: float | None, wall: float | None = None) -> None:
-        """HiGHS's wall-clock limit of the next run: the CPU seconds left before ``deadline``
-        (a ``time.process_time()`` value; None: no limit). Wall time runs at least as
-        fast as this process's CPU time on a loaded machine, so the run stops no later.
-        ``wall`` (seconds, with ``deadline`` None): a fixed limit per run, a backstop that
-        a run on a loaded machine reaches no sooner than on an idle one."""
-        left = (INF if wall is None else float(wall)) if deadline is None else max(
-            deadline - time.process_time(), 1e-3)
-        self.highs.setOptionValue("time_limit", float(left))
-        # HiGHS's MIP presolve does not look at the clock while it merges cliques: on WDBC
-        # (600 literals) one presolve ran for minutes past the limit; without presolve a
-        # 20 s budget stopped the same pricing MIP after 8 CPU s
-        self.highs.setOptionValue("presolve", "on" if deadline is None and wall is None
-                                  else "off")
-
-    def _relaxation(self, rounds: int, deadline: float | None = None,
-                    wall: float | None = None) -> bool:
-        """Strengthen the model with pair cuts from its LP relaxation (kept for later calls);
-        False when a run stopped at its time limit."""
-        kinds = highspy.HighsVarType
-        columns = np.flatnonzero(self.integer).astype(np.int32)
-        d = len(columns)
-        integer = np.array([kinds.kInteger] * d)
-        continuous = np.array([kinds.kContinuous] * d)
-        self.highs.changeColsIntegrality(d, columns, continuous)
-        try:
-            for _ in range(rounds):
-                self._limit_time(deadline, wall)
-                self.highs.run()
-                status = self.highs.getModelStatus()
-                if status == highspy.HighsModelStatus.kTimeLimit:
-                    return False
-                if status != highspy.HighsModelStatus.kOptimal:
-                    break
-                x = np.asarray(self.highs.getSolution().col_value)
-                if not self.separate(x):
-                    break
-        finally:
-            self.highs.changeColsIntegrality(d, columns, integer)
-        return True
-
-    def price(self, mu, rho, deadline: float | None = None,
-              wall: float | None = None) -> _PricingResult:
-        """The least reduced cost's bound and a column at duals ``mu``, ``rho``; HiGHS stops
-        at ``deadline`` (CPU seconds) or after ``wall`` seconds per run (:meth:`_limit_time`)
-        with its proven dual bound; ``clock`` says that it did."""
-        data = self.data
-        mu = np.atleast_2d(np.asarray(mu, float))
-        cost = np.concatenate([np.full(data.d, data.theta), -mu[0], data.wn, -mu[1:].ravel()])
-        self.highs.changeColsCost(self.n_cols, self.columns, cost)
-        clock = bool(self.cut_rounds) and not self._relaxation(self.cut_rounds, deadline, wall)
-        self.highs.clearSolver()
-        self._limit_time(deadline, wall)
-        self.highs.run()
-        status = self.highs.getModelStatus()
-        clock = clock or status == highspy.HighsModelStatus.kTimeLimit
-        if status == highspy.HighsModelStatus.kNotset:
-            raise SolverError("HiGHS did not start on the pricing MIP (model status 'Not Set'): "
-                              "an option set in this process conflicts with it")
-        info = self.highs.getInfo()
-        optimal = status == highspy.HighsModelStatus.kOptimal
-        # HiGHS stops at a gap of mip_abs_gap, or at its node limit: its dual bound is still
-        # proven; after any other ending it is not trusted
-        dual = float(info.mip_dual_bound) if status in _BOUNDED_ENDINGS else -np.inf
-        if not np.isfinite(dual):
-            dual = -np.inf
-        term, value = None, np.inf
-        if info.primal_solution_status == highspy.kSolutionStatusFeasible:
-            z = np.asarray(self.highs.getSolution().col_value[: data.d])
-            term = tuple(int(j) for j in np.flatnonzero(z > 0.5))
-            value = float(reduced_costs(data, [term], mu if len(mu) > 1 else mu[0], rho)[0])
-        return _PricingResult(term, value, dual - rho, optimal, clock)
-
-
-# ---------------------------------------------------------------------------- the bound
-@dataclass
-class _State:
-    best_bound: float = 0.0
-    exact: bool = False
-    iterations: int = 0
-    mips: int = 0
-    status: str = "optimal"
-
-
-#: Default limits of the column generation: all are counts, so that a certificate is the
-#: same on any machine (a wall-clock limit is available but off by default).
-MAX_ITERATIONS = 200
-PRICING_NODES = 1000
-MAX_COLUMNS = 2000
-CUT_ROUNDS = 20
-#: Ladder levels of :func:`lower_bound` (1: the relaxation G; see the module docstring).
+#: Ladder levels of :func:`lower_bound` (1: the relaxation G; docs/explanation/certificates.md).
 LEVELS = 2
-#: How :func:`lower_bound` prices: "mip" (the pricing MIP), "search" (the exact
-#: branch-and-bound of :mod:`rulelearn.conjunctions`) or "auto" (the search until it
-#: neither finishes nor finds a column, the MIP from then on), and the search's nodes per
-#: call.
-PRICING = "mip"
-PRICINGS = ("mip", "search", "auto")
-SEARCH_NODES = 200_000
 #: Limits of the closure (:func:`closure_bound`): conjunctions it may enumerate (more: the
 #: LP bound is kept), nodes of the search that enumerates them and of its MIP.
 CLOSURE_COLUMNS = 100_000
 CLOSURE_SEARCH_NODES = 2_000_000
 CLOSURE_NODES = 1000
 
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits of :func:`lower_bound`, named once and passed on as ``**limits.options()``; a
+    field left None keeps :func:`lower_bound`'s default. :meth:`bench` gives the
+    benchmark's."""
+
+    max_iterations: int | None = None
+    pricing_nodes: int | None = None
+    cut_rounds: int | None = None
+    cpu_safety: float | None = None
+    levels: int | None = None
+    pricing: str | None = None
+    closure: bool | None = None
+    max_columns: int | None = None
+    search_nodes: int | None = None
+    cpu_limit: float | None = None
+    time_limit: float | None = None
+    closure_columns: int | None = None
+    closure_nodes: int | None = None
+    closure_levels: int | str | None = None
+
+    def options(self) -> dict:
+        """The keyword arguments of :func:`lower_bound` these limits set (the fields given)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) is not None}
+
+    @classmethod
+    def bench(cls) -> "Limits":
+        """The limits of a benchmark record's certificate: counts only (40 master LP solves,
+        20 nodes per pricing MIP after 2 cut rounds), so that its bound is the same on any
+        machine at any load; the ladder (2 levels); pricing "auto" and the closure; and a
+        CPU safety net of 600 s, checked between HiGHS runs (where it stops a bound, the
+        record is not reproducible). Why these: docs/explanation/certificates.md."""
+        return cls(max_iterations=40, pricing_nodes=20, cut_rounds=2, cpu_safety=600.0,
+                   levels=2, pricing="auto", closure=True)
 
 def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
                 sample_weight=None, max_iterations: int = MAX_ITERATIONS,
@@ -934,12 +136,12 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     (the ladder's disabled-clause column pays it once). ``pricing``: "mip", "search"
     (:mod:`rulelearn.conjunctions`: exact, ``search_nodes`` nodes per call, its bound valid
     when it stops there) or "auto" (the search until it neither finishes nor finds a
-    column, then the MIP). See the module docstring for the formulation and why the bound is
-    valid. ``closure`` (with ``max_rules``): then :func:`closure_bound` lifts the bound
-    towards ``upper_bound`` (None: the objective of the master MIP's rule over the generated
-    columns, its terms dropped while that lowers it, as the CG learner does, or the LP
-    optimum's rule when that is integral and lower) within
-    ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
+    column, then the MIP). The formulation and why the bound is valid:
+    docs/explanation/certificates.md. ``closure`` (with ``max_rules``): then
+    :func:`closure_bound` lifts the bound towards ``upper_bound`` (None: the objective of
+    the master MIP's rule over the generated columns, its terms dropped while that lowers
+    it, as the CG learner does, or the LP optimum's rule when that is integral and lower)
+    within ``closure_columns`` conjunctions and ``closure_nodes`` MIP nodes, over
     ``closure_levels`` ladder rows (None: the master's; "exact": every literal a term
     misses; see :func:`closure_bound`); the certificate's ``kind`` and ``closure_status``
     say what it gave, ``closure_terms`` the rule the closure MIP found.
@@ -959,18 +161,8 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
     if not closure or master is None or max_rules is None:
         return certificate
     if upper_bound is None:
-        order = np.argsort(reduced, kind="stable")[:MASTER_COLUMNS]
-        chosen = master_mip(A, y, theta, [master.terms[k] for k in order], form=form,
-                            max_rules=max_rules, data=master.data)
-        # dropping terms while that lowers the objective (the CG learner's rule): the
-        # master MIP minimizes G, and its rule of R terms can pay far more than G
-        upper_bound = _prune(A, y, chosen, theta, form, max_rules, sample_weight,
-                             disable_cost)[1]
-        if certificate.integral and 0 < len(certificate.terms) <= max_rules:
-            # the LP's own rule (optimal when it has fewer than R terms)
-            upper_bound = min(upper_bound, rule_objective(
-                A, y, certificate.terms, theta, form=form, max_rules=max_rules,
-                sample_weight=sample_weight, disable_cost=disable_cost))
+        upper_bound = _known_rule(A, y, theta, form, max_rules, sample_weight, disable_cost,
+                                  certificate, master, reduced)
     budget = cpu_limit if cpu_safety is None else cpu_safety
     deadline = None if budget is None else cpu_start + float(budget)
     closed = closure_bound(master, float(upper_bound), certificate.lp_bound or 0.0,
@@ -987,305 +179,30 @@ def lower_bound(A, y, theta: float, *, form: str = "dnf", max_rules: int | None 
                    cpu_seconds=time.process_time() - cpu_start)
 
 
-def _generate(A, y, theta, *, form="dnf", max_rules=None, sample_weight=None,
-              max_iterations=MAX_ITERATIONS, pricing_nodes=PRICING_NODES,
-              max_columns=MAX_COLUMNS, cut_rounds=CUT_ROUNDS, time_limit=None,
-              cpu_limit=None, cpu_safety=None, initial_terms=(), pricer=None,
-              exact_pricing=True, master=None, levels=1, disable_cost=0.0, floor=0.0,
-              after_g=True, pricing=PRICING, search_nodes=SEARCH_NODES,
-              ) -> tuple[Certificate, "_Master | None", np.ndarray]:
-    """:func:`lower_bound`, the master (its ``terms``: every conjunction generated; None
-    when the problem is trivial) and the columns' reduced costs at the final duals.
 
-    ``exact_pricing=False`` prices by the beam search only (no MIP; the bound is then 0):
-    the columns of a learner that needs no certificate. ``master``: a master of the same
-    data (at another θ) to continue from, its columns re-costed at ``theta`` (``A``, ``y``
-    and ``sample_weight`` are then not read, nor ``levels`` and ``disable_cost``: the
-    master's are kept); ``max_columns`` counts the columns added. ``floor``: a valid bound
-    found before (the result is never below it). ``after_g``: see below.
-
-    With ``levels`` > 1 and ``after_g`` (and ``max_rules``, no ``master``, no ``pricer``)
-    the ladder starts from G's columns: G's column generation runs first within the
-    limits, then the ladder's from its columns with what is left of ``max_iterations``,
-    ``cpu_limit`` (or ``cpu_safety``) and ``time_limit``, and G's bound is the ladder's floor. The
-    ladder's pricing MIP (binary level indicators) can stop at the node limit where G's
-    finishes: this way the bound is never below G's under the same limits."""
-    start, cpu_start = time.perf_counter(), time.process_time()
-    _check_options(form, theta, max_rules, max_iterations=max_iterations,
-                   pricing_nodes=pricing_nodes, max_columns=max_columns)
-    _check_budget(cpu_limit, cpu_safety)
-    _check_ladder(levels, disable_cost)
-    budget = cpu_limit if cpu_safety is None else cpu_safety
-    if (after_g and levels > 1 and max_rules is not None and master is None
-            and pricer is None and exact_pricing):
-        return _ladder_after_g(A, y, theta, levels, time_limit, budget, cpu_safety is not None,
-                               initial_terms, form=form, max_rules=max_rules,
-                               sample_weight=sample_weight, max_iterations=max_iterations,
-                               pricing_nodes=pricing_nodes, max_columns=max_columns,
-                               cut_rounds=cut_rounds, disable_cost=disable_cost,
-                               pricing=pricing, search_nodes=search_nodes)
-    deadline = None if budget is None else cpu_start + float(budget)
-    if master is None:
-        data = _Data.build(A, y, theta, form, sample_weight)
-        if len(data.wp) == 0 or len(data.wn) == 0:  # the empty DNF / the always-true term: 0
-            trivial = Certificate(0.0, 0.0, True, 0, 0, time.perf_counter() - start,
-                                  "trivial", lp_bound=0.0,
-                                  cpu_seconds=time.process_time() - cpu_start)
-            return trivial, None, np.zeros(0)
-        master = _Master(data, max_rules, levels, disable_cost)
-        initial_terms = ([()] + [(j,) for j in range(data.d) if data.P[:, j].any()]
-                         + list(initial_terms))
-    data = master.data
-    master.set_theta(theta)
-    first_columns = len(master.terms)
-    master.add(initial_terms)
-    c_min = min(data.theta, float(data.wn.sum()))
-    # with levels, a term that covers no positive covers some of the disabled column's
-    # rows: the pricing MIP may leave such terms out only while that column is cheaper
-    # (the search is exact over every conjunction: it leaves none out)
-    disjoint = pricing == "mip" and (master.levels == 1 or master.disable_cost < c_min)
-    price = _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds,
-                     None if cpu_safety is not None else deadline, cpu_limit, master.levels,
-                     disjoint, wall=cpu_safety, pricing=pricing, search_nodes=search_nodes,
-                     net=deadline)
-    least = -np.inf
-
-    state = _State(best_bound=max(0.0, float(floor)))
-    while True:
-        value, x, mu, rho = master.solve()
-        state.iterations += 1
-        out_of_time = time_limit is not None and time.perf_counter() - start >= time_limit
-        out_of_cpu = deadline is not None and time.process_time() >= deadline
-        limit = ("time limit" if out_of_time else "cpu limit" if out_of_cpu else
-                 "iteration limit" if state.iterations >= max_iterations else
-                 "column limit" if len(master.terms) - first_columns >= max_columns else None)
-        if limit is None:
-            new = beam_columns(data, mu, rho)
-            if master.add(new):
-                continue
-        if price is None:  # beam pricing only: no bound
-            state.status = limit or "beam exhausted"
-            break
-        result = price(mu, rho, last=limit is not None)
-        state.mips += 1
-        U = float(max_rules) if c_min <= 0 else (  # c_min = 0 only with max_rules
-            value / c_min if max_rules is None else min(float(max_rules), value / c_min))
-        dual_value = float(mu.sum()) + rho * (max_rules or 0)
-        least, disabled = _with_disabled(master, result.dual_bound, mu, rho, c_min, disjoint)
-        state.best_bound = max(state.best_bound, _bound(dual_value, least, U, c_min, disabled))
-        state.exact = result.optimal and least >= -1e-7
-        if state.exact:
-            state.status = "optimal"
-            break
-        if getattr(result, "clock", False):  # HiGHS stopped at its time limit
-            limit = "cpu limit"
-        if limit is not None:
-            state.status = limit
-            break
-        new_terms = list(getattr(result, "terms", ()) or ()) or [result.term]
-        if result.term is None or result.value >= -_TOL or not master.add(new_terms):
-            state.status = "pricing stalled"
-            break
-    master.final_duals = (mu, rho, least)
-    return (_certificate(state, value, x, master, start, cpu_start), master,
-            master.reduced_costs(mu, rho))
-
-
-def _with_disabled(master: _Master, least: float, mu, rho, c_min: float, disjoint: bool):
-    """The least reduced cost's bound and the disabled column's (cost, reduced cost, R) for
-    :func:`_bound` (None without levels)."""
-    if master.levels == 1 or master.max_rules is None:
-        return least, None
-    disabled = (master.disable_cost, float(master.disabled_reduced_cost(mu, rho) or 0.0),
-                float(master.max_rules))
-    if disjoint:
-        # the pricing MIP leaves out terms that cover no positive; their rows are the
-        # disabled column's, so their reduced cost is ≥ that column's + c_min − its cost
-        least = min(least, disabled[1] + c_min - master.disable_cost)
-    return least, disabled
-
-
-def _ladder_after_g(A, y, theta, levels, time_limit, cpu_budget, safety, initial_terms,
-                    **common):
-    """G's column generation, then the ladder's from its columns with the time left and
-    G's bound as its floor (:func:`_generate`). ``cpu_budget`` is ``cpu_safety`` when
-    ``safety``, else ``cpu_limit``."""
-    start, cpu_start = time.perf_counter(), time.process_time()
-    name = "cpu_safety" if safety else "cpu_limit"
-    g, g_master, reduced = _generate(A, y, theta, **common, time_limit=time_limit,
-                                     initial_terms=initial_terms, **{name: cpu_budget})
-    cpu_left = (None if cpu_budget is None
-                else float(cpu_budget) - (time.process_time() - cpu_start))
-    wall_left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-    common["max_iterations"] -= g.iterations
-    if g_master is None or common["max_iterations"] < 1 or g.status == "cpu limit" or any(
-            left is not None and left <= 0 for left in (cpu_left, wall_left)):
-        return g, g_master, reduced
-    ladder, master, reduced = _generate(
-        A, y, theta, **common, time_limit=wall_left, initial_terms=g_master.terms,
-        levels=levels, floor=float(g.lp_bound or 0.0), after_g=False, **{name: cpu_left})
-    return replace(ladder, iterations=g.iterations + ladder.iterations,
-                   pricing_mips=g.pricing_mips + ladder.pricing_mips,
-                   seconds=time.perf_counter() - start,
-                   cpu_seconds=time.process_time() - cpu_start), master, reduced
-
-
-def _pricing(data, pricer, exact_pricing, pricing_nodes, cut_rounds, deadline, cpu_limit,
-             levels=1, disjoint=True, wall=None, pricing=PRICING, search_nodes=SEARCH_NODES,
-             net=None):
-    """``price(mu, rho, last)``: ``pricer``, else a pricing MIP that stops at ``deadline``
-    (the ``last`` one, for the final bound, at a tenth of ``cpu_limit`` past it at the
-    latest), or whose HiGHS runs stop after ``wall`` seconds each (``deadline`` None);
-    None without a pricer and ``exact_pricing``. With ``pricing="search"`` the exact search
-    of :mod:`rulelearn.conjunctions` (``search_nodes`` per call; it also stops at the CPU
-    deadline ``net``, the budget's end, with a valid bound)."""
-    if pricer is not None:
-        return lambda mu, rho, last: pricer(mu, rho)
-    if not exact_pricing:
-        return None
-    mips: list[_PricingMIP] = []  # built when first needed
-
-    def by_mip(mu, rho, last: bool) -> _PricingResult:
-        if not mips:
-            mips.append(_PricingMIP(data, node_limit=pricing_nodes, cut_rounds=cut_rounds,
-                                    levels=levels, disjoint=disjoint))
-        if deadline is None:
-            return mips[0].price(mu, rho, wall=wall)
-        grace = 0.1 * float(cpu_limit) if last else 0.0
-        return mips[0].price(mu, rho, max(deadline, time.process_time() + grace))
-    if pricing == "mip":
-        return by_mip
-    search = ConjunctionSearch(data.P, data.wp, data.N, data.wn, data.theta)
-    gave_up: list[bool] = []
-
-    def by_search(mu, rho, last: bool) -> _PricingResult:
-        if gave_up:  # "auto", once the search has failed: the MIP from then on
-            return by_mip(mu, rho, last)
-        search.theta = data.theta  # a master on a θ path re-costs its data
-        found = search.least(mu, rho, node_limit=search_nodes, deadline=net)
-        result = _PricingResult(found.term, found.value, found.dual_bound, found.optimal,
-                                found.clock, tuple(found.terms))
-        if pricing == "search" or found.optimal or found.terms or found.clock:
-            return result
-        # "auto": the search neither proved nor found a column; the MIP's bound and the
-        # search's are both valid, the larger is kept
-        gave_up.append(True)
-        mip = by_mip(mu, rho, last)
-        return replace(mip, dual_bound=max(mip.dual_bound, found.dual_bound))
-    return by_search
-
-
-def _check_budget(cpu_limit, cpu_safety=None) -> None:
-    for name, budget in (("cpu_limit", cpu_limit), ("cpu_safety", cpu_safety)):
-        if budget is not None and (isinstance(budget, bool)
-                                   or not isinstance(budget, (int, float, np.number))
-                                   or not budget > 0):
-            raise ParameterError(f"{name} must be a positive number of seconds, got {budget!r}")
-    if cpu_limit is not None and cpu_safety is not None:
-        raise ParameterError("give cpu_limit (HiGHS stops at it) or cpu_safety (checked "
-                             "between HiGHS runs), not both")
-
-
-def _check_ladder(levels, disable_cost) -> None:
-    if isinstance(levels, bool) or not isinstance(levels, (int, np.integer)) or levels < 1:
-        raise ParameterError(f"levels must be an integer >= 1, got {levels!r}")
-    if not disable_cost >= 0:
-        raise ParameterError(f"disable_cost must be >= 0, got {disable_cost!r}")
-
-
-def _check_options(form, theta, max_rules, **limits) -> None:
-    _check_form(form)
-    if not (theta > 0 or (theta == 0 and max_rules is not None)):
-        raise ParameterError(f"theta must be positive (or 0 with max_rules), got {theta!r}")
-    if max_rules is not None and int(max_rules) < 1:
-        raise ParameterError(f"max_rules must be at least 1, got {max_rules!r}")
-    for name, limit in limits.items():
-        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
-            raise ParameterError(f"{name} must be an integer >= 1, got {limit!r}")
-
-
-def _bound(dual_value: float, least: float, U: float, c_min: float,
-           disabled: tuple[float, float, float] | None = None) -> float:
-    """The better of two valid bounds from duals of value ``dual_value`` and a lower bound
-    ``least`` on every conjunction's reduced cost.
-
-    Lagrangian: ``dual_value + min(0, least) · U``. Farley: the duals scaled by
-    ``α = c_min / (c_min − least)`` are feasible for the full dual (every conjunction's
-    ``μ(cover) + ρ ≤ c_k − least`` and ``c_k ≥ c_min``, so ``α (μ(cover) + ρ) ≤ c_k``), which
-    gives ``α · dual_value``: still positive when the pricing bound is far below 0.
-    ``disabled``: cost ``e``, reduced cost ``r`` and an upper bound ``R`` on the weight of
-    the ladder's disabled-clause column (always in the master, so ``r ≥ 0`` but for the
-    LP's tolerances): the Lagrangian adds ``min(0, r) · R``; Farley's ``α`` must also keep
-    ``α (e − r) ≤ e``, so ``α ≤ e / (e − r)`` when ``r < 0``.
-    """
-    e, r, R = disabled if disabled is not None else (0.0, 0.0, 0.0)
-    if not np.isfinite(least):
-        return 0.0
-    lagrangian = dual_value + min(0.0, least) * U + min(0.0, r) * R
-    alpha = 1.0 if least >= 0 else c_min / (c_min - least)
-    if r < 0:
-        alpha = min(alpha, e / (e - r))
-    return max(lagrangian, alpha * dual_value)
-
-
-#: Rounding gives up (keeps the LP's bound) beyond this many literal counts to try.
-_MAX_LATTICE = 2_000_000
-
-
-def round_up_to_objective(bound: float, theta: float, positive_weight: float,
-                          negative_weight: float) -> float:
-    """The least objective a rule can have that is not below ``bound`` (less 1e-6 relative,
-    for the LP's tolerances), when every row weight is an integer.
-
-    A DNF's objective with ``disable_cost = 0`` is then ``a + θ b``: ``a`` the integer loss,
-    ``b`` the number of literals. With ``b = 0`` every term is empty, so it is
-    ``positive_weight`` (no term) or ``k · negative_weight`` (``k ≥ 1`` empty terms: every
-    negative pays per term); with ``b ≥ 1``, ``a`` is any integer ≥ 0. A disabled clause's
-    cost only adds to it. ``bound`` itself when the literal counts to try exceed
-    ``_MAX_LATTICE`` (θ tiny: the rounding would gain less than θ).
-    """
-    if bound <= 0 or not np.isfinite(bound):
-        return bound
-    target = bound - 1e-6 * max(1.0, abs(bound))
-    if target / theta > _MAX_LATTICE:
-        return bound
-    empty = [positive_weight]
-    if negative_weight > 0:
-        empty.append(negative_weight * max(1.0, np.ceil(target / negative_weight)))
-    best = min(v for v in empty if v >= target) if max(empty) >= target else np.inf
-    literals = theta * np.arange(1, max(1, int(np.floor(target / theta))) + 2)
-    values = literals + np.maximum(0.0, np.ceil(target - literals))
-    best = min(best, float(values.min()))
-    return max(bound, best) if np.isfinite(best) else bound
-
-
-def _rounded(bound: float, data: _Data) -> float:
-    """:func:`round_up_to_objective` when every row weight is an integer, else ``bound``."""
-    weights = np.concatenate([data.wp, data.wn])
-    if not np.array_equal(weights, np.round(weights)):
-        return bound
-    return round_up_to_objective(bound, data.theta, float(data.wp.sum()), float(data.wn.sum()))
-
-
-def _certificate(state: _State, value: float, x, master: _Master, start: float,
-                 cpu_start: float) -> Certificate:
-    positive = np.flatnonzero(x > 1e-9)
-    lp_bound = min(state.best_bound, value)
-    data = master.data
-    bound = _rounded(lp_bound, data)
-    return Certificate(bound=bound, lp_bound=lp_bound, lp_value=value,
-                       exact_pricing=state.exact, iterations=state.iterations,
-                       columns=len(master.terms), seconds=time.perf_counter() - start,
-                       status=state.status, terms=tuple(master.terms[k] for k in positive),
-                       weights=tuple(float(x[k]) for k in positive), pricing_mips=state.mips,
-                       levels=master.levels, cpu_seconds=time.process_time() - cpu_start)
-
+def _known_rule(A, y, theta, form, max_rules, sample_weight, disable_cost,
+                certificate: Certificate, master: _Master, reduced) -> float:
+    """The objective of the best rule column generation found, for the closure to certify
+    below: the master MIP's over the ``MASTER_COLUMNS`` columns of least reduced cost, its
+    terms dropped while that lowers it (the CG learner's rule: the master MIP minimizes G,
+    and its rule of R terms can pay far more than G), or the LP optimum's own rule when that
+    is integral and lower (optimal when it has fewer than R terms)."""
+    order = np.argsort(reduced, kind="stable")[:MASTER_COLUMNS]
+    chosen = master_mip(A, y, theta, [master.terms[k] for k in order], form=form,
+                        max_rules=max_rules, data=master.data)
+    best = _prune(A, y, chosen, theta, form, max_rules, sample_weight, disable_cost)[1]
+    if certificate.integral and 0 < len(certificate.terms) <= max_rules:
+        best = min(best, rule_objective(A, y, certificate.terms, theta, form=form,
+                                        max_rules=max_rules, sample_weight=sample_weight,
+                                        disable_cost=disable_cost))
+    return best
 
 # ---------------------------------------------------------------------------- the closure
 @dataclass(frozen=True)
 class Closure:
     """What :func:`closure_bound` gave: ``bound`` (None: none better than the LP's), its
-    ``status`` (:class:`Certificate`'s ``closure_status``) and the conjunctions of its MIP."""
+    ``status`` (:class:`~rulelearn.colgen.Certificate`'s ``closure_status``) and the
+    conjunctions of its MIP."""
 
     bound: float | None
     status: str
@@ -1306,7 +223,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     reduced cost ``rc_k``, the disabled-clause column's ``rc_dis`` (``x_dis``), and a bound
     ``L`` ≤ every ``rc_k`` (the last pricing's). For any feasible point of the full master,
     its rows ``ξ_{i,t} + Σ_{k: d_k(i) < t} x_k + [t ≥ 2] x_dis ≥ 1`` weighted by ``μ_{i,t}``,
-    and its row ``Σ_k x_k + x_dis ≤ R`` by ``ρ``, give::
+    and its row ``Σ_k x_k + x_dis ≤ R`` by ``ρ``, give
 
         value = D + Σ_k rc_k x_k + rc_dis x_dis + Σ_{i,t} (w_i − μ_{i,t}) ξ_{i,t}
                 + Σ_{i,t} μ_{i,t} (row (i,t)'s surplus) − ρ (R − Σ_k x_k − x_dis)
@@ -1314,7 +231,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
 
     every other term being ≥ 0. A rule's point has binary ``x`` and ``x_dis`` with
     ``Σ x + x_dis ≤ R``; if it uses column ``k`` the other R − 1 at most add ≥
-    ``min(0, L, rc_dis)`` each, so value < UB forces::
+    ``min(0, L, rc_dis)`` each, so value < UB forces
 
         rc_k < Δ = UB − D − min(0, L, rc_dis) · (R − 1)
 
@@ -1336,7 +253,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     0 a finished MIP's value is the least objective over the listed columns, i.e. the
     optimum when it is below UB. ``None`` (status "column cap") when more
     than ``max_columns`` conjunctions qualify or the search's ``search_nodes`` run out;
-    ``deadline`` (a ``time.process_time()`` value) is a safety net for both. Run only
+    ``deadline`` (a :func:`time.process_time` value) is a safety net for both. Run only
     once pricing has proven ``L ≥ 0`` (up to 1e-6; status "pricing unfinished" otherwise),
     though the argument holds for any ``L``.
     """
@@ -1391,21 +308,17 @@ def _closure_mip(master: _Master, terms, node_limit: int, deadline: float | None
     options = {"mip_rel_gap": 0.0}
     if deadline is not None:
         options["time_limit"] = float(max(deadline - time.process_time(), 1e-3))
-    highs = _covering_mip(np.concatenate(costs), n_xi, indptr, indices, n_rows,
-                          float(master.max_rules or 0), node_limit=node_limit,
-                          what="closure MIP", options=options)
-    status = highs.getModelStatus()
-    if status not in _BOUNDED_ENDINGS:
-        return None, f"MIP {highs.modelStatusToString(status)}", ()
-    info = highs.getInfo()
-    dual = float(info.mip_dual_bound)
-    name = ("optimal" if status == highspy.HighsModelStatus.kOptimal else
-            "time limit" if status == highspy.HighsModelStatus.kTimeLimit else "node limit")
+    run = _covering_mip(np.concatenate(costs), n_xi, indptr, indices, n_rows,
+                        float(master.max_rules or 0), node_limit=node_limit,
+                        what="closure MIP", options=options)
+    if not run.bounded:
+        return None, f"MIP {run.status}", ()
+    name = "optimal" if run.optimal else "time limit" if run.timed_out else "node limit"
     rule: tuple[tuple[int, ...], ...] = ()
-    if info.primal_solution_status == highspy.kSolutionStatusFeasible:
-        x = np.asarray(highs.getSolution().col_value)[n_xi + (levels > 1):]
+    if run.x is not None:
+        x = run.x[n_xi + (levels > 1):]
         rule = tuple(terms[k] for k in np.flatnonzero(x > 0.5))
-    return (dual if np.isfinite(dual) else None), name, rule
+    return (run.dual_bound if np.isfinite(run.dual_bound) else None), name, rule
 
 
 # ---------------------------------------------------------------------------- a fitted model
@@ -1443,7 +356,7 @@ def estimator_problem(estimator, X, y):
 _CACHE: dict = {}
 _CACHE_SIZE = 64
 #: The sources a bound depends on (with highspy's version) in :func:`bound_key`.
-_BOUND_SOURCES = ("certify.py", "conjunctions.py", "lp.py", "learners/problem.py")
+_BOUND_SOURCES = ("certify.py", "colgen.py", "conjunctions.py", "lp.py", "learners/problem.py")
 _CODE_DIGEST: list[str] = []
 
 
@@ -1506,8 +419,8 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
     ``options`` go to :func:`lower_bound` (``max_iterations``, ``pricing_nodes``, ...); the rule's
     terms seed the column generation unless ``seed_rule=False`` (then the bound depends on
     the data, θ, R and form only, and ``cache=True`` reuses it for the same problem, in this
-    process or from ``known``: :func:`bound_key` -> :class:`Certificate`; the result's
-    ``bound_key`` names it). With ``closure=True`` and the rule seeding, the closure
+    process or from ``known``: :func:`bound_key` -> :class:`~rulelearn.colgen.Certificate`;
+    the result's ``bound_key`` names it). With ``closure=True`` and the rule seeding, the closure
     (:func:`closure_bound`) certifies up to the rule's objective unless ``upper_bound`` is
     given; unseeded, up to the master MIP's rule (so that the bound stays the rule's own).
     """
@@ -1539,218 +452,10 @@ def certify(estimator, X, y, sample_weight=None, *, seed_rule: bool = True,
 def certify_fitted(estimator, X, y, sample_weight=None, **options) -> CertifiedRule:
     """:func:`certify`, and its figures put into the estimator's ``fit_stats_``:
     ``objective``, ``lower_bound``, ``gap`` (relative), ``certificate_status`` and
-    ``bound_kind`` ("lp" or "closure": :class:`Certificate`'s ``kind``)."""
+    ``bound_kind`` ("lp" or "closure": :class:`~rulelearn.colgen.Certificate`'s ``kind``)."""
     certified = certify(estimator, X, y, sample_weight, **options)
     estimator.fit_stats_.update(objective=certified.objective, lower_bound=certified.bound,
                                 gap=certified.gap,
                                 certificate_status=certified.certificate.status,
                                 bound_kind=certified.certificate.kind)
     return certified
-
-
-# ---------------------------------------------------------------------------- a CG learner
-@dataclass(frozen=True)
-class CGRule:
-    """A rule learned by column generation: its terms (literal indices), objective, bound."""
-
-    terms: tuple[tuple[int, ...], ...]
-    objective: float
-    certificate: Certificate
-    source: str  # "master MIP" or "seed"
-
-    def rule(self, literals, form: str = "dnf"):
-        """The :class:`~rulelearn.rules.Rule` over ``literals`` (a list of Literal)."""
-        from rulelearn.rules import Clause, Rule
-
-        return Rule(form, tuple(Clause(tuple(literals[j] for j in t)) for t in self.terms))
-
-
-#: HiGHS options of the master MIP. Its root node is nearly all of its cost, and on these
-#: small covering MIPs HiGHS restarted it up to three times, each time separating thousands
-#: of cuts again: without restarts and with a cut pool of 100 the slowest master MIP of a
-#: Liver unit took 0.23 CPU s instead of 1.3, at the same optimum.
-MASTER_OPTIONS = {"mip_allow_restart": False, "mip_pool_soft_limit": 100}
-#: Branch-and-bound nodes of the CG learner's master MIP (a count: the same on any machine).
-MASTER_NODES = 1000
-#: Columns the master MIP chooses from: those of least reduced cost at the final duals.
-MASTER_COLUMNS = 200
-
-
-def relaxed_objective(data: _Data, terms) -> float:
-    """G of the rule ``terms`` (the module docstring): covered negatives per term, uncovered
-    positives once, θ per literal."""
-    covered = np.zeros(len(data.wp), dtype=bool)
-    for term in terms:
-        covered |= data.covers(term, data.P)
-    return float(data.wp @ ~covered) + sum(data.cost(t) for t in terms)
-
-
-def _covering_mip(costs, n_continuous: int, indptr, indices, n_rows: int,
-                  max_rules: float | None, *, node_limit: int, what: str, options=None):
-    """HiGHS, run on ``min costs·v`` over 0/1 columns (``indptr``/``indices``, column-wise):
-    every row ≥ 1 but the last, which is ≤ ``max_rules`` when that is given; the first
-    ``n_continuous`` columns continuous ≥ 0, the others binary. ``what`` names the model in
-    errors; ``options``: more HiGHS options."""
-    n_cols = len(indptr) - 1
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n_cols, n_rows
-    lp.col_cost_ = np.asarray(costs, dtype=np.float64)
-    lp.col_lower_ = np.zeros(n_cols)
-    lp.col_upper_ = np.concatenate([np.full(n_continuous, INF),
-                                    np.ones(n_cols - n_continuous)])
-    row_lower, row_upper = np.ones(n_rows), np.full(n_rows, INF)
-    if max_rules is not None:
-        row_lower[-1], row_upper[-1] = -INF, float(max_rules)
-    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.array(indptr, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(indices, dtype=np.int32)
-    lp.a_matrix_.value_ = np.ones(len(indices))
-    kinds = highspy.HighsVarType
-    lp.integrality_ = ([kinds.kContinuous] * n_continuous
-                       + [kinds.kInteger] * (n_cols - n_continuous))
-    highs = new_highs()
-    for option, value in {**MASTER_OPTIONS, "mip_max_nodes": int(node_limit),
-                          **(options or {})}.items():
-        highs.setOptionValue(option, value)
-    if highs.passModel(lp) == highspy.HighsStatus.kError:
-        raise SolverError(f"HiGHS rejected the {what} ({n_rows} rows x {n_cols} columns)")
-    highs.run()
-    if highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
-        raise SolverError(f"HiGHS did not start on the {what} (model status 'Not Set'): "
-                          "an option set in this process conflicts with it")
-    return highs
-
-
-def master_mip(A, y, theta: float, terms, *, form: str = "dnf", max_rules: int | None = None,
-               sample_weight=None, node_limit: int = MASTER_NODES, incumbent=(),
-               data: _Data | None = None) -> tuple[tuple[int, ...], ...]:
-    """The rule of least relaxed objective G made of ``terms`` (HiGHS MIP, x binary), or the
-    best one found within ``node_limit`` branch-and-bound nodes (no term when none is).
-
-    ``incumbent``: a rule (at most ``max_rules`` terms) whose terms join the columns; the
-    answer is never worse than it. It is not handed to HiGHS as a first solution: with
-    presolve on, HiGHS 1.16 then returned it as optimal where a column alone did better
-    (G 5 against 4 on a 10-row case; tests/test_cg.py). ``data``: the merged rows at
-    ``theta`` (then ``A``, ``y`` are not read)."""
-    if data is None:
-        data = _Data.build(A, y, theta, form, sample_weight)
-    incumbent = [tuple(sorted(t)) for t in incumbent]
-    terms = list(dict.fromkeys([tuple(sorted(t)) for t in terms] + incumbent))
-    n = len(data.wp)
-    n_rows = n + (max_rules is not None)
-    indptr, indices = list(range(n + 1)), list(range(n))
-    cover = [np.flatnonzero(data.covers(term, data.P)) if n else np.zeros(0, int)
-             for term in terms]
-    for rows in cover:
-        indices += rows.tolist() + ([n] if max_rules is not None else [])
-        indptr.append(len(indices))
-    costs = np.concatenate([data.wp, [data.cost(t) for t in terms]])
-    highs = _covering_mip(costs, n, indptr, indices, n_rows, max_rules,
-                          node_limit=node_limit, what="master MIP")
-    fits = incumbent and (max_rules is None or len(incumbent) <= max_rules)
-    if highs.getInfo().primal_solution_status != highspy.kSolutionStatusFeasible:
-        return tuple(incumbent) if fits else ()
-    x = np.asarray(highs.getSolution().col_value)[n:]
-    found = tuple(terms[k] for k in np.flatnonzero(x > 0.5))
-    if fits and relaxed_objective(data, incumbent) < relaxed_objective(data, found) - 1e-9:
-        return tuple(incumbent)
-    return found
-
-
-def _prune(A, y, terms, theta, form, max_rules, sample_weight, disable_cost):
-    """Drop terms while that lowers the objective."""
-    terms = list(terms)
-    value = rule_objective(A, y, terms, theta, form=form, max_rules=max_rules,
-                           sample_weight=sample_weight, disable_cost=disable_cost)
-    improved = True
-    while improved and terms:
-        improved = False
-        for k in range(len(terms)):
-            trial = terms[:k] + terms[k + 1:]
-            trial_value = rule_objective(A, y, trial, theta, form=form, max_rules=max_rules,
-                                         sample_weight=sample_weight, disable_cost=disable_cost)
-            if trial_value < value - 1e-12:
-                terms, value, improved = trial, trial_value, True
-                break
-    return tuple(terms), value
-
-
-class ColumnPath:
-    """The columns of :func:`learn_cg` kept from one θ to the next on the same data (a θ
-    path: the inner CV's and the refit's), with the master LP that holds them.
-
-    At the next θ the master starts from every column generated so far, re-costed (the
-    HiGHS model and its basis are kept), and the rule learned last is the master MIP's first
-    incumbent. A rule learned on a path thus depends on the θ values before it; one
-    :class:`ColumnPath` per data set, form and ``max_rules``.
-    """
-
-    def __init__(self) -> None:
-        self.master: _Master | None = None
-        self.rule: tuple[tuple[int, ...], ...] = ()  # the last rule learned
-        self.fits = 0
-
-
-def learn_cg(A, y, theta: float, *, form: str = "dnf", max_rules: int | None = None,
-             sample_weight=None, disable_cost: float = 0.0, seed_terms=(),
-             exact_pricing: bool = False, master_nodes: int = MASTER_NODES,
-             master_columns: int = MASTER_COLUMNS, path: ColumnPath | None = None,
-             **options) -> CGRule:
-    """Column generation, then the restricted master as a MIP over the generated columns.
-
-    The columns of :func:`lower_bound` (seeded with ``seed_terms``, e.g. a set-covering rule;
-    priced by the beam search only unless ``exact_pricing``, as AIX360's BRCG does) form the
-    pool. When the master LP's optimum is integral its terms are the rule (the MIP's optimum
-    over the pool); otherwise the master MIP (``master_nodes`` nodes at most) picks at most
-    ``max_rules`` columns minimizing the relaxed objective G, among the ``master_columns``
-    of least reduced cost at the final duals that can be in a rule better than the
-    incumbent (reduced cost at most the incumbent's G less the LP value: the LP bound
-    excludes the others), the incumbent being the better of the seed and the path's last
-    rule. Terms are then dropped while that lowers the project's objective. The seed rule
-    is returned instead when its objective is lower, so the result is never worse than the
-    seed. ``path``: a :class:`ColumnPath` to continue from and update. ``options``
-    (``max_iterations``, ``pricing_nodes``, ``max_columns``, ``time_limit``) go to
-    :func:`lower_bound`; every default limit is a count, so the rule is the same on any
-    machine. With ``exact_pricing`` the certificate's bound is valid (≤ the objective);
-    without, it is 0.
-    """
-    seed = tuple(tuple(sorted(t)) for t in seed_terms)
-    kept = path.master if path is not None else None
-    last: tuple[tuple[int, ...], ...] = path.rule if kept is not None and path else ()
-    if kept is not None and (kept.max_rules != max_rules
-                             or kept.data.d != np.asarray(A).shape[1]):
-        raise ParameterError("a ColumnPath serves one data set, form and max_rules")
-    certificate, master, reduced = _generate(
-        A, y, theta, form=form, max_rules=max_rules, sample_weight=sample_weight,
-        initial_terms=seed + last, exact_pricing=exact_pricing, master=kept, **options)
-    if master is None:  # no positive or no negative: the empty rule or the empty term
-        pool = [()] + list(seed)
-        chosen = master_mip(A, y, theta, pool, form=form, max_rules=max_rules,
-                            sample_weight=sample_weight, node_limit=master_nodes)
-    elif certificate.integral:  # the LP's optimum is a rule: the best over the pool
-        chosen = certificate.terms
-    else:
-        data = master.data
-        fits = [t for t in (seed, last)
-                if t and (max_rules is None or len(t) <= max_rules)]
-        incumbent = min(fits, key=lambda t: relaxed_objective(data, t), default=())
-        slack = (relaxed_objective(data, incumbent) - certificate.lp_value if incumbent
-                 else np.inf)
-        order = np.argsort(reduced, kind="stable")[:master_columns]
-        pool = [master.terms[k] for k in order if reduced[k] <= slack + 1e-9]
-        chosen = master_mip(A, y, theta, pool, form=form, max_rules=max_rules,
-                            node_limit=master_nodes, incumbent=incumbent, data=data)
-    if path is not None and master is not None:
-        path.master = master
-        path.fits += 1
-    terms, value = _prune(A, y, chosen, theta, form, max_rules, sample_weight, disable_cost)
-    source = "master MIP"
-    if seed and (max_rules is None or len(seed) <= max_rules):
-        seed_value = rule_objective(A, y, seed, theta, form=form, max_rules=max_rules,
-                                    sample_weight=sample_weight, disable_cost=disable_cost)
-        if seed_value < value - 1e-12:
-            terms, value, source = seed, seed_value, "seed"
-    if path is not None:
-        path.rule = terms
-    return CGRule(terms, value, certificate, source)

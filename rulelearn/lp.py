@@ -1,4 +1,4 @@
-"""The LP core: with :mod:`rulelearn.certify` (its pricing MIP), the only highspy importer.
+"""The LP core, and the only module that imports highspy.
 
 A :class:`LinearProgram` is built once, in one ``passModel`` call, from
 column-wise (CSC) numpy arrays. When only the column costs or the row bounds
@@ -7,6 +7,9 @@ change (another clause, another BCD/AM iteration, another θ)
 the HiGHS object, so nothing is rebuilt. :meth:`~LinearProgram.solve` starts
 from scratch, from the kept basis, or from a basis kept from an earlier solve;
 which one the learners use is said in :class:`rulelearn.learners.clause.ClauseSolver`.
+A :class:`MixedIntegerProgram` is a MIP kept the same way whose runs may stop at a
+limit: it reports HiGHS's proven dual bound (the pricing and master MIPs of
+:mod:`rulelearn.colgen`).
 """
 
 from __future__ import annotations
@@ -283,3 +286,114 @@ class LinearProgram:
             self._rescuing = False
         raise SolverError(f"HiGHS stopped with model status '{status}' on an LP of "
                           f"{self._size()}, also when solved again with presolve and with IPM")
+
+
+#: How a HiGHS MIP run can end with a proven dual bound: optimal, or stopped at a limit (time,
+#: nodes, solutions) or by an interrupt. After any other ending the bound is not trusted.
+_BOUNDED_ENDINGS = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
+                    highspy.HighsModelStatus.kIterationLimit,
+                    highspy.HighsModelStatus.kSolutionLimit, highspy.HighsModelStatus.kInterrupt)
+
+
+@dataclass(frozen=True)
+class MIPRun:
+    """How one :meth:`MixedIntegerProgram.run` ended.
+
+    ``bounded``: HiGHS proved ``dual_bound`` (it finished, or stopped at a limit); otherwise
+    ``dual_bound`` is −inf (so too when HiGHS's is not finite). ``x``: the best solution found
+    (None when there is none). ``status``: HiGHS's name of the model status.
+    """
+
+    optimal: bool
+    timed_out: bool
+    bounded: bool
+    dual_bound: float
+    x: np.ndarray | None
+    status: str
+
+
+class MixedIntegerProgram:
+    """``min cost @ x`` s.t. ``row_lower <= A x <= row_upper``, ``lower <= x <= upper``, the
+    ``integer`` columns integral: a HiGHS MIP built once (``A`` column-wise, as
+    :class:`LinearProgram` takes it), whose costs, rows, integrality and options change
+    between runs, for the dual bound and the stopped runs that :class:`LinearProgram`
+    does not report. ``options``: HiGHS options set before the model is passed; ``what``
+    names the model in errors.
+    """
+
+    def __init__(self, cost, lower, upper, row_lower, row_upper, indptr, indices, values,
+                 integer, *, options=None, what: str = "MIP"):
+        cost = np.asarray(cost, dtype=np.float64)
+        self.n_cols = len(cost)
+        self.what = what
+        self._highs = new_highs()
+        for option, value in (options or {}).items():
+            self._highs.setOptionValue(option, value)
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = self.n_cols, len(row_lower)
+        lp.col_cost_ = cost
+        lp.col_lower_ = np.asarray(lower, dtype=np.float64)
+        lp.col_upper_ = np.asarray(upper, dtype=np.float64)
+        lp.row_lower_ = np.asarray(row_lower, dtype=np.float64)
+        lp.row_upper_ = np.asarray(row_upper, dtype=np.float64)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.asarray(indptr, dtype=np.int32)
+        lp.a_matrix_.index_ = np.asarray(indices, dtype=np.int32)
+        lp.a_matrix_.value_ = np.asarray(values, dtype=np.float64)
+        kinds = highspy.HighsVarType
+        lp.integrality_ = [kinds.kInteger if flag else kinds.kContinuous for flag in integer]
+        if self._highs.passModel(lp) == highspy.HighsStatus.kError:
+            raise SolverError(f"HiGHS rejected the {what} ({len(row_lower)} rows x "
+                              f"{self.n_cols} columns)")
+        self._all_columns = np.arange(self.n_cols, dtype=np.int32)
+
+    def set_options(self, **options) -> None:
+        """Set HiGHS options for the next runs (``time_limit``, ``presolve``, ...)."""
+        for option, value in options.items():
+            self._highs.setOptionValue(option, value)
+
+    def option(self, name: str):
+        """The value of a HiGHS option."""
+        return self._highs.getOptionValue(name)[1]
+
+    def set_costs(self, cost) -> None:
+        """Replace every column cost."""
+        self._highs.changeColsCost(self.n_cols, self._all_columns,
+                                   np.asarray(cost, dtype=np.float64))
+
+    def add_rows(self, lower, upper, indptr, indices, values) -> None:
+        """Append rows given in CSR form."""
+        lower = np.asarray(lower, dtype=np.float64)
+        self._highs.addRows(len(lower), lower, np.asarray(upper, dtype=np.float64),
+                            len(indices), np.asarray(indptr[:-1], dtype=np.int32),
+                            np.asarray(indices, dtype=np.int32),
+                            np.asarray(values, dtype=np.float64))
+
+    def set_integer(self, columns, integer: bool) -> None:
+        """Make ``columns`` integer, or continuous (the LP relaxation over them)."""
+        kinds = highspy.HighsVarType
+        columns = np.asarray(columns, dtype=np.int32)
+        kind = kinds.kInteger if integer else kinds.kContinuous
+        self._highs.changeColsIntegrality(len(columns), columns,
+                                          np.array([kind] * len(columns)))
+
+    def run(self, *, clear: bool = False) -> MIPRun:
+        """Run HiGHS (from scratch when ``clear``; else it may reuse what the last run left)
+        and say how it ended; a :class:`SolverError` if it did not start."""
+        if clear:
+            self._highs.clearSolver()
+        self._highs.run()
+        status = self._highs.getModelStatus()
+        if status == highspy.HighsModelStatus.kNotset:
+            raise SolverError(f"HiGHS did not start on the {self.what} (model status 'Not "
+                              f"Set'): an option set in this process conflicts with it")
+        info = self._highs.getInfo()
+        bounded = status in _BOUNDED_ENDINGS
+        dual = float(info.mip_dual_bound) if bounded else -np.inf
+        x = None
+        if info.primal_solution_status == highspy.kSolutionStatusFeasible:
+            x = np.asarray(self._highs.getSolution().col_value, dtype=np.float64)
+        return MIPRun(optimal=status == highspy.HighsModelStatus.kOptimal,
+                      timed_out=status == highspy.HighsModelStatus.kTimeLimit,
+                      bounded=bounded, dual_bound=dual if np.isfinite(dual) else -np.inf,
+                      x=x, status=self._highs.modelStatusToString(status))

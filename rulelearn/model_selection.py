@@ -9,8 +9,7 @@ use all R clauses; every (form, R) runs on one fold first and only the best two 
 (successive halving). Given several numbers of
 quantile thresholds (not by default, nor in ``rulelearn fit``), the grid runs with the first,
 and the others are tried at the chosen (form, R) over the same θ and folds
-(:func:`refine_thresholds`). :func:`fit_select_theta`
-chooses θ alone (R and form fixed). The benchmark's nested
+(:func:`refine_thresholds`). The benchmark's nested
 protocol (:mod:`rulelearn.bench.protocol`) tunes θ only; it uses the folds
 (:func:`stratified_folds`), the CV loop (:func:`cv_scores`, the one loop behind every selection
 here) and the tie rule (:func:`choose`: equal mean validation errors go to the simpler rule) of
@@ -56,7 +55,7 @@ __all__ = ["DEFAULT_FORMS", "DEFAULT_RULES", "DEFAULT_THETAS", "FIT_THETAS", "SE
            "stratified_folds",
            "take_rows", "choose", "fit_candidates", "cv_folds", "resolve_folds", "cv_scores",
            "error_rate",
-           "select_theta", "fit_select_theta", "select_setting", "fit_select", "walk_unused",
+           "select_setting", "fit_select", "walk_unused",
            "refine_thresholds", "try_cut_points", "try_methods", "cv_sample"]
 
 #: Two mean errors closer than this are a tie (they are ratios of small integers).
@@ -219,54 +218,6 @@ def cv_scores(estimator, X, y, folds, param: str | None, grid, score=error_rate,
 def scaled(thetas, n_rows: int) -> list[float]:
     """θ per row to the estimator's θ (errors) for ``n_rows`` training rows: θ x n_rows."""
     return [float(t) * n_rows for t in thetas]
-
-
-def select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: int = 0
-                 ) -> tuple[float, list[float]]:
-    """``(best θ, mean validation error per θ)`` by stratified K-fold CV on ``(X, y)``.
-
-    K is :func:`n_folds` ``(y, cv)``; folds are ``StratifiedKFold(shuffle=True,
-    random_state=seed)``. Each training part is fitted once for the whole grid
-    (``estimator.fit_path``). The lowest mean error wins; ties go to the larger θ.
-    """
-    thetas = [float(t) for t in np.atleast_1d(thetas)]
-    if not thetas:
-        raise ParameterError("thetas is empty")
-    errors = cv_scores(estimator, X, y, cv_folds(y, cv, seed), "theta", thetas)
-    mean = [float(e) for e in errors.mean(axis=0)]
-    return thetas[choose(mean, thetas, "larger")], mean
-
-
-@dataclass(frozen=True)
-class ThetaSelection:
-    """How θ was chosen: the grid, the mean CV error per value, and the folds used."""
-
-    theta: float
-    thetas: tuple[float, ...]
-    mean_errors: tuple[float, ...]
-    n_folds: int
-
-    @property
-    def cv_error(self) -> float:
-        """Mean validation error of the chosen θ."""
-        return self.mean_errors[self.thetas.index(self.theta)]
-
-    def describe(self) -> str:
-        """E.g. ``chosen by 5-fold stratified CV over 8 values in [0.0001, 50]; CV error 9.1 %``."""
-        return (f"chosen by {self.n_folds}-fold stratified CV over {len(self.thetas)} values in "
-                f"[{min(self.thetas):g}, {max(self.thetas):g}]; CV error "
-                f"{100 * self.cv_error:.1f} %")
-
-
-def fit_select_theta(estimator, X, y, thetas=DEFAULT_THETAS, cv: int = 5, seed: int = 0):
-    """Choose θ by :func:`select_theta`, then fit a clone on all of ``(X, y)`` with it.
-
-    Returns ``(fitted estimator, ThetaSelection)``.
-    """
-    thetas = tuple(float(t) for t in np.atleast_1d(thetas))
-    best, mean = select_theta(estimator, X, y, thetas, cv=cv, seed=seed)
-    model = clone(estimator).set_params(theta=best).fit(X, y)
-    return model, ThetaSelection(best, thetas, tuple(mean), n_folds(y, cv))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelearn.bench import experiment
+from rulelearn.bench import executors, experiment, units
 from rulelearn.bench.brcg import (
     BrcgClassifier,
     _quiet,
@@ -118,7 +118,7 @@ def test_a_missing_extra_is_named(monkeypatch, tmp_path):
                        f"target: label}}]\nmethods: [cart, brcg]\nouter_folds: 2\n"
                        f"inner_folds: 2\njobs: 1\noutput: {tmp_path / 'results'}\n")
     ran = []
-    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    monkeypatch.setattr(executors, "run_unit", lambda unit, data: ran.append(unit))
     with pytest.raises(ConfigError, match=re.escape("rulelearn[brcg]")):
         experiment.run(cfg, progress=False)
     assert ran == []
@@ -155,8 +155,8 @@ def test_a_brcg_unit_records_its_rule_like_the_rule_learners(tmp_path):
                        f"  - brcg: {{lambda1: [0.01, 0.03]}}\nbinarization: {{n_thresholds: 3}}\n"
                        f"outer_folds: 2\ninner_folds: 2\njobs: 1\noutput: {tmp_path / 'r'}\n")
     unit = experiment.plan(cfg)[0]
-    data = experiment.load_data(cfg.datasets[0])
-    rec = experiment.run_unit(unit, data)
+    data = units.load_data(cfg.datasets[0])
+    rec = units.run_unit(unit, data)
     assert rec["status"] == "ok", rec.get("error")
     assert rec["chosen"] in (0.01, 0.03) and rec["tuned_param"] == "lambda1"
     rule = Rule.from_dict(rec["rule_json"])

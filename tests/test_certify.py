@@ -14,16 +14,17 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rulelearn import certify as cert
+from rulelearn import colgen
 from rulelearn.certify import (
     Certificate,
     certify,
     gap,
-    learn_cg,
     lower_bound,
     rule_objective,
 )
 from rulelearn.errors import ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
+from rulelearn.learners.cg import learn_cg
 
 TOL = 1e-6
 
@@ -208,7 +209,7 @@ def _needs_two_literals():
 def test_an_early_stopped_pricing_keeps_the_bound_valid(monkeypatch, looser):
     A, y, theta, R = _needs_two_literals()
     best_f, _ = brute_force(A, y, theta, R)
-    exact = cert._PricingMIP(cert._Data.build(A, y, theta, "dnf", None))
+    exact = colgen._PricingMIP(colgen._Data.build(A, y, theta, "dnf", None))
     calls = []
 
     def stopped_early(mu, rho):
@@ -216,9 +217,9 @@ def test_an_early_stopped_pricing_keeps_the_bound_valid(monkeypatch, looser):
         result = exact.price(mu, rho)
         calls.append(result)
         assert result.value < -1e-6  # an improving column exists
-        return cert._PricingResult(None, np.inf, result.dual_bound - looser, False)
+        return colgen._PricingResult(None, np.inf, result.dual_bound - looser, False)
 
-    monkeypatch.setattr(cert, "beam_columns", lambda *args, **kwargs: [])
+    monkeypatch.setattr(colgen, "beam_columns", lambda *args, **kwargs: [])
     c = lower_bound(A, y, theta, max_rules=R, pricer=stopped_early)
     assert len(calls) == 1 and not c.exact_pricing and c.status == "pricing stalled"
     # the restricted master (empty term and single literals) is no bound ...
@@ -234,18 +235,18 @@ def test_a_non_optimal_column_with_a_loose_dual_bound(monkeypatch):
     true least reduced cost, once; then it is exact. The bound is valid at every step."""
     A, y, theta, R = _needs_two_literals()
     best_f, best_g = brute_force(A, y, theta, R)
-    exact = cert._PricingMIP(cert._Data.build(A, y, theta, "dnf", None))
+    exact = colgen._PricingMIP(colgen._Data.build(A, y, theta, "dnf", None))
     seen = []
 
     def pricer(mu, rho):
         result = exact.price(mu, rho)
         if not seen:
             seen.append(result)
-            return cert._PricingResult((0, 1, 2), float(cert.reduced_costs(
+            return colgen._PricingResult((0, 1, 2), float(colgen.reduced_costs(
                 exact.data, [(0, 1, 2)], mu, rho)[0]), result.dual_bound - 10, False)
         return result
 
-    monkeypatch.setattr(cert, "beam_columns", lambda *args, **kwargs: [])
+    monkeypatch.setattr(colgen, "beam_columns", lambda *args, **kwargs: [])
     c = lower_bound(A, y, theta, max_rules=R, pricer=pricer)
     assert c.exact_pricing and c.bound == pytest.approx(best_g, abs=TOL) and c.bound <= best_f
 
@@ -299,10 +300,10 @@ def test_the_column_limit_stops_with_a_valid_bound():
 
 # ---------------------------------------------------------------------------- API
 def test_the_bound_from_duals_and_a_reduced_cost_bound():
-    assert cert._bound(10.0, 0.5, 3.0, 1.0) == 10.0  # dual feasible
-    assert cert._bound(10.0, -1.0, 3.0, 1.0) == 7.0  # Lagrangian 10 - 3 > Farley 10 / 2
-    assert cert._bound(10.0, -9.0, 3.0, 1.0) == pytest.approx(1.0)  # Farley 10 / 10
-    assert cert._bound(10.0, -np.inf, 3.0, 1.0) == 0.0
+    assert colgen._bound(10.0, 0.5, 3.0, 1.0) == 10.0  # dual feasible
+    assert colgen._bound(10.0, -1.0, 3.0, 1.0) == 7.0  # Lagrangian 10 - 3 > Farley 10 / 2
+    assert colgen._bound(10.0, -9.0, 3.0, 1.0) == pytest.approx(1.0)  # Farley 10 / 10
+    assert colgen._bound(10.0, -np.inf, 3.0, 1.0) == 0.0
 
 
 def _lattice_by_enumeration(bound, theta, wp, wn):
@@ -319,7 +320,7 @@ def _lattice_by_enumeration(bound, theta, wp, wn):
 @given(st.floats(0.0, 30.0), st.floats(0.05, 10.0), st.integers(1, 40), st.integers(1, 40))
 def test_rounding_up_to_an_objective_value_matches_enumeration(bound, theta, wp, wn):
     assume(bound > 0)
-    rounded = cert.round_up_to_objective(bound, theta, wp, wn)
+    rounded = colgen.round_up_to_objective(bound, theta, wp, wn)
     assert rounded == pytest.approx(_lattice_by_enumeration(bound, theta, wp, wn), abs=1e-9)
 
 
@@ -334,24 +335,24 @@ def test_every_rules_objective_is_a_value_the_rounding_keeps(problem, data):
     k = data.draw(st.integers(0, 3 if R is None else R))
     terms = [conj[data.draw(st.integers(0, len(conj) - 1))] for _ in range(k)]
     value = oracle_objective(A, y, terms, theta, R, form, w)
-    d = cert._Data.build(A, y, theta, form, w)
+    d = colgen._Data.build(A, y, theta, form, w)
     wp, wn = float(d.wp.sum()), float(d.wn.sum())
-    assert cert.round_up_to_objective(value, theta, wp, wn) == pytest.approx(value, abs=1e-9)
+    assert colgen.round_up_to_objective(value, theta, wp, wn) == pytest.approx(value, abs=1e-9)
     below = data.draw(st.floats(0.0, value))
-    assert cert.round_up_to_objective(below, theta, wp, wn) <= value + 1e-9
+    assert colgen.round_up_to_objective(below, theta, wp, wn) <= value + 1e-9
 
 
 def test_rounding_examples():
     # Pima's bench bound at θ = 7.67064: 84.46 -> 7.67064 + 77 (b = 1)
-    assert cert.round_up_to_objective(84.46, 7.67064, 178, 334) == pytest.approx(84.67064)
+    assert colgen.round_up_to_objective(84.46, 7.67064, 178, 334) == pytest.approx(84.67064)
     # θ = 50: below 50 only the empty rules: W+ = 30 (no term) or k W- (k = 1: 40)
-    assert cert.round_up_to_objective(31.0, 50.0, 30, 40) == 40.0
-    assert cert.round_up_to_objective(29.0, 50.0, 30, 40) == 30.0
-    assert cert.round_up_to_objective(41.0, 50.0, 30, 40) == 50.0  # one literal, no loss
+    assert colgen.round_up_to_objective(31.0, 50.0, 30, 40) == 40.0
+    assert colgen.round_up_to_objective(29.0, 50.0, 30, 40) == 30.0
+    assert colgen.round_up_to_objective(41.0, 50.0, 30, 40) == 50.0  # one literal, no loss
     # within the tolerance, a value on the lattice stays
-    assert cert.round_up_to_objective(3.0000000001, 0.5, 10, 10) == pytest.approx(3.0)
+    assert colgen.round_up_to_objective(3.0000000001, 0.5, 10, 10) == pytest.approx(3.0)
     # θ tiny: too many literal counts to try, the bound is kept
-    assert cert.round_up_to_objective(300.5, 1e-5, 1000, 1000) == 300.5
+    assert colgen.round_up_to_objective(300.5, 1e-5, 1000, 1000) == 300.5
 
 
 def test_the_bound_is_not_rounded_with_fractional_weights():
@@ -433,16 +434,16 @@ def test_the_pricing_mip_finds_the_least_reduced_cost(problem, seed):
     """Against every conjunction, for several random duals on one model: the cuts it keeps
     from one call to the next never cut off a better conjunction."""
     A, y, theta, R, form, w = problem
-    data = cert._Data.build(A, y, theta, form, w)
+    data = colgen._Data.build(A, y, theta, form, w)
     assume(len(data.wp) and len(data.wn))
     rng = np.random.default_rng(seed)
-    pricer = cert._PricingMIP(data)
+    pricer = colgen._PricingMIP(data)
     everything = conjunctions(data.d)
     for _ in range(3):
         mu = data.wp * rng.random(len(data.wp)) * rng.choice([0.5, 1.0, 3.0])
         mu = np.minimum(mu, data.wp)
         rho = -rng.random() if R else 0.0
-        least = cert.reduced_costs(data, everything, mu, rho).min()
+        least = colgen.reduced_costs(data, everything, mu, rho).min()
         result = pricer.price(mu, rho)
         assert result.optimal
         # conjunctions with a redundant literal or covering no positive are left out of the
@@ -482,13 +483,13 @@ def test_conflicting_literals_on_a_threshold_chain():
     x = np.arange(8)
     A = np.column_stack([x <= 2, x <= 5, x > 2, x > 5, x <= 5]).astype(np.uint8)
     y = np.array([0, 1, 1, 1, 0, 0, 1, 0], dtype=bool)
-    data = cert._Data.build(A, y, 1.0, "dnf", None)
-    pairs = set(cert.literal_conflicts(data))
+    data = colgen._Data.build(A, y, 1.0, "dnf", None)
+    pairs = set(colgen.literal_conflicts(data))
     # x <= 2 implies x <= 5 (twice); x > 5 implies x > 2; the duplicate columns 1 and 4;
     # x <= 2 and x > 2 (also x <= 5 and x > 5) share no row, so no positive
     assert {(0, 1), (0, 4), (2, 3), (1, 4), (0, 2), (1, 3), (3, 4), (0, 3)} <= pairs
     assert (1, 2) not in pairs and (2, 4) not in pairs  # 2 < x <= 5 holds on rows 3, 4, 5
-    assert any(set(c) >= {0, 1, 4} for c in cert.conflict_cliques(data))
+    assert any(set(c) >= {0, 1, 4} for c in colgen.conflict_cliques(data))
 
 
 def test_cut_computations_in_small_blocks_give_the_same_bound(monkeypatch):
@@ -496,7 +497,7 @@ def test_cut_computations_in_small_blocks_give_the_same_bound(monkeypatch):
     A = rng.integers(0, 2, (40, 5)).astype(np.uint8)
     y = (A[:, 0] & A[:, 1]).astype(bool) ^ (rng.random(40) < 0.2)
     whole = lower_bound(A, y, 0.4, max_rules=3)
-    monkeypatch.setattr(cert, "_BLOCK_CELLS", 1)  # one negative per block
+    monkeypatch.setattr(colgen, "_BLOCK_CELLS", 1)  # one negative per block
     blocks = lower_bound(A, y, 0.4, max_rules=3)
     assert blocks.exact_pricing and blocks.bound == pytest.approx(whole.bound, abs=TOL)
 
@@ -550,11 +551,11 @@ def _duals(data, R, rng):
 @given(problems(), st.integers(0, 2**31 - 1), st.sampled_from([(2, 1), (3, 4), (4, 6), (20, 20)]))
 def test_the_beam_looks_at_fewer_children_without_changing_its_columns(problem, seed, sizes):
     A, y, theta, R, form, w = problem
-    data = cert._Data.build(A, y, theta, form, w)
+    data = colgen._Data.build(A, y, theta, form, w)
     assume(len(data.wp) and len(data.wn))
     mu, rho = _duals(data, R, np.random.default_rng(seed))
     width, keep = sizes
-    assert cert.beam_columns(data, mu, rho, width=width, keep=keep) == \
+    assert colgen.beam_columns(data, mu, rho, width=width, keep=keep) == \
         _beam_every_child(data, mu, rho, width=width, keep=keep)
 
 
@@ -563,10 +564,10 @@ def test_the_beam_looks_at_fewer_children_without_changing_its_columns_on_wider_
     rng = np.random.default_rng(seed)
     A = (rng.random((80, 30)) < 0.6).astype(np.uint8)
     y = A[:, :3].all(axis=1) ^ (rng.random(80) < 0.2)
-    data = cert._Data.build(A, y, 1.0, "dnf", None)
+    data = colgen._Data.build(A, y, 1.0, "dnf", None)
     mu = np.floor(np.minimum(data.wp * rng.random(len(data.wp)) * 2, data.wp) * 8) / 8
     for width, keep in ((3, 5), (5, 12), (20, 20)):
-        assert cert.beam_columns(data, mu, 0.0, width=width, keep=keep) == \
+        assert colgen.beam_columns(data, mu, 0.0, width=width, keep=keep) == \
             _beam_every_child(data, mu, 0.0, width=width, keep=keep)
 
 
@@ -576,13 +577,13 @@ def test_a_beam_as_wide_as_every_level_finds_the_least_reduced_cost(problem, see
     """Brute force over every conjunction: each column the beam returns has the reduced cost
     it was ranked by, below 0; with room for every term of a level the first is the least."""
     A, y, theta, R, form, w = problem
-    data = cert._Data.build(A, y, theta, form, w)
+    data = colgen._Data.build(A, y, theta, form, w)
     assume(len(data.wp) and len(data.wn))
     mu, rho = _duals(data, R, np.random.default_rng(seed))
     conj = conjunctions(data.d)
-    every = cert.reduced_costs(data, conj, mu, rho)
-    found = cert.beam_columns(data, mu, rho, width=len(conj), keep=len(conj))
-    rc = cert.reduced_costs(data, found, mu, rho) if found else np.zeros(0)
+    every = colgen.reduced_costs(data, conj, mu, rho)
+    found = colgen.beam_columns(data, mu, rho, width=len(conj), keep=len(conj))
+    rc = colgen.reduced_costs(data, found, mu, rho) if found else np.zeros(0)
     assert (rc < 0).all() and (np.diff(rc) >= -1e-12).all()
     assert sorted(found) == sorted(c for c, v in zip(conj, every) if v < -1e-9)
     if every.min() < -1e-9:
@@ -599,7 +600,7 @@ def _decoys():
     n = [[1, 0, 0, 0, 0]] * 3 + [[0, 1, 0, 0, 0]] * 3 + [[0, 0, 0, 0, 0]] * 4
     A = np.array(p + q + n, dtype=np.uint8)
     y = np.array([True] * 10 + [False] * 10)
-    data = cert._Data.build(A, y, 0.5, "dnf", None)  # equal rows merge into one, weighted
+    data = colgen._Data.build(A, y, 0.5, "dnf", None)  # equal rows merge into one, weighted
     return A, y, data, data.wp.copy()
 
 
@@ -609,10 +610,10 @@ def test_the_beam_grows_a_term_whose_literals_each_cover_many_negatives():
     the mean of the reduced cost and its extensions' bound, it grows 0 and 1."""
     A, y, data, mu = _decoys()
     conj = conjunctions(data.d)
-    every = cert.reduced_costs(data, conj, mu, 0.0)
+    every = colgen.reduced_costs(data, conj, mu, 0.0)
     assert conj[int(np.argmin(every))] == (0, 1) and every.min() == pytest.approx(-3.0)
-    assert cert.beam_columns(data, mu, 0.0, width=2)[0] == (0, 1)
-    assert (0, 1) not in cert.beam_columns(data, mu, 0.0, width=2, bound_weights=(0.0,))
+    assert colgen.beam_columns(data, mu, 0.0, width=2)[0] == (0, 1)
+    assert (0, 1) not in colgen.beam_columns(data, mu, 0.0, width=2, bound_weights=(0.0,))
 
 
 # ---------------------------------------------------------------------------- the exact search

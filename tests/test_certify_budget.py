@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from test_certify import TOL, _needs_two_literals, brute_force, problems
 
 from rulelearn import certify as cert
-from rulelearn.bench.experiment import CERTIFY_LIMITS
+from rulelearn import colgen
+from rulelearn.bench.certificates import CERTIFY_LIMITS
 from rulelearn.certify import lower_bound
 from rulelearn.errors import ParameterError
 
@@ -51,25 +52,25 @@ def test_highs_gets_the_cpu_seconds_left_and_the_last_mip_a_tenth_of_the_budget(
     """Each pricing run is told the budget's remainder (at least 1 ms); the final one, which
     gives the bound, gets a tenth of the budget when nothing is left."""
     A, y, theta, R = _needs_two_literals()
-    data = cert._Data.build(A, y, theta, "dnf", None)
-    mip = cert._PricingMIP(data)
+    data = colgen._Data.build(A, y, theta, "dnf", None)
+    mip = colgen._PricingMIP(data)
     mu, rho = data.wp * 0.5, -0.5
 
     def limit():
-        return mip.highs.getOptionValue("time_limit")[1]
+        return mip.model.option("time_limit")
 
     now = cert.time.process_time()
     mip.price(mu, rho, deadline=now + 1e4)
     assert 9e3 < limit() <= 1e4
     mip.price(mu, rho, deadline=now - 5.0)
     assert limit() == pytest.approx(1e-3)
-    assert mip.highs.getOptionValue("presolve")[1] == "off"  # it ignores the clock
+    assert mip.model.option("presolve") == "off"  # it ignores the clock
     mip.price(mu, rho)
-    assert limit() == np.inf and mip.highs.getOptionValue("presolve")[1] == "on"
+    assert limit() == np.inf and mip.model.option("presolve") == "on"
     jumping_cpu_clock(monkeypatch, 100.0)  # every reading 100 s later: nothing left
     seen = []
-    original = cert._PricingMIP.price
-    monkeypatch.setattr(cert._PricingMIP, "price", lambda self, mu, rho, deadline=None: (
+    original = colgen._PricingMIP.price
+    monkeypatch.setattr(colgen._PricingMIP, "price", lambda self, mu, rho, deadline=None: (
         seen.append(deadline) or original(self, mu, rho)))
     lower_bound(A, y, theta, max_rules=R, cpu_limit=30.0)
     assert len(seen) == 1 and seen[0] is not None
@@ -147,13 +148,13 @@ def test_a_pricing_run_stopped_by_the_clock_is_a_cpu_limit_not_a_stall(monkeypat
     """A pricer that ran out of time without an improving column: before, the status read
     "pricing stalled", which a count would explain; the clock stopped it."""
     A, y, theta, R = _needs_two_literals()
-    exact = cert._PricingMIP(cert._Data.build(A, y, theta, "dnf", None))
+    exact = colgen._PricingMIP(colgen._Data.build(A, y, theta, "dnf", None))
 
     def out_of_time(mu, rho):
         result = exact.price(mu, rho)
-        return cert._PricingResult(None, np.inf, result.dual_bound - 1.0, False, clock=True)
+        return colgen._PricingResult(None, np.inf, result.dual_bound - 1.0, False, clock=True)
 
-    monkeypatch.setattr(cert, "beam_columns", lambda *args, **kwargs: [])
+    monkeypatch.setattr(colgen, "beam_columns", lambda *args, **kwargs: [])
     c = lower_bound(A, y, theta, max_rules=R, pricer=out_of_time)
     assert c.status == "cpu limit" and c.iterations == 1
 
@@ -162,3 +163,20 @@ def test_the_bench_bounds_are_set_by_counts_with_a_cpu_safety_net():
     assert "cpu_limit" not in CERTIFY_LIMITS and CERTIFY_LIMITS["cpu_safety"] > 0
     for count in ("max_iterations", "pricing_nodes", "cut_rounds"):
         assert isinstance(CERTIFY_LIMITS[count], int) and CERTIFY_LIMITS[count] >= 1
+
+
+def test_limits_name_lower_bound_keywords_and_pass_only_what_they_set():
+    import inspect
+    from dataclasses import fields
+
+    from rulelearn.certify import Limits
+
+    keywords = inspect.signature(lower_bound).parameters
+    assert [f.name for f in fields(Limits) if f.name not in keywords] == []
+    assert Limits().options() == {}
+    assert Limits(pricing_nodes=5, closure=False).options() == {"pricing_nodes": 5,
+                                                               "closure": False}
+    assert CERTIFY_LIMITS == Limits.bench().options()
+    A, y, theta, R = _needs_two_literals()
+    limited = lower_bound(A, y, theta, max_rules=R, **Limits(max_iterations=1).options())
+    assert limited.iterations == 1 and limited.status == "iteration limit"

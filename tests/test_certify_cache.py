@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rulelearn import certify as cert
-from rulelearn.bench import experiment
+from rulelearn.bench import certificates, experiment
 from rulelearn.bench.records import Record
 from rulelearn.estimator import BooleanRuleClassifier
 
@@ -54,13 +54,13 @@ def test_the_key_names_the_problem_not_the_method():
 
 def test_another_methods_record_reuses_the_bound(monkeypatch):
     bcd, X, y = fitted("bcd")
-    first = experiment.certificate_of(bcd, X, y)
+    first = certificates.certificate_of(bcd, X, y)
     assert not first["reused"] and first["reproducible"]
-    known = experiment.known_bounds([as_record(first)])
+    known = certificates.known_bounds([as_record(first)])
     assert set(known) == {first["bound_key"]}
     no_bound_computed(monkeypatch)
     sc, _, _ = fitted("sc")
-    second = experiment.certificate_of(sc, X, y, known)
+    second = certificates.certificate_of(sc, X, y, known)
     assert second["reused"] and second["bound_key"] == first["bound_key"]
     for field in ("lower_bound", "status", "columns", "iterations", "pricing_mips", "lp_value"):
         assert second[field] == first[field]
@@ -70,11 +70,11 @@ def test_another_methods_record_reuses_the_bound(monkeypatch):
 
 def test_a_bound_of_another_problem_is_not_reused(monkeypatch):
     bcd, X, y = fitted("bcd")
-    known = experiment.known_bounds([as_record(experiment.certificate_of(bcd, X, y))])
+    known = certificates.known_bounds([as_record(certificates.certificate_of(bcd, X, y))])
     no_bound_computed(monkeypatch)
     other, _, _ = fitted("bcd", theta=0.7)
     with pytest.raises(AssertionError, match="computed again"):
-        experiment.certificate_of(other, X, y, known)
+        certificates.certificate_of(other, X, y, known)
 
 
 @pytest.mark.parametrize("change", [{"reproducible": False, "status": "cpu limit"},
@@ -82,9 +82,9 @@ def test_a_bound_of_another_problem_is_not_reused(monkeypatch):
                                     {"lp_value": "broken"}])
 def test_unreproducible_foreign_or_damaged_bounds_are_not_known(change):
     bcd, X, y = fitted("bcd")
-    good = experiment.certificate_of(bcd, X, y)
-    assert len(experiment.known_bounds([as_record(good)])) == 1
-    assert experiment.known_bounds([as_record({**good, **change})]) == {}
+    good = certificates.certificate_of(bcd, X, y)
+    assert len(certificates.known_bounds([as_record(good)])) == 1
+    assert certificates.known_bounds([as_record({**good, **change})]) == {}
 
 
 def bench_config(tmp_path, methods):

@@ -9,8 +9,10 @@ from scipy.sparse import lil_matrix
 from test_certify import TOL, _misses, brute_force, conjunctions, problems
 
 from rulelearn import certify as cert
-from rulelearn.certify import learn_cg, lower_bound
+from rulelearn import colgen
+from rulelearn.certify import lower_bound
 from rulelearn.errors import ParameterError
+from rulelearn.learners.cg import learn_cg
 
 LADDER = settings(max_examples=40, deadline=None)
 
@@ -121,15 +123,15 @@ def _random_duals(data, levels, rng):
 @given(problems(max_d=5))
 def test_the_pricing_mip_with_levels_against_every_conjunction(problem):
     A, y, theta, _, form, w = problem
-    data = cert._Data.build(A, y, theta, form, w)
+    data = colgen._Data.build(A, y, theta, form, w)
     if not len(data.wp) or not len(data.wn):
         return
     rng = np.random.default_rng(len(data.wp) * 31 + data.d)
-    pricer = cert._PricingMIP(data, levels=2)
+    pricer = colgen._PricingMIP(data, levels=2)
     everything = conjunctions(data.d)
     for _ in range(3):
         mu, rho = _random_duals(data, 2, rng)
-        rc = cert.reduced_costs(data, everything, mu, rho)
+        rc = colgen.reduced_costs(data, everything, mu, rho)
         covering = [k for k, t in enumerate(everything) if data.covers(t, data.P).any()]
         result = pricer.price(mu, rho)
         # the MIP leaves out terms that cover no positive; the disabled column bounds them
@@ -139,7 +141,7 @@ def test_the_pricing_mip_with_levels_against_every_conjunction(problem):
         if result.optimal:
             assert rc.min() - TOL <= result.value <= rc[covering].min() + TOL
             assert result.value == pytest.approx(
-                cert.reduced_costs(data, [result.term], mu, rho)[0])
+                colgen.reduced_costs(data, [result.term], mu, rho)[0])
 
 
 @settings(max_examples=25, deadline=None)
@@ -148,20 +150,20 @@ def test_beam_and_master_reduced_costs_with_levels(problem):
     """Every column the beam proposes has a negative reduced cost, and the master's reduced
     costs are the function's (each counted from the ladder rows it covers)."""
     A, y, theta, R, form, w = problem
-    data = cert._Data.build(A, y, theta, form, w)
+    data = colgen._Data.build(A, y, theta, form, w)
     if not len(data.wp) or not len(data.wn):
         return
     rng = np.random.default_rng(data.d)
     mu, rho = _random_duals(data, 3, rng)
-    found = cert.beam_columns(data, mu, rho)
-    assert (cert.reduced_costs(data, found, mu, rho) < 0).all()
-    master = cert._Master(data, 2, levels=3)
+    found = colgen.beam_columns(data, mu, rho)
+    assert (colgen.reduced_costs(data, found, mu, rho) < 0).all()
+    master = colgen._Master(data, 2, levels=3)
     master.add(conjunctions(data.d))
     assert np.allclose(master.reduced_costs(mu, rho),
-                       cert.reduced_costs(data, master.terms, mu, rho))
-    best = cert.reduced_costs(data, conjunctions(data.d), mu, rho).min()
+                       colgen.reduced_costs(data, master.terms, mu, rho))
+    best = colgen.reduced_costs(data, conjunctions(data.d), mu, rho).min()
     if best < -TOL and data.d <= 3:  # a beam of 20 holds every conjunction of 3 literals
-        assert cert.reduced_costs(data, found, mu, rho).min() == pytest.approx(best)
+        assert colgen.reduced_costs(data, found, mu, rho).min() == pytest.approx(best)
 
 
 # ---------------------------------------------------------------------------- the fallback
@@ -170,13 +172,13 @@ def test_an_early_stopped_ladder_pricing_keeps_the_bound_valid(monkeypatch, loos
     """Pricing that stops at once with its (loosened) dual bound and no column: the bound is
     the Lagrangian/Farley one over every ladder row and the disabled column, and valid."""
     A, y, theta, R = CASE
-    exact = cert._PricingMIP(cert._Data.build(A, y, theta, "dnf", None), levels=2)
+    exact = colgen._PricingMIP(colgen._Data.build(A, y, theta, "dnf", None), levels=2)
 
     def stopped_early(mu, rho):
         result = exact.price(mu, rho)
-        return cert._PricingResult(None, np.inf, result.dual_bound - looser, False)
+        return colgen._PricingResult(None, np.inf, result.dual_bound - looser, False)
 
-    monkeypatch.setattr(cert, "beam_columns", lambda *args, **kwargs: [])
+    monkeypatch.setattr(colgen, "beam_columns", lambda *args, **kwargs: [])
     c = lower_bound(A, y, theta, max_rules=R, levels=2, pricer=stopped_early)
     assert not c.exact_pricing and c.status == "pricing stalled"
     assert 0.0 < c.lp_bound <= 2.5 + TOL
@@ -184,13 +186,13 @@ def test_an_early_stopped_ladder_pricing_keeps_the_bound_valid(monkeypatch, loos
 
 def test_the_fallback_bound_with_the_disabled_column():
     # Lagrangian 10 − 1·3 − 0.5·2 beats Farley: α ≤ 0 / 0.5 = 0
-    assert cert._bound(10.0, -1.0, 3.0, 1.0, (0.0, -0.5, 2.0)) == pytest.approx(6.0)
+    assert colgen._bound(10.0, -1.0, 3.0, 1.0, (0.0, -0.5, 2.0)) == pytest.approx(6.0)
     # Farley α = min(1/10, 1/3): 1 beats the Lagrangian 10 − 27 − 4
-    assert cert._bound(10.0, -9.0, 3.0, 1.0, (1.0, -2.0, 2.0)) == pytest.approx(1.0)
-    assert cert._bound(10.0, -9.0, 3.0, 1.0, (1.0, 0.0, 2.0)) == pytest.approx(1.0)
-    assert cert._bound(10.0, -9.0, 3.0, 1.0, (0.0, 1.0, 2.0)) == pytest.approx(1.0)
-    assert cert._bound(10.0, 0.5, 3.0, 1.0, (0.0, -0.5, 2.0)) == pytest.approx(9.0)
-    assert cert._bound(10.0, 0.5, 3.0, 1.0, (0.0, 0.5, 2.0)) == pytest.approx(10.0)
+    assert colgen._bound(10.0, -9.0, 3.0, 1.0, (1.0, -2.0, 2.0)) == pytest.approx(1.0)
+    assert colgen._bound(10.0, -9.0, 3.0, 1.0, (1.0, 0.0, 2.0)) == pytest.approx(1.0)
+    assert colgen._bound(10.0, -9.0, 3.0, 1.0, (0.0, 1.0, 2.0)) == pytest.approx(1.0)
+    assert colgen._bound(10.0, 0.5, 3.0, 1.0, (0.0, -0.5, 2.0)) == pytest.approx(9.0)
+    assert colgen._bound(10.0, 0.5, 3.0, 1.0, (0.0, 0.5, 2.0)) == pytest.approx(10.0)
 
 
 # ---------------------------------------------------------------------------- options

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rulelearn.bench import experiment
+from rulelearn.bench import certificates, experiment, units
 from rulelearn.bench.config import parse_config
 from rulelearn.bench.records import Record
 from rulelearn.bench.report import gap_frame, render_gaps
@@ -180,21 +180,21 @@ def test_certify_key_must_be_true_or_false(tmp_path):
 
 def test_a_certified_unit_records_its_bound(tmp_path):
     config = parse_config(config_text(tmp_path, "certify: true\n"))
-    units = {u.method.name: u for u in experiment.plan(config) if u.fold == 0}
-    data = experiment.load_data(config.datasets[0])
+    planned = {u.method.name: u for u in experiment.plan(config) if u.fold == 0}
+    data = units.load_data(config.datasets[0])
     for name in ("bcd", "ocrl"):
-        rec = experiment.run_unit(units[name], data)
+        rec = units.run_unit(planned[name], data)
         assert rec["status"] == "ok", rec.get("error")
         cert = rec["certificate"]
         assert cert["theta"] == rec["chosen"]
         assert 0 <= cert["lower_bound"] <= cert["objective"] + 1e-9
         # what produced the bound: the bench's limits, and whether the counts stopped it
-        assert cert["limits"] == experiment.CERTIFY_LIMITS
+        assert cert["limits"] == certificates.CERTIFY_LIMITS
         assert cert["reproducible"] == (cert["status"] != "cpu limit")
         assert cert["cpu_seconds"] >= 0 and cert["pricing_mips"] >= 0
         assert Record.from_dict(json.loads(json.dumps(rec))).certificate == {
             k: pytest.approx(cert[k]) for k in ("objective", "lower_bound", "gap")}
-    cart = experiment.run_unit(units["cart"], data)
+    cart = units.run_unit(planned["cart"], data)
     assert "certificate" not in cart and Record.from_dict(cart).certificate is None
 
 

@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_certify import TOL, brute_force, conjunctions, oracle_objective, problems
 
-from rulelearn import certify as cert
-from rulelearn.learners.cg import cg
+from rulelearn import colgen
+from rulelearn.errors import ParameterError
+from rulelearn.learners.cg import ColumnPath, cg, learn_cg
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.problem import CNFProblem
 from rulelearn.learners.sc import set_cover
@@ -22,16 +23,16 @@ SOME = settings(max_examples=25, deadline=None, derandomize=True, database=None,
 def best_over(data, pool, R):
     """The least relaxed objective G of a rule of at most R columns of ``pool`` (none: the
     empty rule), by enumeration."""
-    best = cert.relaxed_objective(data, ())
+    best = colgen.relaxed_objective(data, ())
     for k in range(1, (len(pool) if R is None else R) + 1):
         for rule in itertools.combinations(pool, k):
-            best = min(best, cert.relaxed_objective(data, rule))
+            best = min(best, colgen.relaxed_objective(data, rule))
     return best
 
 
 def two_sided(problem):
     A, y, theta, R, form, w = problem
-    data = cert._Data.build(A, y, theta, form, w)
+    data = colgen._Data.build(A, y, theta, form, w)
     assume(len(data.wp) and len(data.wn))
     return data
 
@@ -44,16 +45,16 @@ def test_a_recosted_master_solves_as_a_fresh_one_at_its_theta(problem, other, se
     rng = np.random.default_rng(seed)
     conj = conjunctions(data.d)
     columns = [conj[k] for k in rng.choice(len(conj), size=min(6, len(conj)), replace=False)]
-    kept = cert._Master(data, R)
+    kept = colgen._Master(data, R)
     kept.add([()] + columns)
     kept.solve()
     kept.set_theta(other)
     value, _, mu, rho = kept.solve()
-    fresh = cert._Master(cert._Data.build(A, y, other, form, w), R)
+    fresh = colgen._Master(colgen._Data.build(A, y, other, form, w), R)
     fresh.add([()] + columns)
     assert value == pytest.approx(fresh.solve()[0], abs=1e-7)
     assert np.allclose(kept.reduced_costs(mu, rho),
-                       cert.reduced_costs(fresh.data, kept.terms, mu, rho), atol=1e-9)
+                       colgen.reduced_costs(fresh.data, kept.terms, mu, rho), atol=1e-9)
 
 
 @SOME
@@ -66,11 +67,11 @@ def test_the_master_mip_is_the_best_rule_of_its_columns_never_worse_than_its_inc
     conj = conjunctions(data.d)
     pool = [conj[k] for k in rng.choice(len(conj), size=min(7, len(conj)), replace=False)]
     incumbent = tuple(pool[: 1 if R is None else min(R, 2)])
-    chosen = cert.master_mip(A, y, theta, pool, form=form, max_rules=R, sample_weight=w,
+    chosen = colgen.master_mip(A, y, theta, pool, form=form, max_rules=R, sample_weight=w,
                              node_limit=nodes, incumbent=incumbent)
     assert set(chosen) <= set(pool) and (R is None or len(chosen) <= R)
-    value = cert.relaxed_objective(data, chosen)
-    assert value <= cert.relaxed_objective(data, incumbent) + TOL
+    value = colgen.relaxed_objective(data, chosen)
+    assert value <= colgen.relaxed_objective(data, incumbent) + TOL
     if nodes == 100:  # these MIPs finish: the optimum over the pool
         assert value == pytest.approx(best_over(data, pool, R), abs=1e-6)
 
@@ -85,20 +86,20 @@ def test_the_reduced_cost_filter_keeps_every_column_a_better_rule_needs(problem,
     two_sided(problem)
     R = R or 2
     rng = np.random.default_rng(seed)
-    certificate, master, reduced = cert._generate(A, y, theta, form=form, max_rules=R,
+    certificate, master, reduced = colgen._generate(A, y, theta, form=form, max_rules=R,
                                                   sample_weight=w, exact_pricing=False)
     pool = master.terms
     assume(1 <= len(pool) <= 14)
     incumbent = tuple(pool[k] for k in rng.choice(len(pool), size=min(R, 2, len(pool)),
                                                   replace=False))
-    slack = cert.relaxed_objective(master.data, incumbent) - certificate.lp_value
+    slack = colgen.relaxed_objective(master.data, incumbent) - certificate.lp_value
     kept = [t for t, rc in zip(pool, reduced) if rc <= slack + 1e-9]
     assert best_over(master.data, list(dict.fromkeys(kept + list(incumbent))), R) \
         == pytest.approx(best_over(master.data, pool, R), abs=1e-6)
     # why: every rule over the columns that uses column k has G >= the LP value + rc_k
     for k, column in enumerate(pool):
         others = [t for t in pool if t != column]
-        with_k = min(cert.relaxed_objective(master.data, (column,) + rest)
+        with_k = min(colgen.relaxed_objective(master.data, (column,) + rest)
                      for size in range(R) for rest in itertools.combinations(others, size))
         assert with_k >= certificate.lp_value + reduced[k] - 1e-6
 
@@ -137,8 +138,8 @@ def test_cg_along_a_theta_path_keeps_its_columns_and_every_rule_is_valid(problem
 def test_a_path_serves_one_problem():
     A = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]], dtype=np.uint8)
     y = np.array([True, False, True, False])
-    path = cert.ColumnPath()
-    cert.learn_cg(A, y, 0.5, max_rules=2, path=path)
+    path = ColumnPath()
+    learn_cg(A, y, 0.5, max_rules=2, path=path)
     assert path.master is not None and path.fits == 1
-    with pytest.raises(cert.ParameterError, match="one data set"):
-        cert.learn_cg(A, y, 0.5, max_rules=3, path=path)
+    with pytest.raises(ParameterError, match="one data set"):
+        learn_cg(A, y, 0.5, max_rules=3, path=path)

@@ -149,14 +149,14 @@ def test_a_table_never_mixes_configurations(tmp_path):
 
 
 def test_bench_exits_non_zero_when_a_unit_failed(tmp_path, monkeypatch):
-    from rulelearn.bench import experiment
+    from rulelearn.bench import units
 
     cfg = toy_config(tmp_path, methods="[cart, {cart: {criterion: entropy}}]")
 
     def broken(method, **kw):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr(experiment, "make_estimator", broken)
+    monkeypatch.setattr(units, "make_estimator", broken)
     r = run_cli("bench", cfg, "-o", tmp_path / "exp", "-q")
     assert r.exit_code == 1
     assert r.stderr.count("RuntimeError: solver exploded") == 1
@@ -171,7 +171,7 @@ def test_bench_exits_non_zero_when_a_unit_failed(tmp_path, monkeypatch):
 def test_problems_that_doom_every_unit_are_found_before_any_unit(tmp_path, monkeypatch, case):
     import sys
 
-    from rulelearn.bench import experiment
+    from rulelearn.bench import executors
 
     cfg = toy_config(tmp_path)
     text = cfg.read_text()
@@ -186,7 +186,7 @@ def test_problems_that_doom_every_unit_are_found_before_any_unit(tmp_path, monke
         monkeypatch.setitem(sys.modules, "wittgenstein", None)
     cfg.write_text(text)
     ran = []
-    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    monkeypatch.setattr(executors, "run_unit", lambda unit, data: ran.append(unit))
     r = run_cli("bench", cfg, "-o", tmp_path / "exp", "-q")
     assert r.exit_code == 1 and ran == []
     assert r.stderr.startswith("Error: nothing was run: ") and r.stderr.count("\n") == 1
@@ -357,13 +357,13 @@ SLOW_BENCH = """
 import signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, even if the suite
 # itself was started in the background (which leaves SIGINT ignored in every child)
-from rulelearn.bench import experiment
-real = experiment.run_unit
+from rulelearn.bench import executors
+real = executors.run_unit
 def slow(unit, data):
     record = real(unit, data)
     time.sleep(0.4)
     return record
-experiment.run_unit = slow  # the workers are forked: they run it too
+executors.run_unit = slow  # the workers are forked: they run it too
 from rulelearn.cli import main
 main(sys.argv[1:], prog_name="rulelearn")
 """
@@ -449,16 +449,16 @@ def test_bench_with_a_timed_out_unit_exits_1_and_says_how_to_run_it_again(tmp_pa
                                                                          monkeypatch):
     import time
 
-    from rulelearn.bench import experiment
+    from rulelearn.bench import executors
 
-    real = experiment.run_unit
+    real = executors.run_unit
 
     def stuck_on_fold_0(unit, data):
         if unit.fold == 0:
             time.sleep(60)
         return real(unit, data)
 
-    monkeypatch.setattr(experiment, "run_unit", stuck_on_fold_0)  # the unit processes fork
+    monkeypatch.setattr(executors, "run_unit", stuck_on_fold_0)  # the unit processes fork
     r = run_cli("bench", toy_config(tmp_path), "-o", tmp_path / "exp", "-q",
                 "--unit-timeout", "1")
     assert r.exit_code == 1

@@ -147,7 +147,7 @@ def test_a_config_that_is_not_utf8_text(tmp_path):
 
 
 def test_a_start_given_for_bcd_reaches_the_estimator_and_the_label():
-    from rulelearn.bench.experiment import make_estimator
+    from rulelearn.bench.units import make_estimator
 
     config = parse_config("name: s\ndatasets: [wdbc_bundled]\nmethods:\n"
                           "  - bcd: {start: best}\n  - am\n")

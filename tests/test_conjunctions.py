@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelearn import certify as cert
+from rulelearn import colgen
 from rulelearn.conjunctions import ConjunctionSearch
 
 
@@ -21,7 +21,7 @@ def priced(draw):
     y = rng.random(n) < 0.5
     y[:2] = [True, False]
     w = rng.integers(1, 4, n).astype(float) if draw(st.booleans()) else None
-    data = cert._Data.build(A, y, draw(st.floats(0.0, 2.0)), "dnf", w)
+    data = colgen._Data.build(A, y, draw(st.floats(0.0, 2.0)), "dnf", w)
     levels = draw(st.integers(1, 3))
     scale = draw(st.floats(0.1, 2.0))
     mu = np.minimum(rng.random((levels, len(data.wp))) * data.wp * scale, data.wp)
@@ -31,7 +31,7 @@ def priced(draw):
 
 def everything(data, mu, rho):
     terms = [t for k in range(data.d + 1) for t in itertools.combinations(range(data.d), k)]
-    return terms, cert.reduced_costs(data, terms, mu, rho)
+    return terms, colgen.reduced_costs(data, terms, mu, rho)
 
 
 def search(data):
@@ -55,9 +55,9 @@ def test_the_least_reduced_cost_is_the_brute_force_one(case):
     assert min(found.dual_bound, 0.0) == pytest.approx(min(least, 0.0), abs=1e-9)
     if least < -1e-9:
         assert found.value == pytest.approx(least, abs=1e-9)
-        assert cert.reduced_costs(data, [found.term], mu, rho)[0] == pytest.approx(least)
+        assert colgen.reduced_costs(data, [found.term], mu, rho)[0] == pytest.approx(least)
     # every term returned has the reduced cost it reports, all negative
-    assert np.allclose(cert.reduced_costs(data, found.terms, mu, rho), found.values)
+    assert np.allclose(colgen.reduced_costs(data, found.terms, mu, rho), found.values)
     assert all(v < 0 for v in found.values)
 
 
@@ -79,7 +79,7 @@ def test_the_early_bound_is_the_open_nodes_least_estimate_not_the_best_found():
     rng = np.random.default_rng(5)
     A = rng.integers(0, 2, (60, 5)).astype(np.uint8)
     y = A[:, :3].all(axis=1)
-    data = cert._Data.build(A, y, 0.1, "dnf", None)
+    data = colgen._Data.build(A, y, 0.1, "dnf", None)
     mu, rho = data.wp.copy(), -0.5
     _, values = everything(data, mu, rho)
     least = float(values.min())
@@ -100,7 +100,7 @@ def test_every_conjunction_below_a_threshold_is_listed_or_reducible(case, thresh
     listed = set(found.terms)
     assert len(listed) == len(found.terms)
     assert all(values[terms.index(t)] <= threshold + 1e-9 for t in listed)
-    assert np.allclose(cert.reduced_costs(data, found.terms, mu, rho), found.values)
+    assert np.allclose(colgen.reduced_costs(data, found.terms, mu, rho), found.values)
     for term, value in zip(terms, values):
         if value <= threshold and term not in listed:
             # left out: a literal can go without changing the rows it covers
@@ -110,7 +110,7 @@ def test_every_conjunction_below_a_threshold_is_listed_or_reducible(case, thresh
 def test_the_listing_stops_at_its_cap():
     rng = np.random.default_rng(1)
     A = rng.integers(0, 2, (20, 6)).astype(np.uint8)
-    data = cert._Data.build(A, rng.random(20) < 0.5, 0.1, "dnf", None)
+    data = colgen._Data.build(A, rng.random(20) < 0.5, 0.1, "dnf", None)
     mu = data.wp.copy()
     every = search(data).below(mu, 0.0, 100.0)
     assert every.optimal and len(every.terms) > 5
@@ -121,7 +121,7 @@ def test_the_listing_stops_at_its_cap():
 def test_a_deadline_in_the_past_stops_with_a_valid_bound():
     rng = np.random.default_rng(2)
     A = rng.integers(0, 2, (30, 6)).astype(np.uint8)
-    data = cert._Data.build(A, rng.random(30) < 0.5, 0.1, "dnf", None)
+    data = colgen._Data.build(A, rng.random(30) < 0.5, 0.1, "dnf", None)
     mu = data.wp.copy()
     _, values = everything(data, mu, -0.2)
     found = search(data).least(mu, -0.2, deadline=0.0)

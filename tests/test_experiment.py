@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelearn.bench import experiment
+from rulelearn.bench import executors, experiment, units
 from rulelearn.bench.config import parse_config
 from rulelearn.bench.store import read_records
 from rulelearn.errors import ConfigError
@@ -88,17 +88,17 @@ def test_run_writes_one_record_per_unit_and_resumes(tmp_path):
 
 def test_failed_units_are_recorded_and_retried(tmp_path, monkeypatch):
     cfg = make_config(tmp_path)
-    real = experiment.make_estimator
+    real = units.make_estimator
 
     def flaky(method, **kw):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr(experiment, "make_estimator", flaky)
+    monkeypatch.setattr(units, "make_estimator", flaky)
     s = experiment.run(cfg, progress=False)
     assert s.failed == 3
     recs = read_records(cfg.results_dir)
     assert all(r["status"] == "failed" and "solver exploded" in r["error"] for r in recs)
-    monkeypatch.setattr(experiment, "make_estimator", real)
+    monkeypatch.setattr(units, "make_estimator", real)
     s = experiment.run(cfg, progress=False)
     assert (s.ok, s.skipped) == (3, 0)
     s = experiment.run(cfg, progress=False)
@@ -112,7 +112,7 @@ def test_a_dataset_that_cannot_be_loaded_stops_the_run_before_any_unit(tmp_path,
         f"{{name: gone, path: {tmp_path / 'missing.csv'}, target: label}}, "
         f"{{name: badtarget, path: {csv}, target: lable}}]"))
     ran = []
-    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    monkeypatch.setattr(executors, "run_unit", lambda unit, data: ran.append(unit))
     with pytest.raises(ConfigError, match=r"nothing was run: dataset 'gone': .*missing.csv.*; "
                                           r"dataset 'badtarget': .*lable"):
         experiment.run(cfg, progress=False)
@@ -135,7 +135,7 @@ def test_a_missing_optional_package_stops_the_run_before_any_unit(tmp_path, monk
     cfg = make_config(tmp_path, methods="[cart, ripper]")
     monkeypatch.setitem(sys.modules, "wittgenstein", None)  # import wittgenstein -> ImportError
     ran = []
-    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    monkeypatch.setattr(executors, "run_unit", lambda unit, data: ran.append(unit))
     with pytest.raises(ConfigError, match="method 'ripper' needs the optional 'wittgenstein'"):
         experiment.run(cfg, progress=False)
     assert ran == []
@@ -166,7 +166,7 @@ def test_the_summary_gives_each_failure_reason_once_with_its_count(tmp_path, mon
     def flaky(method, **kw):
         raise RuntimeError(f"solver exploded on {method.params.get('criterion', 'gini')}")
 
-    monkeypatch.setattr(experiment, "make_estimator", flaky)
+    monkeypatch.setattr(units, "make_estimator", flaky)
     text = str(experiment.run(cfg, progress=False))
     assert text.count("solver exploded on gini") == 1 and text.count("on entropy") == 1
     assert ("3 units failed (toy / cart / fold 0, ...): RuntimeError: solver exploded on gini"
@@ -206,14 +206,14 @@ def test_rule_learner_end_to_end(tmp_path):
 
 SLOW_RUN = """
 import sys, time
-from rulelearn.bench import experiment
+from rulelearn.bench import executors, experiment
 from rulelearn.bench.config import load_config
-real = experiment.run_unit
+real = executors.run_unit
 def slow(unit, data):
     record = real(unit, data)
     time.sleep(0.4)
     return record
-experiment.run_unit = slow
+executors.run_unit = slow
 experiment.run(load_config(sys.argv[1]), output=sys.argv[2], jobs=1, progress=False)
 """
 
@@ -237,13 +237,13 @@ def test_kill_half_way_then_resume(tmp_path, monkeypatch):
         f.write(b'{"key": "x", "status": "o')
 
     ran = []
-    real = experiment.run_unit
+    real = executors.run_unit
 
     def counting(unit, data):
         ran.append(unit.key)
         return real(unit, data)
 
-    monkeypatch.setattr(experiment, "run_unit", counting)
+    monkeypatch.setattr(executors, "run_unit", counting)
     s = experiment.run(cfg, output=killed, progress=False)
     assert s.skipped == len(done_before)
     assert not set(ran) & {r["key"] for r in done_before}  # completed units not recomputed
@@ -277,15 +277,15 @@ def test_unit_keys_change_with_the_registry_positive_class(tmp_path, monkeypatch
 
 SLEEPY_RUN = """
 import sys, time
-from rulelearn.bench import experiment
+from rulelearn.bench import executors, experiment
 from rulelearn.bench.config import load_config
 experiment.HEARTBEAT_SECONDS = 0.2
-real = experiment.run_unit
+real = executors.run_unit
 def slow(unit, data):
     record = real(unit, data)
     time.sleep(float(sys.argv[4]))
     return record
-experiment.run_unit = slow
+executors.run_unit = slow
 print("started", flush=True)
 experiment.run(load_config(sys.argv[1]), output=sys.argv[2], jobs=int(sys.argv[3]), progress=True)
 """
@@ -410,7 +410,7 @@ def test_wall_time_of_all_runs_includes_killed_runs(tmp_path):
 
 def _unit(dataset, label, fold):
     from rulelearn.bench.config import MethodConfig
-    from rulelearn.bench.experiment import Unit
+    from rulelearn.bench.units import Unit
 
     method = MethodConfig(name=label, params={}, tuned=None, grid=(), prefer="larger")
     return Unit(key=f"{dataset}-{label}-{fold}", dataset=dataset, method=method, fold=fold,
@@ -418,7 +418,7 @@ def _unit(dataset, label, fold):
 
 
 def test_unit_costs_weigh_datasets_by_size_and_learn_from_finished_units():
-    from rulelearn.bench.experiment import UnitCosts
+    from rulelearn.bench.progress import UnitCosts
 
     costs = UnitCosts({"wdbc": 10.0, "magic": 1000.0})
     assert costs.estimate("magic", "bcd") is None  # nothing measured yet
@@ -449,10 +449,10 @@ def updates(stream) -> list[str]:
 
 
 def test_progress_names_units_and_weights_the_eta(monkeypatch):
-    from rulelearn.bench import experiment
-    from rulelearn.bench.experiment import Progress, UnitCosts
+    from rulelearn.bench import progress
+    from rulelearn.bench.progress import Progress, UnitCosts
 
-    monkeypatch.setattr(experiment, "_columns", lambda stream: 1000)
+    monkeypatch.setattr(progress, "_columns", lambda stream: 1000)
     units = [_unit("wdbc", "bcd", 0), _unit("wdbc", "bcd", 1), _unit("magic", "bcd", 0)]
     stream = Tty()
     p = Progress(units, stream=stream, costs=UnitCosts({"wdbc": 1.0, "magic": 100.0}),
@@ -470,7 +470,7 @@ def test_progress_names_units_and_weights_the_eta(monkeypatch):
 
 
 def test_progress_on_a_terminal_rewrites_one_line():
-    from rulelearn.bench.experiment import Progress
+    from rulelearn.bench.progress import Progress
 
     stream = Tty()
     units = [_unit("wdbc", "cart", 0)]
@@ -484,10 +484,10 @@ def test_progress_on_a_terminal_rewrites_one_line():
 @pytest.mark.parametrize("columns", [80, 40, 12])
 def test_progress_never_wraps_on_a_narrow_terminal(monkeypatch, columns):
     """Each update fits in the terminal (one column to spare), so \\r rewrites it in place."""
-    from rulelearn.bench import experiment
-    from rulelearn.bench.experiment import Progress, clip
+    from rulelearn.bench import progress
+    from rulelearn.bench.progress import Progress, clip
 
-    monkeypatch.setattr(experiment, "_columns", lambda stream: stream.columns)
+    monkeypatch.setattr(progress, "_columns", lambda stream: stream.columns)
     units = [_unit("a-dataset-with-a-long-name", "bcd", k) for k in range(5)]
     stream = Tty(columns)
     p = Progress(units, stream=stream, jobs=3)
@@ -506,7 +506,7 @@ def test_progress_never_wraps_on_a_narrow_terminal(monkeypatch, columns):
 def test_progress_is_quiet_when_not_a_terminal_and_logs_each_unit(caplog):
     import logging
 
-    from rulelearn.bench.experiment import Progress
+    from rulelearn.bench.progress import Progress
 
     stream = io.StringIO()
     units = [_unit("wdbc", "cart", 0), _unit("wdbc\x1b[2J", "cart", 1)]
@@ -528,7 +528,7 @@ def test_progress_is_quiet_when_not_a_terminal_and_logs_each_unit(caplog):
 def test_a_unit_past_its_timeout_is_stopped_with_what_it_started_and_recorded(tmp_path,
                                                                               monkeypatch):
     cfg = make_config(tmp_path)  # cart, 3 outer folds: 3 units
-    real = experiment.run_unit
+    real = executors.run_unit
     pids = tmp_path / "pids"
 
     def stuck_on_fold_1(unit, data):
@@ -538,7 +538,7 @@ def test_a_unit_past_its_timeout_is_stopped_with_what_it_started_and_recorded(tm
             time.sleep(60)
         return real(unit, data)
 
-    monkeypatch.setattr(experiment, "run_unit", stuck_on_fold_1)
+    monkeypatch.setattr(executors, "run_unit", stuck_on_fold_1)
     out = tmp_path / "out"
     s = experiment.run(cfg, output=out, progress=False, jobs=2, unit_timeout=1.5)
     assert (s.ok, s.failed, s.timed_out) == (2, 0, 1)
@@ -555,7 +555,7 @@ def test_a_unit_past_its_timeout_is_stopped_with_what_it_started_and_recorded(tm
     s = experiment.run(cfg, output=out, progress=False, jobs=2, unit_timeout=1.0)
     assert (s.skipped, s.ok, s.timed_out) == (3, 0, 0)
     # ... a longer one (or none, or force) runs it
-    monkeypatch.setattr(experiment, "run_unit", real)
+    monkeypatch.setattr(executors, "run_unit", real)
     s = experiment.run(cfg, output=out, progress=False, jobs=1, unit_timeout=60)
     assert (s.skipped, s.ok) == (2, 1)
     assert not list(out.glob("*.lock"))

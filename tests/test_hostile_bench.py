@@ -236,13 +236,13 @@ DOOMED = [
 
 @pytest.mark.parametrize("case, change, message", DOOMED, ids=[c[0] for c in DOOMED])
 def test_doomed_before_any_unit(ws, monkeypatch, case, change, message):
-    from rulelearn.bench import experiment
+    from rulelearn.bench import executors
 
     kwargs = {"monkeypatch": monkeypatch} if case == "ripper-not-installed" else {}
     cfg = ws / "c.yaml"
     cfg.write_text(base_config(ws, **change(ws, **kwargs)))
     ran = []
-    monkeypatch.setattr(experiment, "run_unit", lambda unit, data: ran.append(unit))
+    monkeypatch.setattr(executors, "run_unit", lambda unit, data: ran.append(unit))
     before = snapshot(ws)
     r = invoke("bench", cfg, "-o", ws / "out", "-q")
     check(r, 1, "nothing was run")

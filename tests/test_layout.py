@@ -85,3 +85,41 @@ def test_the_public_names_are_listed_without_importing_the_solver():
             "sorted(rulelearn.__all__) == sorted(n for n in rulelearn.__all__ if n in names))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False", "True"]
+
+
+def test_the_learners_import_nothing_from_the_bound():
+    """The bound (certify.py) sits above the learners: the column generation they share is in
+    colgen.py, so nothing under rulelearn/learners/ imports rulelearn.certify."""
+    learners = sorted((PACKAGE / "learners").rglob("*.py"))
+    assert any(p.name == "cg.py" for p in learners)
+    offenders = {}
+    for path in learners:
+        names = _imported_modules(path.read_text(encoding="utf-8"), _package_of(path))
+        bad = sorted(n for n in names if n == "rulelearn.certify"
+                     or n.startswith("rulelearn.certify."))
+        if bad:
+            offenders[str(path.relative_to(PACKAGE))] = bad
+    assert offenders == {}
+    relative = _imported_modules("from ..certify import lower_bound\n", "rulelearn.learners")
+    assert "rulelearn.certify" in relative  # the check sees a relative import too
+
+
+def test_only_lp_imports_highspy():
+    owners = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
+                    if "highspy" in _imported_modules(p.read_text(encoding="utf-8"),
+                                                      _package_of(p)))
+    assert owners == ["lp.py"]
+
+
+def test_each_of_the_column_generation_modules_imports_first():
+    """colgen.py, certify.py and learners/cg.py import each other's layers; any of them
+    imported first in a fresh process must work (colgen imports the learners' problem where
+    it is used, since the learners' package imports learners/cg.py, which imports colgen)."""
+    for first in ("rulelearn.colgen", "rulelearn.certify", "rulelearn.learners.cg",
+                  "rulelearn.learners.problem"):
+        code = (f"import {first}, sys, rulelearn.certify\n"
+                "from rulelearn.learners.cg import learn_cg\n"
+                "print(learn_cg([[1, 0], [0, 1], [1, 1], [0, 0]], [1, 0, 1, 0], 0.5).terms)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert out.returncode == 0, (first, out.stderr)
+        assert out.stdout.strip() == "((0,),)", first

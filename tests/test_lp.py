@@ -13,7 +13,7 @@ from rulelearn.errors import SolverError
 from rulelearn.learners.clause import ClauseSolver
 from rulelearn.learners.formulation import ClauseLP, clause_model
 from rulelearn.learners.problem import CNFProblem, clause_objective
-from rulelearn.lp import INF, LinearProgram
+from rulelearn.lp import INF, LinearProgram, MixedIntegerProgram
 
 
 def small_lp(cost=(1.0, 2.0), row_lower=(1.0,)):
@@ -470,3 +470,41 @@ def test_lp_answers_given_to_another_solver_are_not_solved_again():
         assert fit.lp_value == before.lp_value
     second.fit(half, 0.5)  # a new LP is solved, and kept for the next solver
     assert second.n_solves == 1 and len(answers) == 4
+
+
+def knapsack():
+    # min −x − y  s.t.  2x + 2y <= 3,  x, y in {0, 1}: one of them (−1); the LP relaxation −1.5
+    return MixedIntegerProgram([-1.0, -1.0], [0, 0], [1, 1], [-INF], [3.0], [0, 1, 2], [0, 0],
+                               [2.0, 2.0], [True, True], what="knapsack")
+
+
+def test_a_mip_reports_its_proven_bound_and_its_lp_relaxation():
+    mip = knapsack()
+    run = mip.run()
+    assert (run.optimal, run.bounded, run.timed_out) == (True, True, False)
+    assert run.dual_bound == pytest.approx(-1.0) and sorted(run.x.tolist()) == [0.0, 1.0]
+    mip.set_integer([0, 1], False)
+    relaxed = mip.run(clear=True)
+    assert relaxed.optimal and relaxed.x.sum() == pytest.approx(1.5)
+    mip.set_integer([0, 1], True)
+    mip.add_rows([-INF], [0.0], [0, 1], [0], [1.0])  # x <= 0
+    mip.set_costs([-1.0, -2.0])
+    run = mip.run(clear=True)
+    assert run.optimal and run.x.tolist() == pytest.approx([0.0, 1.0])
+    assert run.dual_bound == pytest.approx(-2.0)
+    mip.set_options(time_limit=5.0)
+    assert mip.option("time_limit") == 5.0
+
+
+def test_an_infeasible_mip_has_no_solution_and_no_bound():
+    mip = knapsack()
+    mip.add_rows([2.0], [INF], [0, 2], [0, 1], [1.0, 1.0])  # x + y >= 2, with 2x + 2y <= 3
+    run = mip.run()
+    assert (run.optimal, run.bounded, run.x, run.dual_bound) == (False, False, None, -np.inf)
+    assert run.status == "Infeasible"
+
+
+def test_a_mip_highs_refuses_is_a_solver_error():
+    with pytest.raises(SolverError, match="HiGHS rejected the knapsack"):
+        MixedIntegerProgram([1.0], [0], [1], [0.0], [1.0], [0, 1], [5], [1.0], [True],
+                            what="knapsack")  # row 5 of a one-row model

@@ -13,7 +13,7 @@ import pytest
 
 from rulelearn._params import Interval, Options, check_param, options, validate_params
 from rulelearn._rule_params import RULE_PARAMETERS
-from rulelearn.bench import EXECUTORS, experiment
+from rulelearn.bench import EXECUTORS, experiment, units
 from rulelearn.bench.baselines import CartClassifier, RipperClassifier
 from rulelearn.bench.brcg import BrcgClassifier
 from rulelearn.bench.config import MethodConfig, parse_config
@@ -141,7 +141,7 @@ def test_each_method_builds_an_estimator_taking_all_its_config_keys(name):
     method = METHODS[name]
     config = parse_config(ALL_KEYS)
     variant = next(m for m in config.methods if m.name == name)
-    estimator = experiment.make_estimator(variant, pos_label=1, random_state=0)
+    estimator = units.make_estimator(variant, pos_label=1, random_state=0)
     assert isinstance(estimator, method.estimator)
     params = estimator.get_params()
     for key in method.config_keys:
@@ -161,8 +161,11 @@ def test_each_method_entry_is_consistent(name):
     assert set(method.fixed) <= set(method.config_keys) | {"R"}
     for key in method.config_keys:
         choices = method.choices(key)
-        declared = method.estimator._parameter_constraints.get(method.estimator_param(key))
+        declared = method.declared(key)
         assert choices == (declared[0].values if choices else ()), key
+        if key not in method.constraints:
+            assert declared == method.estimator._parameter_constraints.get(
+                method.estimator_param(key)), key
 
 
 def test_the_paper_rule_methods_are_the_learners():
@@ -195,14 +198,14 @@ def test_adding_a_method_is_one_table_entry(monkeypatch):
     (variant,) = config.methods
     assert variant.label == "stump[criterion=entropy]"
     assert (variant.tuned, variant.grid, variant.prefer) == ("max_depth", (1,), "smaller")
-    estimator = experiment.make_estimator(variant, pos_label=1, random_state=3)
+    estimator = units.make_estimator(variant, pos_label=1, random_state=3)
     assert estimator.get_params()["criterion"] == "entropy"
     assert experiment.plan(config)
 
 
 def test_an_unknown_method_is_refused_when_building():
     with pytest.raises(ConfigError, match="unknown method 'nope'"):
-        experiment.make_estimator(MethodConfig(name="nope", params={}), pos_label=1,
+        units.make_estimator(MethodConfig(name="nope", params={}), pos_label=1,
                                   random_state=0)
 
 

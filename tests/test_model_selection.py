@@ -14,17 +14,15 @@ from rulelearn.model_selection import (
     FIT_THETAS,
     CVRow,
     Selection,
-    ThetaSelection,
     _choose_row,
+    choose,
     cv_folds,
     cv_scores,
     fit_select,
-    fit_select_theta,
     n_folds,
     refine_thresholds,
     resolve_folds,
     select_setting,
-    select_theta,
     walk_unused,
 )
 from rulelearn.prune import prune_model
@@ -56,11 +54,11 @@ def test_n_folds_is_capped_by_the_minority_class():
         n_folds([0, 1] * 5, 1)
 
 
-def test_select_theta_matches_a_plain_cv_loop():
+def test_cv_scores_match_a_plain_cv_loop():
     X, y = planted()
     est = BooleanRuleClassifier(max_rules=3)
     thetas = [0.01, 0.5, 5.0]
-    best, errors = select_theta(est, X, y, thetas, cv=4, seed=3)
+    errors = cv_scores(est, X, y, cv_folds(y, 4, 3), "theta", thetas).mean(axis=0)
     expected = np.zeros((4, 3))
     folds = StratifiedKFold(4, shuffle=True, random_state=3).split(np.zeros((len(y), 1)), y)
     for f, (tr, va) in enumerate(folds):
@@ -70,18 +68,15 @@ def test_select_theta_matches_a_plain_cv_loop():
                                                                           thetas)):
             expected[f, j] = np.mean(m.predict(X.iloc[va]) != y[va])
     assert np.allclose(errors, expected.mean(axis=0))
-    assert best in thetas
-    assert errors[thetas.index(best)] == pytest.approx(min(errors))
 
 
-def test_cv_scores_is_the_loop_behind_select_theta_and_select_setting():
+def test_cv_scores_is_the_loop_behind_select_setting():
     X, y = planted()
     est = BooleanRuleClassifier(max_rules=3)
     thetas = [0.01, 0.5, 5.0]
     folds = cv_folds(y, 4, 3)
     errors = cv_scores(est, X, y, folds, "theta", thetas)
     assert errors.shape == (4, 3)
-    assert select_theta(est, X, y, thetas, cv=4, seed=3)[1] == list(errors.mean(axis=0))
     sizes = cv_scores(est, X, y, folds, "theta", thetas,
                       score=lambda m, X_valid, y_valid: (m.rule_.n_literals, len(y_valid)))
     assert sizes.shape == (4, 3, 2)
@@ -95,29 +90,19 @@ def test_ties_go_to_the_larger_theta():
     rng = np.random.default_rng(1)
     X = pd.DataFrame({"a": rng.normal(size=40)})
     y = (X.a > 0).astype(int).to_numpy()  # one literal separates the classes exactly
-    best, errors = select_theta(BooleanRuleClassifier(max_rules=2), X, y, [1e-3, 1e-2, 0.1])
+    thetas = [1e-3, 1e-2, 0.1]
+    errors = cv_scores(BooleanRuleClassifier(max_rules=2), X, y, cv_folds(y, 5, 0), "theta",
+                       thetas).mean(axis=0).tolist()
     assert errors[0] == errors[1] == errors[2]  # same rule for every theta
-    assert best == 0.1
+    assert thetas[choose(errors, thetas, "larger")] == 0.1
 
 
-def test_fit_select_theta_refits_on_all_data():
-    X, y = planted()
-    est = BooleanRuleClassifier(max_rules=3)
-    model, sel = fit_select_theta(est, X, y, cv=5, seed=0)
-    assert isinstance(sel, ThetaSelection) and sel.n_folds == 5
-    assert model.theta == sel.theta and est.theta == 1.0  # the template is left alone
-    ref = BooleanRuleClassifier(max_rules=3, theta=sel.theta).fit(X, y)
-    assert model.rule_ == ref.rule_
-    assert sel.cv_error == min(sel.mean_errors)
-    text = sel.describe()
-    assert text.startswith("chosen by 5-fold stratified CV over 8 values in [0.0001, 50]")
-    assert text.endswith(f"CV error {100 * sel.cv_error:.1f} %")
-
-
-def test_selection_is_deterministic_given_the_seed():
+def test_cv_scores_are_deterministic_given_the_seed():
     X, y = planted(seed=4, noise=0.2)
     est = BooleanRuleClassifier(max_rules=2)
-    assert select_theta(est, X, y, seed=7) == select_theta(est, X, y, seed=7)
+    first, again = (cv_scores(est, X, y, cv_folds(y, 5, 7), "theta", DEFAULT_THETAS)
+                    for _ in range(2))
+    assert np.array_equal(first, again)
 
 
 # ------------------------------------------------------------------- (form, R, θ) together

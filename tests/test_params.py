@@ -11,7 +11,6 @@ import pytest
 from rulelearn._params import Interval, accepts, check_param, interval
 from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.bench.config import parse_config
-from rulelearn.bench.peers import FitDefaultsClassifier
 from rulelearn.cli.fit import fit as fit_command
 from rulelearn.cv_estimator import BooleanRuleClassifierCV
 from rulelearn.errors import ConfigError, ParameterError, RuleLearnError
@@ -75,19 +74,19 @@ CONSUMERS = {
     "max_iter": (RULE_PARAMETERS["max_iter"], [
         estimator(BooleanRuleClassifier, "max_iter"),
         estimator(BooleanRuleClassifierCV, "max_iter"),
-        estimator(FitDefaultsClassifier, "max_iter"), config(BASE + "max_iter: {v}\n"),
+        config(BASE + "max_iter: {v}\n"),
         config("datasets: [wdbc]\nmethods: [{{bcd: {{max_iter: {v}}}}}]\n"),
         config("datasets: [wdbc]\nmethods: [{{fit: {{max_iter: {v}}}}}]\n"),
         option("max_iter")]),
     "n_thresholds": (RULE_PARAMETERS["n_thresholds"], [
         estimator(BooleanRuleClassifier, "n_thresholds"),
         estimator(BooleanRuleClassifierCV, "n_thresholds"),
-        estimator(FitDefaultsClassifier, "n_thresholds"), grid("thresholds"), binarizer,
+        grid("thresholds"), binarizer,
         config(BASE + "binarization: {{n_thresholds: {v}}}\n"),
         config("datasets: [wdbc]\nmethods: [{{bcd: {{n_thresholds: {v}}}}}]\n"),
         option("thresholds")]),
     "cv": (CV_FOLDS, [
-        estimator(BooleanRuleClassifierCV, "cv"), estimator(FitDefaultsClassifier, "cv"),
+        estimator(BooleanRuleClassifierCV, "cv"),
         config(BASE + "inner_folds: {v}\n"), config(BASE + "outer_folds: {v}\n"),
         config("datasets: [wdbc]\nmethods: [{{fit: {{cv: {v}}}}}]\n"), option("cv")]),
 }

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from sklearn.tree import DecisionTreeClassifier
 
-from rulelearn.bench import experiment, peers
+from rulelearn.bench import peers, units
 from rulelearn.bench.config import load_config, parse_config
 from rulelearn.bench.methods import METHODS
 from rulelearn.cli import main
@@ -76,15 +76,39 @@ def _tiny(n=60, seed=0):
     return X, y
 
 
+def fit_method(text, **kwargs):
+    (variant,) = parse_config(f"datasets: [wdbc_bundled]\nmethods:\n  - {text}\n").methods
+    return variant, units.make_estimator(variant, pos_label="pos", **kwargs)
+
+
+def test_fit_is_the_cv_estimator_with_the_cores_defaults():
+    from rulelearn.cv_estimator import BooleanRuleClassifierCV
+
+    variant, est = fit_method("fit: {cv: 3}", random_state=1)
+    assert (variant.label, variant.tuned, variant.params) == ("fit[cv=3]", None,
+                                                             {"cv": 3, "n_thresholds": 10})
+    assert isinstance(est, BooleanRuleClassifierCV)
+    core = BooleanRuleClassifierCV().get_params()
+    assert {k for k, v in est.get_params().items() if core[k] != v} == {
+        "cv", "pos_label", "random_state"}
+    # the core's choices: a start the core takes, none it refuses
+    assert fit_method("fit: {start: tree}", random_state=0)[1].start == "tree"
+    with pytest.raises(ConfigError, match="must be one of"):
+        fit_method("fit: {start: cart}", random_state=0)
+    for folds in ("{a: 1}", "null", "1"):  # a number of folds only, as rulelearn fit's --cv
+        with pytest.raises(ConfigError, match="'cv' parameter .* must be an int >= 2"):
+            fit_method(f"fit: {{cv: {folds}}}", random_state=0)
+
+
 def test_fit_is_rulelearn_fit_select_with_its_defaults():
     from rulelearn.estimator import BooleanRuleClassifier
     from rulelearn.model_selection import fit_select
 
     X, y = _tiny()
-    ours = peers.FitDefaultsClassifier(cv=3, pos_label="pos", random_state=4).fit(X, y)
+    ours = fit_method("fit: {cv: 3}", random_state=4)[1].fit(X, y)
     theirs, selection = fit_select(BooleanRuleClassifier(pos_label="pos", start="best"), X, y,
                                    cv=3, seed=4)  # fit starts from "best"
-    assert ours.setting_ == selection.best.setting
+    assert ours.selection_.best.setting == selection.best.setting
     assert str(ours.rule_) == str(theirs.rule_)
     assert (ours.predict(X) == theirs.predict(X)).all()
 
@@ -94,22 +118,15 @@ def test_fit_method_bcd_plus_cg_is_fit_select_with_cg_as_a_more_method():
     from rulelearn.model_selection import fit_select
 
     X, y = _tiny()
-    ours = peers.FitDefaultsClassifier(cv=3, method="bcd+cg", pos_label="pos").fit(X, y)
+    variant, est = fit_method("fit: {cv: 3, method: bcd+cg}", random_state=0)
+    assert variant.params["method"] == "bcd+cg"
+    assert (est.method, est.more_methods) == ("bcd", ("cg",))
+    ours = est.fit(X, y)
     theirs, selection = fit_select(BooleanRuleClassifier(pos_label="pos", start="best"), X, y,
                                    cv=3, more_methods=("cg",))
-    assert ours.selection_.methods == ("bcd", "cg") and ours.setting_ == selection.best.setting
-    assert ours.model_.method == theirs.method and str(ours.rule_) == str(theirs.rule_)
-    config = parse_config("datasets: [wdbc_bundled]\nmethods:\n  - fit: {method: bcd+cg}\n")
-    assert config.methods[0].params["method"] == "bcd+cg"
-
-
-def test_fit_is_a_bench_method_with_nothing_to_tune():
-    config = parse_config("datasets: [wdbc_bundled]\nmethods:\n  - fit: {cv: 3}\n")
-    (variant,) = config.methods
-    assert (variant.label, variant.tuned, variant.params) == ("fit[cv=3]", None,
-                                                             {"cv": 3, "n_thresholds": 10})
-    est = experiment.make_estimator(variant, pos_label="pos", random_state=1)
-    assert isinstance(est, peers.FitDefaultsClassifier) and est.cv == 3
+    assert ours.selection_.methods == ("bcd", "cg")
+    assert ours.selection_.best.setting == selection.best.setting
+    assert ours.method_ == theirs.method and str(ours.rule_) == str(theirs.rule_)
 
 
 # --------------------------------------------------------------------------------- import paths
@@ -126,7 +143,7 @@ def test_an_import_path_method_fits_predicts_and_is_tuned_by_the_inner_cv():
     X, y = _tiny(200)
     X.loc[3, "a"] = np.nan  # a missing number: the training median
     X.loc[5, "c"] = np.nan  # a missing category: its own column
-    est = experiment.make_estimator(variant, pos_label="pos", random_state=0)
+    est = units.make_estimator(variant, pos_label="pos", random_state=0)
     from rulelearn.bench import protocol
 
     train, test = np.arange(150), np.arange(150, 200)

@@ -68,11 +68,11 @@ def test_every_committed_record_loads_and_round_trips(name):
 def test_a_unit_record_is_written_in_the_disk_names(tmp_path):
     from test_experiment import make_config
 
-    from rulelearn.bench import experiment
+    from rulelearn.bench import experiment, units
 
     cfg = make_config(tmp_path)
     unit = experiment.plan(cfg)[0]
-    raw = experiment.run_unit(unit, experiment.load_data(cfg.datasets[0]))
+    raw = units.run_unit(unit, units.load_data(cfg.datasets[0]))
     assert raw["status"] == "ok" and "literals" not in raw and "clauses" not in raw
     rec = Record.from_dict(json.loads(dumps_record(raw)))
     assert rec.literals == raw["n_features"] and rec.clauses == raw["n_clauses"]
@@ -226,14 +226,14 @@ def test_the_real_file_set_covers_the_learners():
 
 
 def test_fit_and_cg_also_hash_the_code_their_results_depend_on():
-    """The public benchmark's fit runs model_selection's CV; cg runs certify's master and
+    """The public benchmark's fit runs model_selection's CV; cg runs colgen's master and
     pricing: a change there makes their records stale, not BCD's."""
     def names(method):
         return {p.relative_to(fingerprint.ROOT).as_posix() for p in fingerprint.code_files(method)}
 
     assert {"model_selection.py", "_defaults.py", "cv_estimator.py", "prune.py"} <= names("fit")
-    assert {"certify.py", "learners/cg.py"} <= names("cg")
-    assert not {"model_selection.py", "certify.py", "prune.py", "learners/cg.py"} & names("bcd")
+    assert {"colgen.py", "learners/cg.py"} <= names("cg") and "certify.py" not in names("cg")
+    assert not {"model_selection.py", "colgen.py", "prune.py", "learners/cg.py"} & names("bcd")
     assert "learners/cg.py" not in names("fit") and "learners/bcd.py" in names("cg")
 
 

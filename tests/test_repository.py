@@ -138,7 +138,7 @@ CITATION = re.compile(r"\b(benchmarks/|studies/|tools/|results/(" + "|".join(
     re.escape(name) for name in _folders(RESULTS)) + r")\b)")
 #: Files whose measurement prose moves out with the split of issue 39 item 5 (their lines
 #: cite results/gaps); the test below fails once they are clean, so that this goes too.
-PENDING = {"rulelearn/certify.py"}
+PENDING: set = set()
 
 
 def test_the_package_cites_no_repository_file():

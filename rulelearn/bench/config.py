@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 import yaml
 
 from rulelearn._defaults import N_THETAS, THETA_RANGE, log_grid
-from rulelearn._params import accepts, allowed, check_param, interval, options
+from rulelearn._params import accepts, allowed, interval, options
 from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn._utils import did_you_mean
 from rulelearn.bench import EXECUTORS
@@ -559,9 +559,9 @@ class _Validator:
             if (isinstance(value, bool) or not isinstance(value, (int, float))
                     or not 0 < value < 1):
                 self.fail(path, f"must be a fraction in (0, 1). Got {value!r}.")
-        elif method.estimator_param(key) in method.estimator._parameter_constraints:
+        elif method.declared(key) is not None:
             try:
-                check_param(method.estimator, method.estimator_param(key), value)
+                method.check(key, value)
             except ParameterError as exc:
                 self.fail(path, f"{exc}")
 

@@ -42,7 +42,7 @@ CODE_FILES: tuple[str, ...] = ("learners", "lp.py", "binarize.py", "estimator.py
 #: own CV (the public benchmark's ``fit``) and column generation's master and pricing (``cg``).
 METHOD_FILES: dict[str, tuple[str, ...]] = {
     "fit": ("model_selection.py", "_defaults.py", "cv_estimator.py", "prune.py"),
-    "cg": ("certify.py",),
+    "cg": ("colgen.py",),
 }
 #: Files under :data:`CODE_FILES` that only these methods' results depend on (column
 #: generation's learner: a change there is no reason to rerun BCD).

@@ -13,8 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelearn._params import options
+from rulelearn._params import Options, accepts, allowed, options
+from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.bench import baselines, brcg, peers
+from rulelearn.cv_estimator import BooleanRuleClassifierCV
+from rulelearn.errors import ParameterError
 from rulelearn.estimator import BooleanRuleClassifier
 
 #: Where BCD and AM start unless a config says ``start``: the set-covering rule, as in the
@@ -49,14 +52,33 @@ class Method:
     fixed: dict = field(default_factory=dict)
     #: ``(module, pip extra)`` of an optional dependency, e.g. ``("wittgenstein", "ripper")``.
     requires: tuple[str, str] | None = None
+    #: Config key -> its constraints, where a config may give other values than the
+    #: estimator's parameter takes (``fit``'s ``method: bcd+cg``; its ``cv``, a number only).
+    constraints: dict = field(default_factory=dict)
 
     def estimator_param(self, key: str) -> str:
         """The estimator parameter a config key sets."""
         return self.renamed.get(key, key)
 
+    def declared(self, key: str) -> list | None:
+        """The constraints of config key ``key`` (:attr:`constraints`, else the estimator's
+        parameter's), None when neither declares it."""
+        if key in self.constraints:
+            return self.constraints[key]
+        return self.estimator._parameter_constraints.get(self.estimator_param(key))
+
     def choices(self, key: str) -> tuple:
-        """The values config key ``key`` may take if the estimator declares options, else ``()``."""
-        return options(self.estimator._parameter_constraints, self.estimator_param(key))
+        """The values config key ``key`` may take if it is declared as options, else ``()``."""
+        return options({key: self.declared(key) or ()}, key)
+
+    def check(self, key: str, value) -> None:
+        """:class:`ParameterError` naming the parameter and what it allows, if ``value`` is
+        refused."""
+        declared = self.declared(key)
+        if declared is not None and not accepts(declared, value):
+            raise ParameterError(f"The {self.estimator_param(key)!r} parameter of "
+                                 f"{self.estimator.__name__} must be {allowed(declared)}. "
+                                 f"Got {value!r} instead.")
 
 
 def _rule_learner(name: str) -> Callable[..., Any]:
@@ -97,8 +119,21 @@ def _rule_method(name: str, config_keys=_RULE_KEYS, **extra) -> Method:
                   simpler="larger", paper_rule=True, **extra)
 
 
+#: The learners of the ``fit`` method: one of the core's, or two joined by "+" (``rulelearn fit
+#: --method bcd,cg``: both learners' whole searches on the same folds; the CV picks a row).
+FIT_METHODS = (*options(RULE_PARAMETERS, "method"), "bcd+cg")
+
+
 def _fit_defaults(params, grid, pos_label, random_state):
-    return peers.FitDefaultsClassifier(pos_label=pos_label, random_state=random_state, **params)
+    """``rulelearn fit``'s defaults: a :class:`~rulelearn.cv_estimator.BooleanRuleClassifierCV`
+    that chooses the form (DNF, CNF), R (1, 3, 5, 10) and θ by its own stratified CV on the
+    training part (5 folds unless the config's ``cv`` says otherwise) and refits there, with
+    the core's defaults but for the config's keys. The benchmark's inner CV has nothing to
+    tune for it."""
+    params = dict(params)
+    own, *more = params.pop("method", "bcd").split("+")
+    return BooleanRuleClassifierCV(method=own, more_methods=tuple(more), pos_label=pos_label,
+                                   random_state=random_state, **params)
 
 
 def import_path_method(path: str) -> Method:
@@ -134,8 +169,9 @@ class _MethodTable(dict):
 #: Every method a config can name, by name (one entry each; import paths made on demand).
 METHODS: dict[str, Method] = _MethodTable({
     # rulelearn fit's defaults: form, R, θ chosen by its own CV inside fit (nothing to tune here)
-    "fit": Method(name="fit", estimator=peers.FitDefaultsClassifier, build=_fit_defaults,
-                  config_keys=("cv", "method", "start", "max_iter", "n_thresholds")),
+    "fit": Method(name="fit", estimator=BooleanRuleClassifierCV, build=_fit_defaults,
+                  config_keys=("cv", "method", "start", "max_iter", "n_thresholds"),
+                  constraints={"method": [Options(*FIT_METHODS)], "cv": CV_FOLDS}),
     # start: default PAPER_START
     "bcd": _rule_method("bcd", _RULE_KEYS + ("start", "polish", "perturb")),
     "am": _rule_method("am", _RULE_KEYS + ("start", "polish", "perturb")),

@@ -1,11 +1,4 @@
-"""Bench methods beyond the paper's: rulelearn's own defaults, and any classifier by import path.
-
-``fit`` (:class:`FitDefaultsClassifier`) is what ``rulelearn fit`` does with no option given: it
-chooses the form (DNF, CNF), the number of clauses R (1, 3, 5, 10), θ (8 log-spaced values) and
-runs BCD started from the better of set covering and a CART rule, by its own stratified CV on the
-training part (:func:`rulelearn.model_selection.fit_select`, 5 folds unless the config's ``cv``
-says otherwise), then refits on the whole training part. The benchmark's inner CV has nothing to
-tune for it: the selection happens inside ``fit``, on the outer training part only.
+"""Bench methods named by import path: any scikit-learn style classifier.
 
 A method named by import path (``imodels.FIGSClassifier``, ``sklearn.tree.DecisionTreeClassifier``)
 is any scikit-learn style classifier (a class with ``fit`` and ``predict``), wrapped by
@@ -49,60 +42,10 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from rulelearn._params import Options, validate_params
-from rulelearn._rule_params import CV_FOLDS, RULE_PARAMETERS
 from rulelearn.errors import RuleLearnError
 
 #: An import path: dotted identifiers, at least one dot (``module.Class``).
 _IMPORT_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
-
-
-# ---------------------------------------------------------------------------------------- fit
-
-class FitDefaultsClassifier(ClassifierMixin, BaseEstimator):
-    """``rulelearn fit``'s defaults as an estimator: (form, R, θ) chosen by its own CV."""
-
-    _parameter_constraints: dict = {
-        "cv": CV_FOLDS,
-        "method": [Options("bcd", "am", "sc", "ocrl", "cg", "bcd+cg")],  # +: the CV chooses
-        "start": [Options("best", "sc", "cart")],
-        "max_iter": RULE_PARAMETERS["max_iter"],
-        "n_thresholds": RULE_PARAMETERS["n_thresholds"],
-    }
-
-    def __init__(self, *, cv=5, method="bcd", start="best", max_iter=100, n_thresholds=10,
-                 pos_label=None, random_state=0):
-        self.cv = cv
-        self.method = method
-        self.start = start
-        self.max_iter = max_iter
-        self.n_thresholds = n_thresholds
-        self.pos_label = pos_label
-        self.random_state = random_state
-
-    def fit(self, X, y):
-        from rulelearn.estimator import BooleanRuleClassifier
-        from rulelearn.model_selection import fit_select
-
-        validate_params(self)
-        own, *more = self.method.split("+")
-        base = BooleanRuleClassifier(method=own, start=self.start,
-                                     max_iter=self.max_iter, n_thresholds=self.n_thresholds,
-                                     pos_label=self.pos_label)
-        seed = 0 if self.random_state is None else int(self.random_state)
-        self.model_, self.selection_ = fit_select(base, X, y, cv=self.cv, seed=seed,
-                                                  more_methods=tuple(more))
-        self.setting_ = dict(self.selection_.best.setting)
-        # what the benchmark's describe() reads off a rule learner
-        self.rule_ = self.model_.rule_
-        self.fit_stats_ = getattr(self.model_, "fit_stats_", None)
-        self.n_iter_ = getattr(self.model_, "n_iter_", None)
-        self.classes_ = self.model_.classes_
-        return self
-
-    def predict(self, X):
-        check_is_fitted(self, "model_")
-        return self.model_.predict(X)
 
 
 # ----------------------------------------------------------------------------- import paths

@@ -406,7 +406,7 @@ def unit_record(unit, *, status: str, **fields) -> dict:
 
     ``fields`` use the canonical words (``literals``, ``clauses``); they are written under
     their on-disk names (:data:`DISK_NAMES`).  ``unit`` is an
-    :class:`~rulelearn.bench.experiment.Unit`.
+    :class:`~rulelearn.bench.units.Unit`.
     """
     m = unit.method
     rec = {"key": unit.key, "experiment": unit.experiment, "dataset": unit.dataset,

@@ -17,7 +17,7 @@ import numpy as np
 
 from rulelearn import certify as cert
 from rulelearn.bench import protocol
-from rulelearn.bench.experiment import CERTIFY_LIMITS
+from rulelearn.bench.certificates import CERTIFY_LIMITS
 from rulelearn.binarize import as_frame
 from rulelearn.data import load_dataset
 from rulelearn.estimator import BooleanRuleClassifier

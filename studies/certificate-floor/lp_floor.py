@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from rulelearn import certify as cert
+from rulelearn import colgen
 from rulelearn.bench import protocol
 from rulelearn.binarize import as_frame
 from rulelearn.data import load_dataset
@@ -121,7 +122,7 @@ def run_case(dataset: str, fold: int, theta: float, records: dict, budget: float
                         "integral": False, "cpu_seconds": 0.0,
                         "limits": bench.get("limits")}
         return out
-    c, master, reduced = cert._generate(A, y, theta, max_rules=R, cpu_safety=budget, **LIMITS)
+    c, master, reduced = colgen._generate(A, y, theta, max_rules=R, cpu_safety=budget, **LIMITS)
     out["bound"] = {"bound": c.bound, "lp_bound": c.lp_bound, "lp_value": c.lp_value,
                     "exact_pricing": c.exact_pricing, "status": c.status,
                     "iterations": c.iterations, "pricing_mips": c.pricing_mips,
@@ -136,8 +137,8 @@ def run_case(dataset: str, fold: int, theta: float, records: dict, budget: float
     if master is not None:
         cpu = time.process_time()
         pool = [master.terms[k] for k in np.argsort(reduced, kind="stable")[:200]]
-        chosen = cert.master_mip(A, y, theta, pool, max_rules=R, node_limit=1000)
-        terms, value = cert._prune(A, y, chosen, theta, "dnf", R, None, 0.0)
+        chosen = colgen.master_mip(A, y, theta, pool, max_rules=R, node_limit=1000)
+        terms, value = colgen._prune(A, y, chosen, theta, "dnf", R, None, 0.0)
         out["rules"]["master MIP"] = {"objective": value, "terms": [list(t) for t in terms],
                                       "fit_cpu_seconds": time.process_time() - cpu}
         cpu = time.process_time()
@@ -151,7 +152,7 @@ def bcd_from(A, y, theta: float, terms) -> float:
     """BCD's objective descending from the DNF rule ``terms`` (on the CNF view, as the
     estimator learns a DNF)."""
     problem = CNFProblem.from_data(1 - A, ~y)
-    W = cert.terms_matrix([tuple(t) for t in terms], A.shape[1], R)
+    W = colgen.terms_matrix([tuple(t) for t in terms], A.shape[1], R)
     return bcd(ClauseSolver(problem), theta, R, start=W).objective
 
 
@@ -217,7 +218,7 @@ def table(path: Path = OUT) -> str:
         floor = f"{100 * cert.gap(best, b['bound']):.1f}"
         if not exact:  # LP* lies in [bound, the last restricted master's value]
             positives, negatives = entry.get("class_weights") or _class_weights(entry)
-            top = cert.round_up_to_objective(b["lp_value"], entry["theta"], positives,
+            top = colgen.round_up_to_objective(b["lp_value"], entry["theta"], positives,
                                              negatives)
             # a bound below the objective of G's LP means G's pricing never finished: the
             # stop came in G's phase (levels 1), so the value bounds G's LP from above
