@@ -223,7 +223,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     reduced cost ``rc_k``, the disabled-clause column's ``rc_dis`` (``x_dis``), and a bound
     ``L`` ≤ every ``rc_k`` (the last pricing's). For any feasible point of the full master,
     its rows ``ξ_{i,t} + Σ_{k: d_k(i) < t} x_k + [t ≥ 2] x_dis ≥ 1`` weighted by ``μ_{i,t}``,
-    and its row ``Σ_k x_k + x_dis ≤ R`` by ``ρ``, give
+    and its row ``Σ_k x_k + x_dis ≤ R`` by ``ρ``, give::
 
         value = D + Σ_k rc_k x_k + rc_dis x_dis + Σ_{i,t} (w_i − μ_{i,t}) ξ_{i,t}
                 + Σ_{i,t} μ_{i,t} (row (i,t)'s surplus) − ρ (R − Σ_k x_k − x_dis)
@@ -231,7 +231,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
 
     every other term being ≥ 0. A rule's point has binary ``x`` and ``x_dis`` with
     ``Σ x + x_dis ≤ R``; if it uses column ``k`` the other R − 1 at most add ≥
-    ``min(0, L, rc_dis)`` each, so value < UB forces
+    ``min(0, L, rc_dis)`` each, so value < UB forces::
 
         rc_k < Δ = UB − D − min(0, L, rc_dis) · (R − 1)
 
@@ -253,7 +253,7 @@ def closure_bound(master: _Master, upper_bound: float, lp_bound: float, *,
     0 a finished MIP's value is the least objective over the listed columns, i.e. the
     optimum when it is below UB. ``None`` (status "column cap") when more
     than ``max_columns`` conjunctions qualify or the search's ``search_nodes`` run out;
-    ``deadline`` (a :func:`time.process_time` value) is a safety net for both. Run only
+    ``deadline`` (a ``time.process_time()`` value) is a safety net for both. Run only
     once pricing has proven ``L ≥ 0`` (up to 1e-6; status "pricing unfinished" otherwise),
     though the argument holds for any ``L``.
     """

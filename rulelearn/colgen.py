@@ -1,9 +1,9 @@
 """Column generation over conjunctions, shared by the bound and the CG learner.
 
-The restricted master LP (:class:`_Master`, on :class:`rulelearn.lp.LinearProgram`), the
+The restricted master LP (``_Master``, on :class:`rulelearn.lp.LinearProgram`), the
 pricing of new conjunctions (the beam search :func:`beam_columns`, the pricing MIP
-:class:`_PricingMIP`, or the exact search of :mod:`rulelearn.conjunctions`), the loop that
-alternates them (:func:`_generate`) and the master MIP over the generated columns
+``_PricingMIP``, or the exact search of :mod:`rulelearn.conjunctions`), the loop that
+alternates them (``_generate``) and the master MIP over the generated columns
 (:func:`master_mip`). :mod:`rulelearn.certify` turns them into a lower bound,
 :mod:`rulelearn.learners.cg` into a rule. The formulation and why it is valid:
 docs/explanation/certificates.md.
@@ -632,7 +632,7 @@ class _PricingMIP:
 
     def _limit_time(self, deadline: float | None, wall: float | None = None) -> None:
         """HiGHS's wall-clock limit of the next run: the CPU seconds left before ``deadline``
-        (a :func:`time.process_time` value; None: no limit). Wall time runs at least as
+        (a ``time.process_time()`` value; None: no limit). Wall time runs at least as
         fast as this process's CPU time on a loaded machine, so the run stops no later.
         ``wall`` (seconds, with ``deadline`` None): a fixed limit per run, a backstop that
         a run on a loaded machine reaches no sooner than on an idle one."""
@@ -848,7 +848,7 @@ def _with_disabled(master: _Master, least: float, mu, rho, c_min: float, disjoin
 def _ladder_after_g(A, y, theta, levels, time_limit, cpu_budget, safety, initial_terms,
                     **common):
     """G's column generation, then the ladder's from its columns with the time left and
-    G's bound as its floor (:func:`_generate`). ``cpu_budget`` is ``cpu_safety`` when
+    G's bound as its floor (``_generate``). ``cpu_budget`` is ``cpu_safety`` when
     ``safety``, else ``cpu_limit``."""
     start, cpu_start = time.perf_counter(), time.process_time()
     name = "cpu_safety" if safety else "cpu_limit"
@@ -982,7 +982,7 @@ def round_up_to_objective(bound: float, theta: float, positive_weight: float,
     ``positive_weight`` (no term) or ``k · negative_weight`` (``k ≥ 1`` empty terms: every
     negative pays per term); with ``b ≥ 1``, ``a`` is any integer ≥ 0. A disabled clause's
     cost only adds to it. ``bound`` itself when the literal counts to try exceed
-    :data:`_MAX_LATTICE` (θ tiny: the rounding would gain less than θ).
+    ``_MAX_LATTICE`` (θ tiny: the rounding would gain less than θ).
     """
     if bound <= 0 or not np.isfinite(bound):
         return bound

@@ -8,7 +8,7 @@ its last one. The reduced cost of a term ``S`` at the master's duals (levels ``T
     rc(S) = θ|S| + Σ_{negatives covered} w_i − Σ_{(i,t): d_S(i) < t} μ_{i,t} − ρ,
 
 ``d_S(i)`` the literals of ``S`` that positive ``i`` lacks. Adding literals only shrinks the
-negatives covered and raises every ``d``, so every strict superset ``S'`` of ``S`` has
+negatives covered and raises every ``d``, so every strict superset ``S'`` of ``S`` has::
 
     rc(S') ≥ θ(|S| + 1) − Σ_{(i,t): d_S(i) < t} μ_{i,t} − ρ          (the node's estimate),
 
@@ -20,7 +20,7 @@ using ``T`` is never better than the same rule with ``T \\ {j}`` (see
 :meth:`ConjunctionSearch.below`). So is a literal ``j`` that implies, on every row, a literal
 ``k`` of the term (``T \\ {k}`` covers the same rows as ``T``). Each node's children are
 evaluated at once (two matrix-vector products over the rows still in play), and before a
-node is expanded its subtree is bounded once more, negatives included (:func:`_estimate`).
+node is expanded its subtree is bounded once more, negatives included (``_estimate``).
 
 Stopped at a node limit, the least reduced cost is still bounded: every conjunction not
 evaluated lies in an open subtree, so ``min(best found, least estimate of the open nodes)``
@@ -79,7 +79,7 @@ class ConjunctionSearch:
         self.wn = np.asarray(wn, dtype=np.float64)
         self.theta = float(theta)
         self.d = self.P.shape[1] if self.P.ndim == 2 else self.N.shape[1]
-        #: use :func:`_estimate` before expanding a node (False: the plain estimate only)
+        #: use ``_estimate`` before expanding a node (False: the plain estimate only)
         self.dominance = True
         rows = np.vstack([self.P.reshape(-1, self.d), self.N.reshape(-1, self.d)])
         #: [j, k]: every row with literal j has literal k (j ≠ k)
@@ -91,7 +91,7 @@ class ConjunctionSearch:
         """The ``keep`` conjunctions of least negative reduced cost and a lower bound on the
         least reduced cost (``optimal``: proven; then ``min(0, ·)`` of it is the least's,
         since subtrees whose estimate is ≥ min(best found, 0) are not searched).
-        ``deadline``: a :func:`time.process_time` value past which the search stops as at
+        ``deadline``: a ``time.process_time()`` value past which the search stops as at
         its node limit (a safety net; the node limit is the count that decides)."""
         return self._search(mu, rho, None, node_limit, keep, False, deadline)
 

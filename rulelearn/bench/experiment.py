@@ -267,7 +267,7 @@ def run(config: ExperimentConfig, *, jobs=None, executor=None, scheduler=None, o
     ``OSError`` met writing results is a one-line :class:`ResultsError` naming the path.
 
     ``unit_timeout`` (default: the config's): the wall seconds a unit may run; one that runs
-    longer is stopped and recorded as timed out (:func:`_execute_with_timeout`), and runs
+    longer is stopped and recorded as timed out (``_execute_with_timeout``), and runs
     again only with a longer limit, no limit, or ``force``.  Local executor only.
     """
     folder = Path(output) if output else config.results_dir

@@ -132,7 +132,7 @@ class Progress:
         return sum(c for c in left if c is not None) / max(rate, 1e-9)
 
     def line(self) -> str:
-        """The status line, whole (:meth:`show` cuts it to the terminal)."""
+        """The status line, whole (``show`` cuts it to the terminal)."""
         elapsed = time.perf_counter() - self.t0
         eta = self.eta(elapsed)
         failed = f" ({self.failed} failed)" if self.failed else ""
