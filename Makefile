@@ -1,7 +1,9 @@
 # rulelearn: common tasks. PY is the interpreter of the project's environment.
 PY ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
 RULELEARN = $(PY) -m rulelearn.cli
-MIRROR ?= $(if $(RULELEARN_MIRROR),$(RULELEARN_MIRROR),../shared/uci)
+# Where the raw UCI files come from: RULELEARN_MIRROR (a folder or URL of them), else UCI itself.
+MIRROR ?= $(RULELEARN_MIRROR)
+MIRROR_FLAG = $(if $(MIRROR),--mirror $(MIRROR),)
 
 .PHONY: help install test test-fast slow-list lint docs quick quick-seeds paper brcg brcg-seeds table1 table2 perf
 
@@ -70,7 +72,7 @@ FIGURES := results/paper results/public results/quick
 .PHONY: $(RESULTS)
 
 $(filter-out results/brcg-seeds,$(RESULTS)): results/%: configs/%.yaml
-	$(RULELEARN) bench $< --mirror $(MIRROR) $(BENCH_FLAGS)
+	$(RULELEARN) bench $< $(MIRROR_FLAG) $(BENCH_FLAGS)
 	$(if $(filter $@,$(FIGURES)),$(RULELEARN) plot $@)
 	$(if $(filter results/public,$@),$(PY) -c "from rulelearn.bench import plot; plot.write_dataset_figures('$@')")
 
@@ -79,7 +81,7 @@ results/brcg-seeds: configs/brcg-seeds.yaml
 	@mkdir -p results/brcg-seeds
 	@test -s results/brcg-seeds/records.jsonl || ! test -s results/brcg/records.jsonl || \
 		cp results/brcg/records.jsonl results/brcg-seeds/records.jsonl
-	$(RULELEARN) bench $< --mirror $(MIRROR) $(BENCH_FLAGS)
+	$(RULELEARN) bench $< $(MIRROR_FLAG) $(BENCH_FLAGS)
 
 quick: results/quick
 
